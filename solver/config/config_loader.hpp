@@ -1,0 +1,23 @@
+#pragma once
+// Parses and validates the YAML config into a RunConfig. Errors are spk::BadInput with one
+// line: "FILE:LINE: KEY: what is wrong (valid keys: ...)".
+#include <string>
+#include <vector>
+
+#include "solver/config/run_config.hpp"
+
+namespace spk {
+
+// The built-in default problem (a 3-D Poisson system; same as configs/quickstart.yaml).
+RunConfig default_run_config();
+
+// `overrides` are --set strings "key.path=value", applied on top of the file, each checked
+// like a file key.
+RunConfig load_run_config(const std::string& path, const std::vector<std::string>& overrides = {});
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source_name,
+                           const std::vector<std::string>& overrides = {});
+
+// The resolved config as YAML (printed in the report).
+std::string to_yaml(const RunConfig& config);
+
+}  // namespace spk

@@ -1,0 +1,59 @@
+#pragma once
+// RunConfig: a whole `spkrylov solve` run, parsed once from YAML into typed structs
+// (solver/config/config_loader.hpp). Every field matches one YAML key; README's
+// "Config reference" documents them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/solver_options.hpp"
+#include "spmv/host/generator_spec.hpp"
+#include "spmv/spmv_options.hpp"
+
+namespace spk {
+
+// matrix: {file: PATH} or matrix: {generate: {kind: ..., n: ..., ...}}
+struct MatrixSpec {
+  std::string file;                       // set when reading a Matrix Market file
+  std::optional<GeneratorSpec> generate;  // set when generating
+};
+
+// rhs: ones | random | {file: b.mtx} | {from_solution: random|ones}
+struct RhsSpec {
+  enum class Kind { ones, random, file, from_solution };
+  Kind kind = Kind::ones;
+  std::string file;                      // Kind::file
+  std::string solution = "random";       // Kind::from_solution: random | ones
+  std::uint64_t seed = 42;
+};
+
+enum class Precision { single_precision, double_precision };
+enum class DeviceChoice { automatic, gpu, cpu };
+
+struct OutputSpec {
+  std::string solution;  // Matrix Market array file for x
+  std::string history;   // CSV: iteration, residual, elapsed_s (per format when comparing)
+  std::string report;    // JSON report
+  std::string plot;      // SVG convergence plot
+};
+
+// compare: [{format: csr-scalar}, {format: ellpack-r, x_cache: texture}, ...]
+// Each entry overrides `spmv:` keys for one run of the same system.
+struct CompareEntry {
+  SpmvOptions spmv;
+};
+
+struct RunConfig {
+  std::string source = "<built-in default>";  // where it came from, for messages
+  MatrixSpec matrix;
+  RhsSpec rhs;
+  SolverOptions solver;
+  SpmvOptions spmv;
+  Precision precision = Precision::double_precision;
+  DeviceChoice device = DeviceChoice::automatic;
+  OutputSpec output;
+  std::vector<CompareEntry> compare;
+};
+
+}  // namespace spk

@@ -1,0 +1,38 @@
+#pragma once
+// SolverOptions: the `solver:` keys of the YAML config, one field per key.
+#include <string>
+
+namespace spk {
+
+enum class Method { cg, bicgstab };
+enum class ToleranceMode {
+  rhs,       // stop when ||r|| <= tolerance * ||b||
+  initial,   // stop when ||r|| <= tolerance * ||r0||
+  absolute,  // stop when ||r|| <= tolerance
+};
+enum class Preconditioner { none, jacobi };
+
+struct SolverOptions {
+  Method method = Method::cg;
+  double tolerance = 1e-8;
+  ToleranceMode tolerance_mode = ToleranceMode::rhs;
+  int max_iterations = 10000;
+  Preconditioner preconditioner = Preconditioner::none;
+  // Stop with status `diverged` when ||r|| > divergence_factor * ||r0||. 0 disables.
+  double divergence_factor = 1e6;
+  // Stop with status `max_iterations`-like `time_limit` after this many seconds. 0 disables.
+  double time_limit_s = 0.0;
+  // GPU: read the residual back every check_every iterations (the device decides
+  // convergence every iteration; this only bounds wasted iterations and history latency).
+  int check_every = 16;
+  // GPU: capture check_every iterations as a CUDA graph and replay it.
+  bool cuda_graph = false;
+  // Keep the per-iteration residual history (needed for output.history and plots).
+  bool keep_history = true;
+};
+
+const char* to_string(Method method);
+const char* to_string(ToleranceMode mode);
+const char* to_string(Preconditioner preconditioner);
+
+}  // namespace spk

@@ -1,0 +1,67 @@
+#pragma once
+// DeviceBuffer<T>: an owning, move-only array in device memory. Allocation failures throw
+// spk::OutOfDeviceMemory with the bytes requested and the bytes free, so a user can pick
+// a more compact format. The memory is released on every path, errors included.
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/cuda_check.hpp"
+
+namespace spk {
+
+// Allocates `bytes` of device memory; `what` names the array in the error message.
+void* device_allocate(std::size_t bytes, const std::string& what);
+void device_free(void* pointer) noexcept;
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count, const std::string& what = "device array")
+      : count_(count) {
+    if (count_ > 0) data_ = static_cast<T*>(device_allocate(count_ * sizeof(T), what));
+  }
+  DeviceBuffer(const std::vector<T>& host, const std::string& what = "device array")
+      : DeviceBuffer(host.size(), what) {
+    copy_from_host(host);
+  }
+  ~DeviceBuffer() { device_free(data_); }
+
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      device_free(data_);
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+  void copy_from_host(const std::vector<T>& host) {
+    if (host.size() != count_) throw Error("DeviceBuffer::copy_from_host: size mismatch");
+    if (count_ > 0)
+      SPK_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> to_host() const {
+    std::vector<T> host(count_);
+    if (count_ > 0)
+      SPK_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace spk

@@ -1,0 +1,56 @@
+#pragma once
+// The exception hierarchy of spkrylov. Every error carries what went wrong and where
+// (a file and line of the input, a config key, or the source location of a failed CUDA
+// call). Applications catch spk::Error once, in main, and print what() on one line.
+//
+//   spk::Error                 base class
+//   ├── spk::BadInput          malformed file, bad config key/type/value, NaN in data, ...
+//   ├── spk::NotSupported      valid input the program cannot handle (complex matrices, ...)
+//   ├── spk::CudaError         a CUDA runtime, cuBLAS or cuSPARSE call failed
+//   │   └── spk::OutOfDeviceMemory   a device allocation failed (says requested and free bytes)
+//   └── spk::NoDevice          a GPU was required but none is usable
+//
+// A solve that does not converge is *not* an exception; it is a status in the result.
+#include <stdexcept>
+#include <string>
+
+namespace spk {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+class BadInput : public Error {
+ public:
+  using Error::Error;
+};
+
+class NotSupported : public Error {
+ public:
+  using Error::Error;
+};
+
+class CudaError : public Error {
+ public:
+  using Error::Error;
+};
+
+class OutOfDeviceMemory : public CudaError {
+ public:
+  OutOfDeviceMemory(const std::string& what, std::size_t requested_bytes, std::size_t free_bytes)
+      : CudaError(what), requested_bytes_(requested_bytes), free_bytes_(free_bytes) {}
+  std::size_t requested_bytes() const { return requested_bytes_; }
+  std::size_t free_bytes() const { return free_bytes_; }
+
+ private:
+  std::size_t requested_bytes_;
+  std::size_t free_bytes_;
+};
+
+class NoDevice : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace spk

@@ -1,0 +1,54 @@
+#include "spmv/registry.hpp"
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "spmv/base/error.hpp"
+// Format headers (one per backend family).
+// @@FORMAT-INCLUDES@@
+
+namespace spk {
+
+namespace {
+
+template <class T>
+using BackendFactory = std::function<std::unique_ptr<SpmvBackend<T>>(
+    const CsrMatrix<T>&, const SpmvOptions&, cudaStream_t)>;
+
+template <class T>
+const std::map<std::string, BackendFactory<T>>& factories() {
+  static const std::map<std::string, BackendFactory<T>> table = {
+      // @@FORMAT-TABLE@@ one line per format: {"name", &make_name<T>},
+  };
+  return table;
+}
+
+std::string valid_format_list() {
+  std::string list;
+  for (const auto& name : spmv_format_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
+                                                  const SpmvOptions& options,
+                                                  cudaStream_t stream) {
+  const auto& table = factories<T>();
+  const auto found = table.find(options.format);
+  if (found == table.end())
+    throw BadInput("unknown spmv.format '" + options.format + "' (valid: " +
+                   valid_format_list() + ")");
+  return found->second(matrix, options, stream);
+}
+
+template std::unique_ptr<SpmvBackend<float>> make_spmv_backend(const CsrMatrix<float>&,
+                                                               const SpmvOptions&,
+                                                               cudaStream_t);
+template std::unique_ptr<SpmvBackend<double>> make_spmv_backend(const CsrMatrix<double>&,
+                                                                const SpmvOptions&,
+                                                                cudaStream_t);
+
+}  // namespace spk

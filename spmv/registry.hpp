@@ -1,0 +1,20 @@
+#pragma once
+// Builds the SpMV backend named by SpmvOptions::format from a host CSR matrix.
+#include <cuda_runtime.h>
+
+#include <memory>
+
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/spmv_backend.hpp"
+
+namespace spk {
+
+// Throws BadInput for an unknown format name (listing the valid ones) or a format that
+// refuses this matrix (e.g. ellpack past max_ell_fill), CudaError/OutOfDeviceMemory on
+// device failures.
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
+                                                  const SpmvOptions& options,
+                                                  cudaStream_t stream);
+
+}  // namespace spk

@@ -1,0 +1,48 @@
+#pragma once
+// SpmvBackend<T>: a sparse matrix stored on the GPU in one storage format, with the kernel
+// that multiplies it. It is a LinearOperator (the solver sees only apply), and it also
+// reports what the benchmark and the solve report need: device memory footprint, the
+// minimal bytes one SpMV must move, and format details (padding, widths, splits).
+//
+// Backends are built once at setup from a host CsrMatrix (make_spmv_backend in
+// spmv/registry.hpp) and are plain device containers afterwards. apply() is asynchronous
+// on the stream given at construction.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spmv/linear_operator.hpp"
+#include "spmv/spmv_options.hpp"
+
+namespace spk {
+
+template <class T>
+class SpmvBackend : public LinearOperator<T> {
+ public:
+  MemorySpace space() const override { return MemorySpace::device; }
+
+  // Bytes of device memory the stored matrix occupies (not counting x and y).
+  virtual std::size_t device_bytes() const = 0;
+  // Minimal bytes one SpMV moves through DRAM under this format's layout: each stored
+  // value and index read once (padding included), x read once, y written once, plus any
+  // row pointers or row lengths. Used for effective GB/s.
+  virtual std::size_t bytes_per_spmv() const = 0;
+  // Format-specific facts, e.g. {"threads_per_row", "16"}, {"padding_overhead", "12.5%"}.
+  virtual std::vector<std::pair<std::string, std::string>> details() const = 0;
+  // Replaces the values of the same sparsity pattern; no re-analysis. Throws BadInput when
+  // the pattern differs.
+  virtual void update_values(const CsrMatrix<T>& matrix) = 0;
+
+  cudaStream_t stream() const { return stream_; }
+
+ protected:
+  explicit SpmvBackend(cudaStream_t stream) : stream_(stream) {}
+
+ private:
+  cudaStream_t stream_;
+};
+
+}  // namespace spk

@@ -1,0 +1,30 @@
+#include "spmv/spmv_options.hpp"
+
+#include "spmv/base/error.hpp"
+
+namespace spk {
+
+const std::vector<std::string>& spmv_format_names() {
+  static const std::vector<std::string> names = {"csr",      "csr-scalar", "csr-vector",
+                                                 "aligned-csr", "ellpack", "ellpack-r",
+                                                 "hyb",      "cusparse"};
+  return names;
+}
+
+const char* to_string(XCache cache) {
+  switch (cache) {
+    case XCache::none: return "none";
+    case XCache::ldg: return "ldg";
+    case XCache::texture: return "texture";
+  }
+  return "?";
+}
+
+XCache parse_x_cache(const std::string& text) {
+  if (text == "none") return XCache::none;
+  if (text == "ldg") return XCache::ldg;
+  if (text == "texture") return XCache::texture;
+  throw BadInput("unknown x_cache '" + text + "' (valid: none, ldg, texture)");
+}
+
+}  // namespace spk

@@ -1,0 +1,48 @@
+#pragma once
+// Shared test helpers: data paths, GPU presence, relative error, poisoning.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "spmv/base/device.hpp"
+
+namespace spk::test {
+
+// Files under data/ (copied from ../shared/matrices with attribution).
+inline std::string data_path(const std::string& name) {
+  return std::string(SPK_SOURCE_DIR) + "/data/" + name;
+}
+
+inline bool gpu_required() {
+  const char* value = std::getenv("SPK_REQUIRE_GPU");
+  return value != nullptr && std::string(value) == "1";
+}
+
+// ||a - b|| / ||b|| in fp64; NaN anywhere gives +inf so it never passes.
+template <class A, class B>
+double relative_error(const std::vector<A>& a, const std::vector<B>& b) {
+  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double ai = static_cast<double>(a[i]), bi = static_cast<double>(b[i]);
+    if (!std::isfinite(ai)) return std::numeric_limits<double>::infinity();
+    diff += (ai - bi) * (ai - bi);
+    norm += bi * bi;
+  }
+  return norm == 0.0 ? std::sqrt(diff) : std::sqrt(diff / norm);
+}
+
+}  // namespace spk::test
+
+// Skips (or fails, under SPK_REQUIRE_GPU=1) when no GPU is usable.
+#define SPK_REQUIRE_GPU_OR_SKIP()                                                     \
+  do {                                                                                \
+    if (!::spk::device_available()) {                                                 \
+      if (::spk::test::gpu_required()) FAIL() << "SPK_REQUIRE_GPU=1 but no GPU found"; \
+      GTEST_SKIP() << "no CUDA GPU on this machine";                                  \
+    }                                                                                 \
+  } while (0)
