@@ -6,6 +6,13 @@
 
 #include "spmv/base/error.hpp"
 // Format headers (one per backend family).
+#include "spmv/formats/ellpack.hpp"
+#include "spmv/formats/ellpack_r.hpp"
+#include "spmv/formats/hyb.hpp"
+#include "spmv/formats/aligned_csr.hpp"
+#include "spmv/formats/csr_scalar.hpp"
+#include "spmv/formats/csr_vector.hpp"
+#include "spmv/formats/cusparse_csr.hpp"
 // @@FORMAT-INCLUDES@@
 
 namespace spk {
@@ -19,6 +26,14 @@ using BackendFactory = std::function<std::unique_ptr<SpmvBackend<T>>(
 template <class T>
 const std::map<std::string, BackendFactory<T>>& factories() {
   static const std::map<std::string, BackendFactory<T>> table = {
+      {"ellpack", &make_ellpack<T>},
+      {"ellpack-r", &make_ellpack_r<T>},
+      {"hyb", &make_hyb<T>},
+      {"csr", &make_csr_vector<T>},  // alias of csr-vector
+      {"csr-scalar", &make_csr_scalar<T>},
+      {"csr-vector", &make_csr_vector<T>},
+      {"aligned-csr", &make_aligned_csr<T>},
+      {"cusparse", &make_cusparse_csr<T>},
       // @@FORMAT-TABLE@@ one line per format: {"name", &make_name<T>},
   };
   return table;

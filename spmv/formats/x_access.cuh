@@ -13,7 +13,9 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "spmv/base/cuda_check.hpp"
@@ -97,6 +99,43 @@ void with_x_reader(XCache cache, const T* x, std::size_t length, XTextureCache<T
     case XCache::ldg: launch(XReader<T, XCache::ldg>{x}); return;
     case XCache::texture: launch(XReader<T, XCache::texture>{textures.get(x, length)}); return;
   }
+}
+
+// The current device's limits on a texture over x (cudaDeviceProp::maxTexture1DLinear and
+// ::textureAlignment), queried once when a backend is built.
+struct XTextureLimits {
+  std::size_t max_elements = 0;
+  std::size_t alignment_bytes = 1;
+};
+
+inline XTextureLimits query_x_texture_limits() {
+  int device = 0, max_width = 0, alignment = 0;
+  SPK_CUDA_CHECK(cudaGetDevice(&device));
+  SPK_CUDA_CHECK(cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, device));
+  SPK_CUDA_CHECK(cudaDeviceGetAttribute(&alignment, cudaDevAttrTextureAlignment, device));
+  return XTextureLimits{static_cast<std::size_t>(max_width),
+                        static_cast<std::size_t>(alignment > 0 ? alignment : 1)};
+}
+
+// Setup-time check for x_cache: texture. Throws BadInput when x (`length` elements) is longer
+// than a linear texture may be.
+inline void check_x_texture_length(std::size_t length, const XTextureLimits& limits,
+                                   const std::string& format) {
+  if (length > limits.max_elements)
+    throw BadInput(format + ": spmv.x_cache: texture cannot cover x of " + std::to_string(length) +
+                   " entries (the device's maxTexture1DLinear is " +
+                   std::to_string(limits.max_elements) + "); use x_cache: ldg");
+}
+
+// with_x_reader, except that an x the texture cannot start at (not aligned to
+// textureAlignment, e.g. a pointer into the middle of a vector) is read through __ldg: the
+// same result, never an error.
+template <class T, class Launch>
+void with_x_reader(XCache cache, const T* x, std::size_t length, XTextureCache<T>& textures,
+                   const XTextureLimits& limits, Launch&& launch) {
+  if (cache == XCache::texture && reinterpret_cast<std::uintptr_t>(x) % limits.alignment_bytes != 0)
+    cache = XCache::ldg;
+  with_x_reader(cache, x, length, textures, launch);
 }
 
 }  // namespace spk

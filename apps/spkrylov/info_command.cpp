@@ -1,0 +1,43 @@
+#include "info_command.hpp"
+
+#include <iostream>
+#include <sstream>
+
+#include "problem.hpp"
+#include "solver/config/config_loader.hpp"
+#include "spmv/base/error.hpp"
+#include "spmv/host/matrix_stats.hpp"
+
+namespace spk::app {
+
+namespace {
+
+// "kind=poisson3d,n=64" -> the same keys as the config's matrix.generate, validated by the
+// config loader (so errors name the key and list the valid ones).
+MatrixSpec generator_from_text(const std::string& text) {
+  std::vector<std::string> overrides;
+  std::stringstream items(text);
+  for (std::string item; std::getline(items, item, ',');)
+    if (!item.empty()) overrides.push_back("matrix.generate." + item);
+  const RunConfig config =
+      parse_run_config("matrix: {generate: {}}\n", "--generate", overrides);
+  return config.matrix;
+}
+
+}  // namespace
+
+int run_info_command(const InfoCommandOptions& options) {
+  if (options.matrix_path.empty() == options.generate.empty())
+    throw BadInput("info: give either a MATRIX file or --generate kind=...,n=...");
+  MatrixSpec spec;
+  if (options.generate.empty())
+    spec.file = options.matrix_path;
+  else
+    spec = generator_from_text(options.generate);
+  const Problem problem = load_matrix(spec);
+  std::cout << "matrix  " << problem.name << "\n"
+            << format_matrix_stats(compute_matrix_stats(problem.matrix)) << "\n";
+  return 0;
+}
+
+}  // namespace spk::app

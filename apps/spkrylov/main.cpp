@@ -1,0 +1,52 @@
+// spkrylov: solve sparse linear systems on NVIDIA GPUs with Krylov methods.
+//
+//   spkrylov solve [CONFIG.yaml] [--set key.path=value ...] [--quiet]
+//   spkrylov info MATRIX.mtx | --generate kind=poisson3d,n=64
+//
+// Exit codes: 0 converged (or success), 1 bad input or error, 2 not converged.
+// Every spk::Error is caught here, once, and printed as one line.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "info_command.hpp"
+#include "solve_command.hpp"
+#include "spmv/base/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs"};
+  app.require_subcommand(0, 1);
+
+  spk::app::SolveCommandOptions solve;
+  CLI::App* solve_command =
+      app.add_subcommand("solve", "solve Ax=b from a YAML config (default: built-in 3-D Poisson)");
+  solve_command->add_option("config", solve.config_path, "YAML config file");
+  solve_command->add_option("--set", solve.overrides, "override a config key: key.path=value")
+      ->allow_extra_args(false);
+  solve_command->add_flag("-q,--quiet", solve.quiet, "no live progress line");
+
+  spk::app::InfoCommandOptions info;
+  CLI::App* info_command = app.add_subcommand("info", "print matrix statistics");
+  info_command->add_option("matrix", info.matrix_path, "Matrix Market file");
+  info_command->add_option("--generate", info.generate,
+                           "generator keys, e.g. kind=poisson3d,n=64,stencil=27");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 1;
+  }
+
+  try {
+    if (info_command->parsed()) return spk::app::run_info_command(info);
+    return spk::app::run_solve_command(solve);  // `spkrylov` alone runs the default solve
+  } catch (const spk::Error& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of host memory\n";
+    return 1;
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,134 @@
+#include "run_report.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "json_writer.hpp"
+#include "spmv/base/error.hpp"
+
+namespace spk::app {
+
+namespace {
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+std::string megabytes(std::size_t bytes) {
+  return format("%.1f MB", static_cast<double>(bytes) / 1e6);
+}
+
+std::ofstream open_output(const std::string& path, const char* what) {
+  std::ofstream out(path);
+  if (!out) throw BadInput(path + ": cannot open " + what + " for writing");
+  return out;
+}
+
+}  // namespace
+
+void print_text_report(std::ostream& out, const RunReport& report) {
+  const SolveResult& r = report.result;
+  out << "resolved config:\n";
+  for (std::size_t start = 0; start < report.resolved_config.size();) {
+    const auto end = report.resolved_config.find('\n', start);
+    out << "  " << report.resolved_config.substr(start, end - start) << "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  out << "\nmatrix       " << report.problem_name << "\n";
+  out << "             " << report.stats.rows << " x " << report.stats.cols << ", "
+      << report.stats.nnz << " nonzeros, rows " << report.stats.min_row_length << ".."
+      << report.stats.max_row_length << format(" (avg %.1f)", report.stats.avg_row_length)
+      << (report.stats.numerically_symmetric ? ", symmetric" : ", nonsymmetric")
+      << (report.stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
+  out << "device       " << report.setup.device_name << ", " << report.precision
+      << " precision\n";
+  out << "format       " << report.setup.operator_name;
+  for (const auto& [name, value] : report.setup.format_details) out << ", " << name << "=" << value;
+  out << "\n";
+  if (report.setup.space == ExecutionSpace::gpu)
+    out << "             device memory " << megabytes(report.setup.device_bytes)
+        << ", bytes moved per SpMV " << megabytes(report.setup.bytes_per_spmv) << "\n";
+  out << "solver       " << to_string(report.solver.method) << ", preconditioner "
+      << to_string(report.solver.preconditioner) << ", tolerance "
+      << format("%.1e", report.solver.tolerance) << " (" << to_string(report.solver.tolerance_mode)
+      << "), max_iterations " << report.solver.max_iterations << "\n";
+  out << "\nstatus       " << to_string(r.status) << "\n";
+  out << "             " << r.message << "\n";
+  out << "iterations   " << r.iterations;
+  if (r.iterations_executed != r.iterations)
+    out << " (" << r.iterations_executed << " executed: the device checks every "
+        << report.solver.check_every << ")";
+  if (r.residual_replacements > 0) out << ", " << r.residual_replacements << " residual replacements";
+  out << "\n";
+  out << "residual     true ||b-Ax|| = " << format("%.3e", r.true_residual)
+      << ", relative " << format("%.3e", r.relative_true_residual) << "; recursive "
+      << format("%.3e", r.recursive_residual) << "\n";
+  if (report.solution_error)
+    out << "error        ||x - x_true|| / ||x_true|| = " << format("%.3e", *report.solution_error)
+        << "\n";
+  out << "times        load " << format("%.1f ms", 1e3 * report.load_s) << ", setup "
+      << format("%.1f ms", 1e3 * report.setup.setup_s) << ", solve "
+      << format("%.1f ms", 1e3 * r.solve_s) << ", " << format("%.4f ms", r.ms_per_iteration())
+      << " per iteration";
+  if (report.spmv_ms > 0.0) out << ", SpMV alone " << format("%.4f ms", report.spmv_ms);
+  out << "\n";
+}
+
+void write_json_report(const std::string& path, const RunReport& report) {
+  std::ofstream file = open_output(path, "the JSON report");
+  JsonWriter json(file);
+  const SolveResult& r = report.result;
+  json.begin_object();
+  json.field("config", report.resolved_config);
+  json.key("matrix").begin_object();
+  json.field("name", report.problem_name);
+  for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.field(name, value);
+  json.end_object();
+  json.field("device", report.setup.device_name);
+  json.field("space", to_string(report.setup.space));
+  json.field("precision", report.precision);
+  json.key("format").begin_object();
+  json.field("name", report.setup.operator_name);
+  for (const auto& [name, value] : report.setup.format_details) json.field(name, value);
+  json.field("device_bytes", report.setup.device_bytes);
+  json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
+  json.end_object();
+  json.field("status", to_string(r.status));
+  json.field("breakdown", to_string(r.breakdown));
+  json.field("message", r.message);
+  json.field("iterations", r.iterations);
+  json.field("iterations_executed", r.iterations_executed);
+  json.field("residual_replacements", r.residual_replacements);
+  json.field("threshold", r.threshold);
+  json.field("b_norm", r.b_norm);
+  json.field("initial_residual", r.initial_residual);
+  json.field("recursive_residual", r.recursive_residual);
+  json.field("true_residual", r.true_residual);
+  json.field("relative_true_residual", r.relative_true_residual);
+  if (report.solution_error) json.field("solution_error", *report.solution_error);
+  json.key("times_ms").begin_object();
+  json.field("load", 1e3 * report.load_s);
+  json.field("setup", 1e3 * report.setup.setup_s);
+  json.field("solve", 1e3 * r.solve_s);
+  json.field("per_iteration", r.ms_per_iteration());
+  json.field("spmv", report.spmv_ms);
+  json.end_object();
+  json.end_object();
+  file << "\n";
+}
+
+void write_history_csv(const std::string& path, const SolveResult& result) {
+  std::ofstream file = open_output(path, "the history CSV");
+  file << "iteration,residual,elapsed_s\n";
+  char line[96];
+  for (std::size_t k = 0; k < result.history.residual.size(); ++k) {
+    std::snprintf(line, sizeof line, "%zu,%.17g,%.9f\n", k, result.history.residual[k],
+                  result.history.elapsed_s[k]);
+    file << line;
+  }
+}
+
+}  // namespace spk::app

@@ -1,0 +1,31 @@
+#pragma once
+// The report of one `spkrylov solve` run: text on stdout, JSON on request.
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "solver/config/run_config.hpp"
+#include "solver/solve_result.hpp"
+#include "solver/solver.hpp"
+#include "spmv/host/matrix_stats.hpp"
+
+namespace spk::app {
+
+struct RunReport {
+  std::string resolved_config;  // YAML
+  std::string problem_name;
+  MatrixStats stats;
+  std::string precision;        // "double" | "single"
+  SetupInfo setup;
+  SolverOptions solver;
+  SolveResult result;
+  double load_s = 0.0;
+  double spmv_ms = 0.0;                 // one SpMV alone (median), 0 when not measured
+  std::optional<double> solution_error;  // ||x - x_true|| / ||x_true||
+};
+
+void print_text_report(std::ostream& out, const RunReport& report);
+void write_json_report(const std::string& path, const RunReport& report);
+void write_history_csv(const std::string& path, const SolveResult& result);
+
+}  // namespace spk::app

@@ -1,0 +1,17 @@
+#pragma once
+// `spkrylov solve [CONFIG] [--set key=value ...]`: returns the process exit code
+// (0 converged, 2 not converged). Bad input throws spk::Error (exit 1 in main).
+#include <string>
+#include <vector>
+
+namespace spk::app {
+
+struct SolveCommandOptions {
+  std::string config_path;  // empty: the built-in default problem
+  std::vector<std::string> overrides;
+  bool quiet = false;
+};
+
+int run_solve_command(const SolveCommandOptions& options);
+
+}  // namespace spk::app

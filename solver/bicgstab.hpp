@@ -1,0 +1,206 @@
+#pragma once
+// Preconditioned BiCGSTAB (van der Vorst 1992; right preconditioning as in Saad's
+// "Iterative Methods", Alg. 7.7 with M), written once for any vector space.
+//
+// s is computed in place in r (r <- r - alpha v), and x is advanced by alpha p_hat before
+// the half-step test, so a half-step convergence leaves x and r consistent and the second
+// half is frozen. Breakdowns are reported, never divided through:
+//   rho = (r_hat, r) with |rho| <= eps ||r_hat|| ||r||   -> breakdown rho
+//   (r_hat, v) = 0 or alpha not finite                  -> breakdown (r_hat,v)
+//   |(t, s)| <= eps ||t|| ||s|| (omega ~ 0)             -> breakdown omega
+#include <cstddef>
+
+#include "solver/krylov_scalars.hpp"
+#include "spmv/linear_operator.hpp"
+
+namespace spk {
+
+namespace bicgstab_steps {
+
+// After r0 = b - A x0 and ||r0||: set the stopping targets, rho_old = alpha = omega = 1.
+template <class T>
+struct Start {
+  bool restart;
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (!restart) s.set_stopping_targets(s.residual_norm);
+    s.rho_old = s.alpha = s.omega = T(1);
+    s.check_residual(s.residual_norm);
+    if (!s.running()) s.freeze();
+  }
+};
+
+// beta = (rho / rho_old) (alpha / omega)
+template <class T>
+struct Beta {
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (s.running()) {
+      const double rho = static_cast<double>(s.rho);
+      const double scale = static_cast<double>(epsilon_of<T>()) *
+                           static_cast<double>(s.residual_norm) * s.restart_residual;
+      if (!is_finite(rho))
+        s.stop(SolveStatus::non_finite);
+      else if (!(rho < -scale || rho > scale))
+        s.stop(SolveStatus::breakdown, BreakdownQuantity::rho);
+    }
+    if (!s.running()) {
+      s.freeze();
+      return;
+    }
+    s.beta = (s.rho / s.rho_old) * (s.alpha / s.omega);
+    s.minus_omega = -s.omega;
+  }
+};
+
+// alpha = rho / (r_hat, v)
+template <class T>
+struct Alpha {
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (s.running()) {
+      const T alpha = s.rho / s.rhat_v;
+      if (!is_finite(static_cast<double>(s.rhat_v)))
+        s.stop(SolveStatus::non_finite);
+      else if (s.rhat_v == T(0) || !is_finite(static_cast<double>(alpha)))
+        s.stop(SolveStatus::breakdown, BreakdownQuantity::rhat_v);
+      else {
+        s.alpha = alpha;
+        s.minus_alpha = -alpha;
+        s.rho_old = s.rho;
+        return;
+      }
+    }
+    s.freeze();
+  }
+};
+
+// Half step: stop if ||s|| already meets the tolerance (x = x + alpha p_hat is the answer).
+template <class T>
+struct HalfStep {
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (!s.running()) {
+      s.freeze();
+      return;
+    }
+    const double s_norm = static_cast<double>(s.s_norm);
+    if (!is_finite(s_norm) || s_norm <= s.threshold) {
+      s.iteration += 1;
+      s.check_residual(s.s_norm);
+      s.freeze();
+    }
+  }
+};
+
+// omega = (t, s) / (t, t)
+template <class T>
+struct Omega {
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (s.running()) {
+      const double t_s = static_cast<double>(s.t_s);
+      const double t_t = static_cast<double>(s.t_t);
+      const double scale = static_cast<double>(epsilon_of<T>()) *
+                           static_cast<double>(norm_from_square(s.t_t)) *
+                           static_cast<double>(s.s_norm);
+      if (!is_finite(t_s) || !is_finite(t_t))
+        s.stop(SolveStatus::non_finite);
+      else if (!(t_t > 0.0) || !(t_s < -scale || t_s > scale))
+        s.stop(SolveStatus::breakdown, BreakdownQuantity::omega);
+      else {
+        s.omega = s.t_s / s.t_t;
+        s.minus_omega = -s.omega;
+        return;
+      }
+    }
+    s.freeze();
+  }
+};
+
+// After r = s - omega t: count the iteration and test ||r||.
+template <class T>
+struct End {
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (!s.running()) {
+      s.freeze();
+      return;
+    }
+    s.iteration += 1;
+    s.check_residual(s.residual_norm_candidate);
+    if (!s.running()) s.freeze();
+  }
+};
+
+}  // namespace bicgstab_steps
+
+template <class Space>
+class BiCgStab {
+ public:
+  using T = typename Space::value_type;
+
+  BiCgStab(Space& space, const LinearOperator<T>& matrix, const T* inverse_diagonal)
+      : space_(space),
+        matrix_(matrix),
+        inverse_diagonal_(inverse_diagonal),
+        n_(static_cast<std::size_t>(matrix.rows())),
+        r_(space.template allocate<T>(n_, "BiCGSTAB residual r")),
+        r_hat_(space.template allocate<T>(n_, "BiCGSTAB shadow residual r_hat")),
+        p_(space.template allocate<T>(n_, "BiCGSTAB direction p")),
+        v_(space.template allocate<T>(n_, "BiCGSTAB product v")),
+        t_(space.template allocate<T>(n_, "BiCGSTAB product t")),
+        p_hat_(space.template allocate<T>(inverse_diagonal ? n_ : 0, "BiCGSTAB p_hat")),
+        s_hat_(space.template allocate<T>(inverse_diagonal ? n_ : 0, "BiCGSTAB s_hat")) {}
+
+  // r0 = b - A x0, r_hat = r0, p = v = 0.
+  void initialize(const T* b, T* x, bool restart) {
+    KrylovScalars<T>* s = space_.scalars();
+    if (!restart) space_.nrm2(n_, b, &s->b_norm);             // ||b||
+    matrix_.apply(x, v_.data());                               // v = A x0
+    space_.copy(n_, b, r_.data());                             // r = b
+    space_.axpy(n_, &s->minus_one, v_.data(), r_.data());      // r = b - A x0
+    space_.copy(n_, r_.data(), r_hat_.data());                 // r_hat = r0
+    space_.fill_zero(n_, p_.data());                           // p = 0
+    space_.fill_zero(n_, v_.data());                           // v = 0
+    space_.nrm2(n_, r_.data(), &s->residual_norm);             // ||r0||
+    space_.scalar_step(bicgstab_steps::Start<T>{restart});
+    space_.nrm2(n_, r_hat_.data(), &s->restart_residual);      // ||r_hat||
+  }
+
+  void iterate(const T* /*b*/, T* x) {
+    KrylovScalars<T>* s = space_.scalars();
+    T* p_hat = preconditioned() ? p_hat_.data() : p_.data();
+    T* s_hat = preconditioned() ? s_hat_.data() : r_.data();
+    space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);             // rho = (r_hat, r)
+    space_.scalar_step(bicgstab_steps::Beta<T>{});                 // beta = (rho/rho_old)(alpha/omega)
+    space_.axpy(n_, &s->minus_omega, v_.data(), p_.data());        // p = p - omega v
+    space_.scal(n_, &s->beta, p_.data());                          // p = beta (p - omega v)
+    space_.axpy(n_, &s->one, r_.data(), p_.data());                // p = r + beta (p - omega v)
+    precondition(p_.data(), p_hat);                                // p_hat = M p
+    matrix_.apply(p_hat, v_.data());                               // v = A p_hat
+    space_.dot(n_, r_hat_.data(), v_.data(), &s->rhat_v);          // (r_hat, v)
+    space_.scalar_step(bicgstab_steps::Alpha<T>{});                // alpha = rho / (r_hat, v)
+    space_.axpy(n_, &s->minus_alpha, v_.data(), r_.data());        // s = r - alpha v (in r)
+    space_.axpy(n_, &s->alpha, p_hat, x);                          // x = x + alpha p_hat
+    space_.nrm2(n_, r_.data(), &s->s_norm);                        // ||s||
+    space_.scalar_step(bicgstab_steps::HalfStep<T>{});             // stop if ||s|| <= threshold
+    precondition(r_.data(), s_hat);                                // s_hat = M s
+    matrix_.apply(s_hat, t_.data());                               // t = A s_hat
+    space_.dot(n_, t_.data(), r_.data(), &s->t_s);                 // (t, s)
+    space_.dot(n_, t_.data(), t_.data(), &s->t_t);                 // (t, t)
+    space_.scalar_step(bicgstab_steps::Omega<T>{});                // omega = (t, s) / (t, t)
+    space_.axpy(n_, &s->omega, s_hat, x);                          // x = x + omega s_hat
+    space_.axpy(n_, &s->minus_omega, t_.data(), r_.data());        // r = s - omega t
+    space_.nrm2(n_, r_.data(), &s->residual_norm_candidate);       // ||r||
+    space_.scalar_step(bicgstab_steps::End<T>{});                  // test ||r||
+  }
+
+ private:
+  bool preconditioned() const { return inverse_diagonal_ != nullptr; }
+  void precondition(const T* in, T* out) {
+    if (preconditioned()) space_.multiply_elementwise(n_, inverse_diagonal_, in, out);
+  }
+
+  Space& space_;
+  const LinearOperator<T>& matrix_;
+  const T* inverse_diagonal_;
+  std::size_t n_;
+  typename Space::template Array<T> r_, r_hat_, p_, v_, t_, p_hat_, s_hat_;
+};
+
+}  // namespace spk

@@ -1,0 +1,138 @@
+#pragma once
+// Preconditioned Conjugate Gradient, written once for any vector space (HostSpace or
+// DeviceSpace). The driver (solver/krylov_driver.hpp) calls initialize() once and then
+// iterate() repeatedly without looking at any scalar; stopping is decided by the scalar
+// steps inside the space (see solver/krylov_scalars.hpp).
+//
+// Memory traffic per iteration (n rows, no preconditioner): one SpMV, plus
+// dot(p,Ap) 2n + axpy x 3n + axpy r 3n + dot(r,r) 2n + scal p 2n + axpy p 3n = 15n values.
+#include <cstddef>
+
+#include "solver/krylov_scalars.hpp"
+#include "spmv/linear_operator.hpp"
+
+namespace spk {
+
+namespace cg_steps {
+
+// After r0: set the stopping targets and test ||r0||.
+template <class T>
+struct Start {
+  bool preconditioned;
+  bool restart;
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    // ||r0|| = sqrt((r,r)) without a preconditioner, else nrm2 already in residual_norm
+    const T r_norm = preconditioned ? s.residual_norm : norm_from_square(s.rho);
+    if (!restart) s.set_stopping_targets(r_norm);
+    s.check_residual(r_norm);
+    if (s.running() && preconditioned && !(s.rho > T(0)))
+      s.stop(SolveStatus::breakdown, BreakdownQuantity::r_z);
+    if (!s.running()) s.freeze();
+  }
+};
+
+// alpha = rho / (p, Ap)
+template <class T>
+struct Alpha {
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (s.running()) {
+      if (!is_finite(static_cast<double>(s.p_ap)))
+        s.stop(SolveStatus::non_finite);
+      else if (!(s.p_ap > T(0)))
+        s.stop(SolveStatus::breakdown, BreakdownQuantity::p_ap);
+    }
+    if (!s.running()) {
+      s.freeze();
+      return;
+    }
+    s.rho_old = s.rho;
+    s.alpha = s.rho / s.p_ap;
+    s.minus_alpha = -s.alpha;
+  }
+};
+
+// beta = (r_new, z_new) / (r_old, z_old), after testing ||r_new||
+template <class T>
+struct Beta {
+  bool preconditioned;
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
+    if (!s.running()) {
+      s.freeze();
+      return;
+    }
+    s.iteration += 1;
+    s.check_residual(preconditioned ? s.residual_norm : norm_from_square(s.rho));
+    if (s.running() && preconditioned && !(s.rho > T(0)))
+      s.stop(SolveStatus::breakdown, BreakdownQuantity::r_z);
+    if (!s.running()) {
+      s.freeze();
+      return;
+    }
+    s.beta = s.rho / s.rho_old;
+  }
+};
+
+}  // namespace cg_steps
+
+template <class Space>
+class ConjugateGradient {
+ public:
+  using T = typename Space::value_type;
+
+  // inverse_diagonal: Jacobi preconditioner (1 / a_ii) in the space, or nullptr for none.
+  ConjugateGradient(Space& space, const LinearOperator<T>& matrix, const T* inverse_diagonal)
+      : space_(space),
+        matrix_(matrix),
+        inverse_diagonal_(inverse_diagonal),
+        n_(static_cast<std::size_t>(matrix.rows())),
+        r_(space.template allocate<T>(n_, "CG residual r")),
+        p_(space.template allocate<T>(n_, "CG direction p")),
+        ap_(space.template allocate<T>(n_, "CG product Ap")),
+        z_(space.template allocate<T>(inverse_diagonal ? n_ : 0, "CG preconditioned z")) {}
+
+  // r0 = b - A x0, z0 = M r0, p0 = z0, rho = (r0, z0). `restart` keeps the stopping targets
+  // (residual replacement after a false convergence).
+  void initialize(const T* b, T* x, bool restart) {
+    KrylovScalars<T>* s = space_.scalars();
+    T* z = preconditioned() ? z_.data() : r_.data();
+    if (!restart) space_.nrm2(n_, b, &s->b_norm);  // ||b||
+    matrix_.apply(x, ap_.data());                  // Ap = A x0
+    space_.copy(n_, b, r_.data());                 // r = b
+    space_.axpy(n_, &s->minus_one, ap_.data(), r_.data());  // r = b - A x0
+    precondition(r_.data(), z);                    // z = M r
+    space_.copy(n_, z, p_.data());                 // p = z
+    space_.dot(n_, r_.data(), z, &s->rho);         // rho = (r, z)
+    if (preconditioned()) space_.nrm2(n_, r_.data(), &s->residual_norm);  // ||r||
+    space_.scalar_step(cg_steps::Start<T>{preconditioned(), restart});
+  }
+
+  void iterate(const T* /*b*/, T* x) {
+    KrylovScalars<T>* s = space_.scalars();
+    T* z = preconditioned() ? z_.data() : r_.data();
+    matrix_.apply(p_.data(), ap_.data());                          // Ap = A p
+    space_.dot(n_, p_.data(), ap_.data(), &s->p_ap);               // (p, Ap)
+    space_.scalar_step(cg_steps::Alpha<T>{});                      // alpha = rho / (p, Ap)
+    space_.axpy(n_, &s->alpha, p_.data(), x);                      // x = x + alpha p
+    space_.axpy(n_, &s->minus_alpha, ap_.data(), r_.data());       // r = r - alpha Ap
+    precondition(r_.data(), z);                                    // z = M r
+    space_.dot(n_, r_.data(), z, &s->rho);                         // rho = (r, z)
+    if (preconditioned()) space_.nrm2(n_, r_.data(), &s->residual_norm);  // ||r||
+    space_.scalar_step(cg_steps::Beta<T>{preconditioned()});       // beta = rho / rho_old
+    space_.scal(n_, &s->beta, p_.data());                          // p = beta p
+    space_.axpy(n_, &s->one, z, p_.data());                        // p = z + beta p
+  }
+
+ private:
+  bool preconditioned() const { return inverse_diagonal_ != nullptr; }
+  void precondition(const T* r, T* z) {
+    if (preconditioned()) space_.multiply_elementwise(n_, inverse_diagonal_, r, z);
+  }
+
+  Space& space_;
+  const LinearOperator<T>& matrix_;
+  const T* inverse_diagonal_;
+  std::size_t n_;
+  typename Space::template Array<T> r_, p_, ap_, z_;
+};
+
+}  // namespace spk

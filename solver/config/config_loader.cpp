@@ -1,0 +1,314 @@
+// The config schema: which keys exist, what each must hold, and which struct field it sets.
+// README "Config reference" documents the same schema; keep them in step.
+#include "solver/config/config_loader.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "solver/config/config_names.hpp"
+#include "solver/config/config_overrides.hpp"
+#include "solver/config/config_paths.hpp"
+#include "solver/config/yaml_reader.hpp"
+#include "spmv/base/error.hpp"
+
+namespace spk {
+namespace {
+
+// Fails with "must be RULE, got 'VALUE'" unless `ok`.
+void require(const ConfigValue& value, bool ok, const std::string& rule) {
+  if (!ok) value.fail("must be " + rule + ", got " + value.describe());
+}
+
+int read_int_choice(const ConfigValue& value, const std::vector<int>& choices) {
+  const int chosen = value.as_int();
+  std::vector<std::string> names;
+  for (int choice : choices) {
+    if (choice == chosen) return chosen;
+    names.push_back(std::to_string(choice));
+  }
+  value.fail("must be one of " + join_names(names) + ", got " + value.describe());
+}
+
+GeneratorSpec read_generator(const ConfigValue& value) {
+  const ConfigMap map(value, {"kind", "n", "stencil", "peclet", "convection", "avg_row_length",
+                              "exponent", "seed"});
+  GeneratorSpec spec;
+  map.if_present("kind", [&](const ConfigValue& v) { spec.kind = v.as_choice(generator_kinds()); });
+  map.if_present("n", [&](const ConfigValue& v) {
+    spec.n = v.as_int();
+    require(v, spec.n >= 1, "an integer >= 1");
+  });
+  map.if_present("stencil", [&](const ConfigValue& v) {
+    spec.stencil = read_int_choice(v, poisson3d_stencil_choices());
+  });
+  map.if_present("peclet", [&](const ConfigValue& v) {
+    spec.peclet = v.as_double();
+    require(v, spec.peclet >= 0.0, ">= 0");
+  });
+  map.if_present("convection", [&](const ConfigValue& v) {
+    spec.convection = v.as_choice(convection_schemes());
+  });
+  map.if_present("avg_row_length", [&](const ConfigValue& v) {
+    spec.avg_row_length = v.as_double();
+    require(v, spec.avg_row_length >= 1.0, ">= 1");
+  });
+  map.if_present("exponent", [&](const ConfigValue& v) {
+    spec.exponent = v.as_double();
+    require(v, spec.exponent > 1.0, "> 1");
+  });
+  map.if_present("seed", [&](const ConfigValue& v) { spec.seed = v.as_uint64(); });
+  if (spec.kind == "powerlaw" && spec.avg_row_length > spec.n) {
+    const ConfigValue where = map.has("avg_row_length") ? map.at("avg_row_length")
+                              : map.has("n")            ? map.at("n")
+                                                        : value;
+    std::ostringstream message;
+    message << "powerlaw needs avg_row_length (" << spec.avg_row_length << ") <= n (" << spec.n
+            << ")";
+    where.fail(message.str());
+  }
+  return spec;
+}
+
+MatrixSpec read_matrix(const ConfigValue& value, const std::string& config_directory) {
+  const ConfigMap map(value, {"file", "generate"});
+  if (map.has("file") == map.has("generate"))
+    value.fail(map.has("file") ? "give either file or generate, not both"
+                               : "give exactly one of file (a Matrix Market file) or generate "
+                                 "(a built-in generator)");
+  MatrixSpec spec;
+  if (map.has("file")) spec.file = resolve_input_file(map.at("file"), config_directory);
+  if (map.has("generate")) spec.generate = read_generator(map.at("generate"));
+  return spec;
+}
+
+RhsSpec read_rhs(const ConfigValue& value, const std::string& config_directory) {
+  RhsSpec spec;
+  if (value.is_scalar()) {
+    const std::string text = value.as_string();
+    if (text == to_string(RhsSpec::Kind::ones)) return spec;
+    if (text == to_string(RhsSpec::Kind::random)) {
+      spec.kind = RhsSpec::Kind::random;
+      return spec;
+    }
+    value.fail("unknown value '" + text +
+               "' (valid: ones, random, or a map such as {file: b.mtx}, "
+               "{from_solution: random} or {kind: random, seed: 7})");
+  }
+  const ConfigMap map(value, {"kind", "file", "from_solution", "seed"});
+  if (map.has("kind")) {
+    spec.kind = map.at("kind").as_enum(rhs_kind_names());
+  } else if (map.has("file") && map.has("from_solution")) {
+    value.fail("give either file or from_solution, not both");
+  } else if (map.has("file")) {
+    spec.kind = RhsSpec::Kind::file;
+  } else if (map.has("from_solution")) {
+    spec.kind = RhsSpec::Kind::from_solution;
+  } else {
+    value.fail("give kind (ones, random, file, from_solution), file or from_solution");
+  }
+  if (spec.kind == RhsSpec::Kind::file && !map.has("file"))
+    value.fail("kind: file needs file: PATH");
+  map.if_present("file", [&](const ConfigValue& v) {
+    if (spec.kind != RhsSpec::Kind::file)
+      v.fail(std::string("only valid with kind: file (kind is ") + to_string(spec.kind) + ")");
+    spec.file = resolve_input_file(v, config_directory);
+  });
+  map.if_present("from_solution", [&](const ConfigValue& v) {
+    if (spec.kind != RhsSpec::Kind::from_solution)
+      v.fail(std::string("only valid with kind: from_solution (kind is ") + to_string(spec.kind) +
+             ")");
+    spec.solution = v.as_choice(rhs_solution_names());
+  });
+  map.if_present("seed", [&](const ConfigValue& v) { spec.seed = v.as_uint64(); });
+  return spec;
+}
+
+SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
+  const ConfigMap map(
+      value, {"method", "tolerance", "tolerance_mode", "max_iterations", "preconditioner",
+              "divergence_factor", "time_limit_s", "check_every", "cuda_graph", "keep_history"});
+  map.if_present("method",
+                 [&](const ConfigValue& v) { options.method = v.as_enum(method_names()); });
+  map.if_present("tolerance", [&](const ConfigValue& v) {
+    options.tolerance = v.as_double();
+    require(v, options.tolerance > 0.0, "> 0");
+  });
+  map.if_present("tolerance_mode", [&](const ConfigValue& v) {
+    options.tolerance_mode = v.as_enum(tolerance_mode_names());
+  });
+  map.if_present("max_iterations", [&](const ConfigValue& v) {
+    options.max_iterations = v.as_int();
+    require(v, options.max_iterations >= 1, "an integer >= 1");
+  });
+  map.if_present("preconditioner", [&](const ConfigValue& v) {
+    options.preconditioner = v.as_enum(preconditioner_names());
+  });
+  map.if_present("divergence_factor", [&](const ConfigValue& v) {
+    options.divergence_factor = v.as_double();
+    require(v, options.divergence_factor == 0.0 || options.divergence_factor > 1.0,
+            "0 (off) or > 1");
+  });
+  map.if_present("time_limit_s", [&](const ConfigValue& v) {
+    options.time_limit_s = v.as_double();
+    require(v, options.time_limit_s >= 0.0, ">= 0 (0 = no limit)");
+  });
+  map.if_present("check_every", [&](const ConfigValue& v) {
+    options.check_every = v.as_int();
+    require(v, options.check_every >= 1, "an integer >= 1");
+  });
+  map.if_present("cuda_graph", [&](const ConfigValue& v) { options.cuda_graph = v.as_bool(); });
+  map.if_present("keep_history", [&](const ConfigValue& v) { options.keep_history = v.as_bool(); });
+  return options;
+}
+
+// `options` holds the values keys not given keep (the defaults, or `spmv:` for compare).
+SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
+  const ConfigMap map(value, {"format", "x_cache", "threads_per_row", "block_size", "hyb_width",
+                              "max_ell_fill", "cusparse_algorithm"});
+  map.if_present("format",
+                 [&](const ConfigValue& v) { options.format = v.as_choice(spmv_format_names()); });
+  map.if_present("x_cache", [&](const ConfigValue& v) {
+    try {
+      options.x_cache = parse_x_cache(v.as_string());
+    } catch (const BadInput& error) {
+      v.fail(error.what());
+    }
+  });
+  map.if_present("threads_per_row", [&](const ConfigValue& v) {
+    options.threads_per_row = read_int_choice(v, threads_per_row_choices());
+  });
+  map.if_present("block_size", [&](const ConfigValue& v) {
+    options.block_size = v.as_int();
+    require(v,
+            options.block_size >= 32 && options.block_size <= 1024 && options.block_size % 32 == 0,
+            "a multiple of 32 from 32 to 1024");
+  });
+  map.if_present("hyb_width", [&](const ConfigValue& v) {
+    options.hyb_width = v.as_int();
+    require(v, options.hyb_width >= -1, "-1 (histogram rule) or an integer >= 0");
+  });
+  map.if_present("max_ell_fill", [&](const ConfigValue& v) {
+    options.max_ell_fill = v.as_double();
+    require(v, options.max_ell_fill >= 1.0, ">= 1");
+  });
+  map.if_present("cusparse_algorithm", [&](const ConfigValue& v) {
+    options.cusparse_algorithm = v.as_choice(cusparse_algorithm_names());
+  });
+  return options;
+}
+
+OutputSpec read_output(const ConfigValue& value) {
+  const ConfigMap map(value, {"solution", "history", "report", "plot"});
+  OutputSpec output;
+  map.if_present("solution",
+                 [&](const ConfigValue& v) { output.solution = v.as_optional_string(); });
+  map.if_present("history", [&](const ConfigValue& v) { output.history = v.as_optional_string(); });
+  map.if_present("report", [&](const ConfigValue& v) { output.report = v.as_optional_string(); });
+  map.if_present("plot", [&](const ConfigValue& v) { output.plot = v.as_optional_string(); });
+  return output;
+}
+
+std::vector<CompareEntry> read_compare(const ConfigValue& value, const SpmvOptions& spmv) {
+  std::vector<CompareEntry> entries;
+  if (value.node().IsNull()) return entries;  // `compare:` with nothing: no comparison
+  for (const ConfigValue& element : value.as_list()) entries.push_back({read_spmv(element, spmv)});
+  return entries;
+}
+
+RunConfig read_run_config(const ConfigValue& root, const std::string& source_name) {
+  const ConfigMap top(
+      root, {"matrix", "rhs", "solver", "spmv", "precision", "device", "output", "compare"});
+  if (!top.has("matrix"))
+    throw BadInput(source_name +
+                   ": matrix: required key missing (give matrix: {file: PATH} or "
+                   "matrix: {generate: {kind: poisson3d, n: 64}})");
+  const std::string config_directory = config_directory_of(source_name);
+  RunConfig config = default_run_config();
+  config.source = source_name;
+  config.matrix = read_matrix(top.at("matrix"), config_directory);
+  top.if_present("rhs", [&](const ConfigValue& v) { config.rhs = read_rhs(v, config_directory); });
+  top.if_present("solver",
+                 [&](const ConfigValue& v) { config.solver = read_solver(v, config.solver); });
+  top.if_present("spmv", [&](const ConfigValue& v) { config.spmv = read_spmv(v, config.spmv); });
+  top.if_present("precision",
+                 [&](const ConfigValue& v) { config.precision = v.as_enum(precision_names()); });
+  top.if_present("device",
+                 [&](const ConfigValue& v) { config.device = v.as_enum(device_names()); });
+  top.if_present("output", [&](const ConfigValue& v) { config.output = read_output(v); });
+  top.if_present("compare",
+                 [&](const ConfigValue& v) { config.compare = read_compare(v, config.spmv); });
+  return config;
+}
+
+std::string with_line(const std::string& source_name, const YAML::Mark& mark) {
+  if (mark.is_null() || mark.line < 0) return source_name;
+  return source_name + ":" + std::to_string(mark.line + 1);
+}
+
+}  // namespace
+
+RunConfig default_run_config() {
+  RunConfig config;
+  config.source = "<built-in default>";
+  GeneratorSpec poisson;
+  poisson.kind = "poisson3d";
+  poisson.n = 64;  // 262,144 rows, 1.8M nonzeros: a real GPU solve, seconds on two CPU cores
+  poisson.stencil = 7;
+  config.matrix.generate = poisson;
+  config.rhs.kind = RhsSpec::Kind::ones;
+  config.solver.method = Method::cg;
+  config.solver.tolerance = 1e-8;
+  config.solver.tolerance_mode = ToleranceMode::rhs;
+  config.solver.preconditioner = Preconditioner::none;
+  config.spmv.format = "csr";
+  config.precision = Precision::double_precision;
+  config.device = DeviceChoice::automatic;
+  return config;
+}
+
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source_name,
+                           const std::vector<std::string>& overrides) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(yaml_text);
+  } catch (const YAML::ParserException& error) {
+    throw BadInput(with_line(source_name, error.mark) + ": YAML syntax error: " + error.msg);
+  }
+  if (documents.empty() || (documents.size() == 1 && documents[0].IsNull()))
+    throw BadInput(source_name + ": config is empty");
+  if (documents.size() > 1)
+    throw BadInput(source_name + ": config holds " + std::to_string(documents.size()) +
+                   " YAML documents (separated by ---); expected one");
+  YAML::Node root = documents[0];
+  ConfigOrigins origins(source_name);
+  const ConfigValue root_value(origins, root, "");
+  if (!root.IsMap())
+    root_value.fail("config must be a map of keys (matrix, rhs, solver, ...), got " +
+                    root_value.describe());
+  try {
+    apply_overrides(root, overrides, origins);
+    return read_run_config(root_value, source_name);
+  } catch (const YAML::Exception& error) {
+    // yaml-cpp should not throw here (values are read as text); keep the one-line promise.
+    throw BadInput(with_line(source_name, error.mark) + ": " + error.msg);
+  }
+}
+
+RunConfig load_run_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw BadInput(path + ": is a directory, not a config file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw BadInput(path + ": cannot open config file (" + std::strerror(errno) + ")");
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  if (file.bad()) throw BadInput(path + ": cannot read config file");
+  return parse_run_config(contents.str(), path, overrides);
+}
+
+}  // namespace spk

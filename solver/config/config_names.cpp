@@ -1,0 +1,97 @@
+#include "solver/config/config_names.hpp"
+
+namespace spk {
+
+const char* to_string(Precision precision) {
+  switch (precision) {
+    case Precision::single_precision: return "single";
+    case Precision::double_precision: return "double";
+  }
+  return "?";
+}
+
+const char* to_string(DeviceChoice device) {
+  switch (device) {
+    case DeviceChoice::automatic: return "auto";
+    case DeviceChoice::gpu: return "gpu";
+    case DeviceChoice::cpu: return "cpu";
+  }
+  return "?";
+}
+
+const char* to_string(RhsSpec::Kind kind) {
+  switch (kind) {
+    case RhsSpec::Kind::ones: return "ones";
+    case RhsSpec::Kind::random: return "random";
+    case RhsSpec::Kind::file: return "file";
+    case RhsSpec::Kind::from_solution: return "from_solution";
+  }
+  return "?";
+}
+
+namespace {
+
+// {to_string(v), v} for each value, so the YAML spelling is written down once.
+template <class Enum>
+std::vector<std::pair<std::string, Enum>> name_table(std::initializer_list<Enum> values) {
+  std::vector<std::pair<std::string, Enum>> table;
+  for (Enum value : values) table.emplace_back(to_string(value), value);
+  return table;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, Method>>& method_names() {
+  static const auto table = name_table({Method::cg, Method::bicgstab});
+  return table;
+}
+
+const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names() {
+  static const auto table =
+      name_table({ToleranceMode::rhs, ToleranceMode::initial, ToleranceMode::absolute});
+  return table;
+}
+
+const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names() {
+  static const auto table = name_table({Preconditioner::none, Preconditioner::jacobi});
+  return table;
+}
+
+const std::vector<std::pair<std::string, Precision>>& precision_names() {
+  static const auto table = name_table({Precision::double_precision, Precision::single_precision});
+  return table;
+}
+
+const std::vector<std::pair<std::string, DeviceChoice>>& device_names() {
+  static const auto table =
+      name_table({DeviceChoice::automatic, DeviceChoice::gpu, DeviceChoice::cpu});
+  return table;
+}
+
+const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names() {
+  static const auto table = name_table({RhsSpec::Kind::ones, RhsSpec::Kind::random,
+                                        RhsSpec::Kind::file, RhsSpec::Kind::from_solution});
+  return table;
+}
+
+const std::vector<std::string>& rhs_solution_names() {
+  static const std::vector<std::string> names = {"random", "ones"};
+  return names;
+}
+
+const std::vector<std::string>& cusparse_algorithm_names() {
+  static const std::vector<std::string> names = {"alg1", "alg2", "default"};
+  return names;
+}
+
+const std::vector<int>& threads_per_row_choices() {
+  static const std::vector<int> choices = {0, 2, 4, 8, 16, 32};
+  return choices;
+}
+
+const std::vector<int>& poisson3d_stencil_choices() {
+  static const std::vector<int> choices = {7, 27};
+  return choices;
+}
+
+}  // namespace spk

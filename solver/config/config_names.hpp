@@ -1,0 +1,33 @@
+#pragma once
+// The YAML spelling of the RunConfig enums and the fixed value sets of the config schema
+// (shared by the loader, which checks them, and the writer, which prints them).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/config/run_config.hpp"
+
+namespace spk {
+
+const char* to_string(Precision precision);  // "single" | "double"
+const char* to_string(DeviceChoice device);  // "auto" | "gpu" | "cpu"
+const char* to_string(RhsSpec::Kind kind);   // "ones" | "random" | "file" | "from_solution"
+
+// Name/value tables for ConfigValue::as_enum, in the order the README lists them.
+const std::vector<std::pair<std::string, Method>>& method_names();
+const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names();
+const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names();
+const std::vector<std::pair<std::string, Precision>>& precision_names();
+const std::vector<std::pair<std::string, DeviceChoice>>& device_names();
+const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names();
+
+// rhs.from_solution: the manufactured solution x* (b = A x*).
+const std::vector<std::string>& rhs_solution_names();  // random, ones
+// spmv.cusparse_algorithm
+const std::vector<std::string>& cusparse_algorithm_names();  // alg1, alg2, default
+// spmv.threads_per_row: 0 picks from the row statistics.
+const std::vector<int>& threads_per_row_choices();  // 0, 2, 4, 8, 16, 32
+// matrix.generate.stencil (poisson3d).
+const std::vector<int>& poisson3d_stencil_choices();  // 7, 27
+
+}  // namespace spk

@@ -1,0 +1,119 @@
+// to_yaml: the fully resolved config (every key, defaults included) in the same schema the
+// loader reads, so parse_run_config(to_yaml(c)) gives c back.
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <string>
+
+#include "solver/config/config_loader.hpp"
+#include "solver/config/config_names.hpp"
+
+namespace spk {
+namespace {
+
+// The shortest decimal text that reads back as exactly `value` ("1e-08", "0.1", "10").
+std::string shortest_round_trip(double value) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, result.ptr);
+}
+
+void emit_generator(YAML::Emitter& out, const GeneratorSpec& spec) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "kind" << YAML::Value << spec.kind;
+  out << YAML::Key << "n" << YAML::Value << spec.n;
+  out << YAML::Key << "stencil" << YAML::Value << spec.stencil
+      << YAML::Comment("used by poisson3d");
+  out << YAML::Key << "peclet" << YAML::Value << shortest_round_trip(spec.peclet)
+      << YAML::Comment("used by convdiff2d, convdiff3d");
+  out << YAML::Key << "convection" << YAML::Value << spec.convection
+      << YAML::Comment("used by convdiff2d, convdiff3d");
+  out << YAML::Key << "avg_row_length" << YAML::Value << shortest_round_trip(spec.avg_row_length)
+      << YAML::Comment("used by powerlaw");
+  out << YAML::Key << "exponent" << YAML::Value << shortest_round_trip(spec.exponent)
+      << YAML::Comment("used by powerlaw");
+  out << YAML::Key << "seed" << YAML::Value << spec.seed;
+  out << YAML::EndMap;
+}
+
+void emit_matrix(YAML::Emitter& out, const MatrixSpec& matrix) {
+  out << YAML::Key << "matrix" << YAML::Value << YAML::BeginMap;
+  if (!matrix.file.empty()) out << YAML::Key << "file" << YAML::Value << matrix.file;
+  if (matrix.generate) {
+    out << YAML::Key << "generate" << YAML::Value;
+    emit_generator(out, *matrix.generate);
+  }
+  out << YAML::EndMap;
+}
+
+void emit_rhs(YAML::Emitter& out, const RhsSpec& rhs) {
+  out << YAML::Key << "rhs" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "kind" << YAML::Value << to_string(rhs.kind);
+  if (rhs.kind == RhsSpec::Kind::file) out << YAML::Key << "file" << YAML::Value << rhs.file;
+  if (rhs.kind == RhsSpec::Kind::from_solution)
+    out << YAML::Key << "from_solution" << YAML::Value << rhs.solution;
+  out << YAML::Key << "seed" << YAML::Value << rhs.seed;
+  out << YAML::EndMap;
+}
+
+void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
+  out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "method" << YAML::Value << to_string(solver.method);
+  out << YAML::Key << "tolerance" << YAML::Value << shortest_round_trip(solver.tolerance);
+  out << YAML::Key << "tolerance_mode" << YAML::Value << to_string(solver.tolerance_mode);
+  out << YAML::Key << "max_iterations" << YAML::Value << solver.max_iterations;
+  out << YAML::Key << "preconditioner" << YAML::Value << to_string(solver.preconditioner);
+  out << YAML::Key << "divergence_factor" << YAML::Value
+      << shortest_round_trip(solver.divergence_factor);
+  out << YAML::Key << "time_limit_s" << YAML::Value << shortest_round_trip(solver.time_limit_s);
+  out << YAML::Key << "check_every" << YAML::Value << solver.check_every;
+  out << YAML::Key << "cuda_graph" << YAML::Value << solver.cuda_graph;
+  out << YAML::Key << "keep_history" << YAML::Value << solver.keep_history;
+  out << YAML::EndMap;
+}
+
+void emit_spmv_keys(YAML::Emitter& out, const SpmvOptions& spmv) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "format" << YAML::Value << spmv.format;
+  out << YAML::Key << "x_cache" << YAML::Value << to_string(spmv.x_cache);
+  out << YAML::Key << "threads_per_row" << YAML::Value << spmv.threads_per_row;
+  out << YAML::Key << "block_size" << YAML::Value << spmv.block_size;
+  out << YAML::Key << "hyb_width" << YAML::Value << spmv.hyb_width;
+  out << YAML::Key << "max_ell_fill" << YAML::Value << shortest_round_trip(spmv.max_ell_fill);
+  out << YAML::Key << "cusparse_algorithm" << YAML::Value << spmv.cusparse_algorithm;
+  out << YAML::EndMap;
+}
+
+void emit_output(YAML::Emitter& out, const OutputSpec& output) {
+  out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "solution" << YAML::Value << output.solution;
+  out << YAML::Key << "history" << YAML::Value << output.history;
+  out << YAML::Key << "report" << YAML::Value << output.report;
+  out << YAML::Key << "plot" << YAML::Value << output.plot;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string to_yaml(const RunConfig& config) {
+  YAML::Emitter out;
+  out.SetBoolFormat(YAML::TrueFalseBool);
+  out << YAML::Comment("spkrylov run config from " + config.source +
+                       ", fully resolved (every key, defaults included)");
+  out << YAML::BeginMap;
+  emit_matrix(out, config.matrix);
+  emit_rhs(out, config.rhs);
+  emit_solver(out, config.solver);
+  out << YAML::Key << "spmv" << YAML::Value;
+  emit_spmv_keys(out, config.spmv);
+  out << YAML::Key << "precision" << YAML::Value << to_string(config.precision);
+  out << YAML::Key << "device" << YAML::Value << to_string(config.device);
+  emit_output(out, config.output);
+  out << YAML::Key << "compare" << YAML::Value << YAML::BeginSeq;
+  for (const CompareEntry& entry : config.compare) emit_spmv_keys(out, entry.spmv);
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace spk

@@ -1,0 +1,203 @@
+#include "solver/config/yaml_reader.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <system_error>
+
+#include "spmv/base/error.hpp"
+
+namespace spk {
+
+ConfigOrigins::ConfigOrigins(std::string source_name) : source_name_(std::move(source_name)) {}
+
+void ConfigOrigins::add_override_node(const YAML::Node& node, const std::string& override_text) {
+  override_nodes_.emplace_back(node, override_text);
+}
+
+const std::string* ConfigOrigins::override_of(const YAML::Node& node) const {
+  // The latest override wins: a later --set may replace a node an earlier one wrote.
+  for (auto it = override_nodes_.rbegin(); it != override_nodes_.rend(); ++it)
+    if (it->first.is(node)) return &it->second;
+  return nullptr;
+}
+
+std::string ConfigOrigins::where(const YAML::Node& node, const YAML::Node* key) const {
+  if (const std::string* override_text = override_of(node)) return "--set " + *override_text;
+  YAML::Mark mark = node.Mark();
+  if (key != nullptr && !key->Mark().is_null()) mark = key->Mark();
+  if (mark.is_null() || mark.line < 0) return source_name_;
+  return source_name_ + ":" + std::to_string(mark.line + 1);
+}
+
+std::string child_key_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) {
+    if (!joined.empty()) joined += ", ";
+    joined += name;
+  }
+  return joined;
+}
+
+ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node node, std::string key_path)
+    : origins_(&origins), node_(std::move(node)), key_path_(std::move(key_path)) {}
+
+ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node key, YAML::Node node,
+                         std::string key_path)
+    : origins_(&origins),
+      node_(std::move(node)),
+      key_(std::move(key)),
+      has_key_(true),
+      key_path_(std::move(key_path)) {}
+
+void ConfigValue::fail(const std::string& what) const {
+  const std::string where = origins_->where(node_, has_key_ ? &key_ : nullptr);
+  throw BadInput(key_path_.empty() ? where + ": " + what : where + ": " + key_path_ + ": " + what);
+}
+
+std::string ConfigValue::describe() const {
+  if (!node_.IsDefined() || node_.IsNull()) return "nothing";
+  if (node_.IsMap()) return "a map";
+  if (node_.IsSequence()) return "a list";
+  return "'" + node_.Scalar() + "'";
+}
+
+std::string ConfigValue::scalar_text(const char* expected) const {
+  if (!node_.IsScalar()) fail(std::string("expected ") + expected + ", got " + describe());
+  return node_.Scalar();
+}
+
+namespace {
+
+// Parses all of `text` as a decimal integer; a leading '+' is allowed.
+template <class Integer>
+bool parse_whole_integer(const std::string& text, Integer& value, std::errc& error) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  if (begin == end || *begin == '+' || *begin == ' ') return false;
+  const auto result = std::from_chars(begin, end, value);
+  error = result.ec;
+  return result.ptr == end;
+}
+
+}  // namespace
+
+int ConfigValue::as_int() const {
+  const std::string text = scalar_text("an integer");
+  int value = 0;
+  std::errc error{};
+  if (!parse_whole_integer(text, value, error)) fail("expected an integer, got '" + text + "'");
+  if (error == std::errc::result_out_of_range)
+    fail("integer '" + text + "' is out of range (at most " +
+         std::to_string(std::numeric_limits<int>::max()) + ")");
+  return value;
+}
+
+std::uint64_t ConfigValue::as_uint64() const {
+  const std::string text = scalar_text("a non-negative integer");
+  std::uint64_t value = 0;
+  std::errc error{};
+  if (!text.empty() && text[0] == '-') fail("expected a non-negative integer, got '" + text + "'");
+  if (!parse_whole_integer(text, value, error))
+    fail("expected a non-negative integer, got '" + text + "'");
+  if (error == std::errc::result_out_of_range)
+    fail("integer '" + text + "' is out of range (at most 18446744073709551615)");
+  return value;
+}
+
+double ConfigValue::as_double() const {
+  const std::string text = scalar_text("a number");
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  // YAML's .nan, .inf, -.Inf: numbers, but not finite ones.
+  std::string special(begin != end && *begin == '-' ? begin + 1 : begin, end);
+  if (!special.empty() && special[0] == '.') special.erase(0, 1);
+  for (char& c : special) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (special == "nan" || special == "inf" || special == "infinity")
+    fail("expected a finite number, got '" + text + "'");
+  double value = 0.0;
+  const auto result = std::from_chars(begin, end, value);
+  if (begin == end || result.ptr != end || result.ec == std::errc::invalid_argument)
+    fail("expected a number, got '" + text + "'");
+  if (result.ec == std::errc::result_out_of_range || !std::isfinite(value))
+    fail("expected a finite number, got '" + text + "'");
+  return value;
+}
+
+bool ConfigValue::as_bool() const {
+  const std::string text = scalar_text("true or false");
+  bool value = false;
+  if (!YAML::convert<bool>::decode(node_, value))
+    fail("expected true or false, got '" + text + "'");
+  return value;
+}
+
+std::string ConfigValue::as_string() const {
+  const std::string text = scalar_text("a string");
+  if (text.empty()) fail("expected a non-empty string, got ''");
+  return text;
+}
+
+std::string ConfigValue::as_optional_string() const {
+  if (!node_.IsDefined() || node_.IsNull()) return "";
+  return scalar_text("a string");
+}
+
+std::string ConfigValue::as_choice(const std::vector<std::string>& valid) const {
+  const std::string text = scalar_text(("one of " + join_names(valid)).c_str());
+  for (const std::string& name : valid)
+    if (name == text) return text;
+  fail("unknown value '" + text + "' (valid: " + join_names(valid) + ")");
+}
+
+std::vector<ConfigValue> ConfigValue::as_list() const {
+  if (!node_.IsSequence()) fail("expected a list, got " + describe());
+  std::vector<ConfigValue> elements;
+  for (std::size_t i = 0; i < node_.size(); ++i)
+    elements.emplace_back(*origins_, node_[i], key_path_ + "[" + std::to_string(i) + "]");
+  return elements;
+}
+
+ConfigMap::ConfigMap(const ConfigValue& value, std::vector<std::string> valid_keys)
+    : value_(value) {
+  const YAML::Node& node = value.node();
+  if (!node.IsMap())
+    value.fail("expected a map with keys " + join_names(valid_keys) + ", got " + value.describe());
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) {
+      const ConfigValue key_value(value.origins(), it->first, value.key_path());
+      key_value.fail("a key must be a plain name, got " + key_value.describe());
+    }
+    const std::string name = it->first.Scalar();
+    const ConfigValue entry(value.origins(), it->first, it->second,
+                            child_key_path(value.key_path(), name));
+    bool known = false;
+    for (const std::string& valid : valid_keys) known = known || valid == name;
+    if (!known) entry.fail("unknown key (valid keys: " + join_names(valid_keys) + ")");
+    if (has(name)) entry.fail("duplicate key (it is already given above)");
+    entries_.push_back(Entry{name, it->first, it->second});
+  }
+}
+
+bool ConfigMap::has(const std::string& key) const {
+  for (const Entry& entry : entries_)
+    if (entry.name == key) return true;
+  return false;
+}
+
+ConfigValue ConfigMap::at(const std::string& key) const {
+  for (const Entry& entry : entries_)
+    if (entry.name == key)
+      return ConfigValue(value_.origins(), entry.key, entry.value,
+                         child_key_path(value_.key_path(), key));
+  value_.fail("internal error: key '" + key + "' read but not present");
+}
+
+}  // namespace spk

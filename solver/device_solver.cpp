@@ -1,0 +1,119 @@
+// The GPU implementation of Solver<T>: the configured SpMV backend, cuBLAS vector
+// operations and device-resident scalars, all on one stream.
+#include <algorithm>
+#include <vector>
+
+#include "solver/device_context.hpp"
+#include "solver/device_space.hpp"
+#include "solver/jacobi.hpp"
+#include "solver/krylov.hpp"
+#include "solver/solver_impl.hpp"
+#include "spmv/base/device.hpp"
+#include "spmv/registry.hpp"
+
+namespace spk {
+
+namespace {
+
+// A pair of CUDA events, destroyed on every path.
+class EventPair {
+ public:
+  EventPair() {
+    SPK_CUDA_CHECK(cudaEventCreate(&start));
+    const cudaError_t status = cudaEventCreate(&stop);
+    if (status != cudaSuccess) {
+      (void)cudaEventDestroy(start);
+      SPK_CUDA_CHECK(status);
+    }
+  }
+  ~EventPair() {
+    (void)cudaEventDestroy(start);
+    (void)cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+};
+
+template <class T>
+class DeviceSolver final : public Solver<T>::Impl {
+ public:
+  DeviceSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options, const SpmvOptions& spmv,
+               cudaStream_t stream)
+      : context_(stream),
+        space_(context_),
+        backend_(make_spmv_backend(matrix, spmv, context_.stream())),
+        b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
+        x_(static_cast<std::size_t>(matrix.rows), "solution x") {
+    if (solver_options.preconditioner == Preconditioner::jacobi)
+      inverse_diagonal_ = DeviceBuffer<T>(jacobi_inverse_diagonal(matrix), "Jacobi diagonal");
+    const DeviceInfo device = current_device_info();
+    this->setup.device_name = device.name + " (sm_" + std::to_string(device.compute_major) +
+                              std::to_string(device.compute_minor) + ")";
+    this->setup.operator_name = backend_->name();
+    this->setup.format_details = backend_->details();
+    this->setup.device_bytes = backend_->device_bytes();
+    this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
+    context_.synchronize();
+  }
+
+  SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
+                    const ProgressCallback& progress) override {
+    const std::size_t bytes = b.size() * sizeof(T);
+    SPK_CUDA_CHECK(cudaMemcpyAsync(b_.data(), b.data(), bytes, cudaMemcpyHostToDevice, context_.stream()));
+    SPK_CUDA_CHECK(cudaMemcpyAsync(x_.data(), x.data(), bytes, cudaMemcpyHostToDevice, context_.stream()));
+    SolveResult result = solve_in_place(b_.data(), x_.data(), progress);
+    SPK_CUDA_CHECK(cudaMemcpyAsync(x.data(), x_.data(), bytes, cudaMemcpyDeviceToHost, context_.stream()));
+    context_.synchronize();
+    return result;
+  }
+
+  SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) override {
+    return run_krylov(space_, *backend_, inverse_diagonal_.size() ? inverse_diagonal_.data() : nullptr,
+                      b, x, this->options, progress);
+  }
+
+  double time_spmv_ms(int repetitions) override {
+    std::vector<T> ones(x_.size(), T(1));
+    x_.copy_from_host(ones);
+    EventPair events;
+    std::vector<float> times;
+    for (int i = 0; i < 3; ++i) backend_->apply(x_.data(), b_.data());  // warm-up
+    for (int i = 0; i < std::max(1, repetitions); ++i) {
+      SPK_CUDA_CHECK(cudaEventRecord(events.start, context_.stream()));
+      backend_->apply(x_.data(), b_.data());
+      SPK_CUDA_CHECK(cudaEventRecord(events.stop, context_.stream()));
+      SPK_CUDA_CHECK(cudaEventSynchronize(events.stop));
+      float ms = 0.0f;
+      SPK_CUDA_CHECK(cudaEventElapsedTime(&ms, events.start, events.stop));
+      times.push_back(ms);
+    }
+    std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
+    return static_cast<double>(times[times.size() / 2]);
+  }
+
+ private:
+  DeviceContext context_;
+  DeviceSpace<T> space_;
+  std::unique_ptr<SpmvBackend<T>> backend_;
+  DeviceBuffer<T> inverse_diagonal_;
+  DeviceBuffer<T> b_, x_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const CsrMatrix<T>& matrix,
+                                                             const SolverOptions& options,
+                                                             const SpmvOptions& spmv,
+                                                             cudaStream_t stream) {
+  return std::make_unique<DeviceSolver<T>>(matrix, options, spmv, stream);
+}
+
+template std::unique_ptr<Solver<float>::Impl> make_device_solver<float>(
+    const CsrMatrix<float>&, const SolverOptions&, const SpmvOptions&, cudaStream_t);
+template std::unique_ptr<Solver<double>::Impl> make_device_solver<double>(
+    const CsrMatrix<double>&, const SolverOptions&, const SpmvOptions&, cudaStream_t);
+
+}  // namespace spk

@@ -1,0 +1,126 @@
+#include <limits>
+
+#include "solver/device_space.cuh"
+
+namespace spk {
+
+namespace {
+
+int blas_length(std::size_t n) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw BadInput("vector length " + std::to_string(n) + " exceeds cuBLAS's 32-bit limit");
+  return static_cast<int>(n);
+}
+
+cublasStatus_t blas_dot(cublasHandle_t h, int n, const float* x, const float* y, float* r) {
+  return cublasSdot(h, n, x, 1, y, 1, r);
+}
+cublasStatus_t blas_dot(cublasHandle_t h, int n, const double* x, const double* y, double* r) {
+  return cublasDdot(h, n, x, 1, y, 1, r);
+}
+cublasStatus_t blas_nrm2(cublasHandle_t h, int n, const float* x, float* r) {
+  return cublasSnrm2(h, n, x, 1, r);
+}
+cublasStatus_t blas_nrm2(cublasHandle_t h, int n, const double* x, double* r) {
+  return cublasDnrm2(h, n, x, 1, r);
+}
+cublasStatus_t blas_axpy(cublasHandle_t h, int n, const float* a, const float* x, float* y) {
+  return cublasSaxpy(h, n, a, x, 1, y, 1);
+}
+cublasStatus_t blas_axpy(cublasHandle_t h, int n, const double* a, const double* x, double* y) {
+  return cublasDaxpy(h, n, a, x, 1, y, 1);
+}
+cublasStatus_t blas_scal(cublasHandle_t h, int n, const float* a, float* x) {
+  return cublasSscal(h, n, a, x, 1);
+}
+cublasStatus_t blas_scal(cublasHandle_t h, int n, const double* a, double* x) {
+  return cublasDscal(h, n, a, x, 1);
+}
+cublasStatus_t blas_copy(cublasHandle_t h, int n, const float* x, float* y) {
+  return cublasScopy(h, n, x, 1, y, 1);
+}
+cublasStatus_t blas_copy(cublasHandle_t h, int n, const double* x, double* y) {
+  return cublasDcopy(h, n, x, 1, y, 1);
+}
+
+template <class T>
+__global__ void multiply_elementwise_kernel(std::size_t n, const T* __restrict__ d,
+                                            const T* __restrict__ x, T* __restrict__ y) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    y[i] = d[i] * x[i];
+}
+
+}  // namespace
+
+template <class T>
+DeviceSpace<T>::DeviceSpace(DeviceContext& context)
+    : context_(context), scalars_(1, "solver scalars") {
+  write_scalars(KrylovScalars<T>{});
+}
+
+template <class T>
+void DeviceSpace<T>::destroy_graph() noexcept {
+  if (graph_exec_ != nullptr) (void)cudaGraphExecDestroy(graph_exec_);
+  if (graph_ != nullptr) (void)cudaGraphDestroy(graph_);
+  graph_exec_ = nullptr;
+  graph_ = nullptr;
+  graph_count_ = 0;
+}
+
+template <class T>
+KrylovScalars<T> DeviceSpace<T>::read_scalars() {
+  KrylovScalars<T> values;
+  SPK_CUDA_CHECK(cudaMemcpyAsync(&values, scalars_.data(), sizeof(values),
+                                 cudaMemcpyDeviceToHost, context_.stream()));
+  context_.synchronize();
+  return values;
+}
+
+template <class T>
+void DeviceSpace<T>::write_scalars(const KrylovScalars<T>& values) {
+  SPK_CUDA_CHECK(cudaMemcpyAsync(scalars_.data(), &values, sizeof(values),
+                                 cudaMemcpyHostToDevice, context_.stream()));
+  // `values` may be a temporary: wait until the copy has read it.
+  context_.synchronize();
+}
+
+template <class T>
+void DeviceSpace<T>::dot(std::size_t n, const T* x, const T* y, T* result) {
+  SPK_CUBLAS_CHECK(blas_dot(context_.cublas(), blas_length(n), x, y, result));
+}
+template <class T>
+void DeviceSpace<T>::nrm2(std::size_t n, const T* x, T* result) {
+  SPK_CUBLAS_CHECK(blas_nrm2(context_.cublas(), blas_length(n), x, result));
+}
+template <class T>
+void DeviceSpace<T>::axpy(std::size_t n, const T* alpha, const T* x, T* y) {
+  SPK_CUBLAS_CHECK(blas_axpy(context_.cublas(), blas_length(n), alpha, x, y));
+}
+template <class T>
+void DeviceSpace<T>::scal(std::size_t n, const T* alpha, T* x) {
+  SPK_CUBLAS_CHECK(blas_scal(context_.cublas(), blas_length(n), alpha, x));
+}
+template <class T>
+void DeviceSpace<T>::copy(std::size_t n, const T* x, T* y) {
+  SPK_CUBLAS_CHECK(blas_copy(context_.cublas(), blas_length(n), x, y));
+}
+template <class T>
+void DeviceSpace<T>::fill_zero(std::size_t n, T* x) {
+  if (n > 0) SPK_CUDA_CHECK(cudaMemsetAsync(x, 0, n * sizeof(T), context_.stream()));
+}
+template <class T>
+void DeviceSpace<T>::multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
+  if (n == 0) return;
+  constexpr int block = 256;
+  const std::size_t blocks = (n + block - 1) / block;
+  const unsigned grid = static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
+  multiply_elementwise_kernel<<<grid, block, 0, context_.stream()>>>(n, d, x, y);
+  SPK_CHECK_LAUNCH("multiply_elementwise_kernel");
+}
+
+template class DeviceSpace<float>;
+template class DeviceSpace<double>;
+
+}  // namespace spk

@@ -1,0 +1,92 @@
+#pragma once
+// HostSpace<T>: the CPU reference "vector space" of the Krylov drivers. Vectors are
+// std::vector<T>, reductions are OpenMP loops, scalar steps run inline. The drivers in
+// solver/cg.hpp and solver/bicgstab.hpp are written once against this interface and
+// DeviceSpace<T> (solver/device_space.hpp).
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "solver/krylov_scalars.hpp"
+#include "spmv/linear_operator.hpp"
+
+namespace spk {
+
+template <class T>
+class HostSpace {
+ public:
+  using value_type = T;
+  template <class U>
+  using Array = std::vector<U>;
+  static constexpr MemorySpace memory = MemorySpace::host;
+
+  template <class U>
+  Array<U> allocate(std::size_t count, const char* /*what*/) {
+    return Array<U>(count);
+  }
+  Array<T> upload(const std::vector<T>& host) { return host; }
+  template <class U>
+  std::vector<U> download(const U* data, std::size_t count) {
+    return std::vector<U>(data, data + count);
+  }
+
+  KrylovScalars<T>* scalars() { return &scalars_; }
+  KrylovScalars<T> read_scalars() { return scalars_; }
+  void write_scalars(const KrylovScalars<T>& values) { scalars_ = values; }
+  template <class Step>
+  void scalar_step(const Step& step) {
+    step(scalars_);
+  }
+  void synchronize() {}
+  template <class Body>
+  void run_repeated(int count, bool /*use_graph*/, Body&& body) {
+    for (int i = 0; i < count; ++i) body();
+  }
+
+  // result = (x, y)
+  void dot(std::size_t n, const T* x, const T* y, T* result) {
+    T sum = T(0);
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) sum += x[i] * y[i];
+    *result = sum;
+  }
+  // result = ||x||_2
+  void nrm2(std::size_t n, const T* x, T* result) {
+    T sum = T(0);
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) sum += x[i] * x[i];
+    *result = std::sqrt(sum);
+  }
+  // y += alpha x
+  void axpy(std::size_t n, const T* alpha, const T* x, T* y) {
+    const T a = *alpha;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] += a * x[i];
+  }
+  // x *= alpha
+  void scal(std::size_t n, const T* alpha, T* x) {
+    const T a = *alpha;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) x[i] *= a;
+  }
+  // y = x
+  void copy(std::size_t n, const T* x, T* y) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = x[i];
+  }
+  void fill_zero(std::size_t n, T* x) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) x[i] = T(0);
+  }
+  // y = d .* x (Jacobi)
+  void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = d[i] * x[i];
+  }
+
+ private:
+  KrylovScalars<T> scalars_;
+};
+
+}  // namespace spk

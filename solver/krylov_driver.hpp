@@ -1,0 +1,156 @@
+#pragma once
+// run_krylov: the outer loop shared by CG and BiCGSTAB on any vector space.
+//
+//   1. initialize (r0, stopping targets), read the scalars once;
+//   2. run blocks of check_every iterations without looking at anything (optionally as a
+//      CUDA graph), then read the scalars: the only host synchronization;
+//   3. when the recursive residual claims convergence, compute the true residual
+//      ||b - A x||. If it misses the target, restart from x with r = b - A x (residual
+//      replacement, at most max_residual_replacements times); if it still misses, the
+//      status is `stagnated`, never `converged`;
+//   4. report status, iterations, both residuals, history and times.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solver/bicgstab.hpp"
+#include "solver/cg.hpp"
+#include "solver/krylov.hpp"
+#include "solver/solve_outcome.hpp"
+#include "solver/solver_options.hpp"
+
+namespace spk {
+
+constexpr int max_residual_replacements = 2;
+
+namespace detail {
+
+template <class Space, class Algorithm>
+SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typename Space::value_type>& matrix,
+                  const typename Space::value_type* b, typename Space::value_type* x,
+                  const SolverOptions& options, const ProgressCallback& progress) {
+  using T = typename Space::value_type;
+  using Clock = std::chrono::steady_clock;
+  const std::size_t n = static_cast<std::size_t>(matrix.rows());
+
+  const int history_capacity = options.keep_history ? options.max_iterations + 1 : 0;
+  auto history_residual = space.template allocate<T>(history_capacity, "residual history");
+  auto history_time = space.template allocate<std::uint64_t>(history_capacity, "history times");
+  auto true_residual = space.template allocate<T>(n, "true residual b - A x");
+
+  KrylovScalars<T> initial;
+  initial.tolerance = options.tolerance;
+  initial.tolerance_mode = static_cast<int>(options.tolerance_mode);
+  initial.divergence_factor = options.divergence_factor;
+  initial.max_iterations = options.max_iterations;
+  initial.history_residual = history_residual.data();
+  initial.history_time_ns = history_time.data();
+  initial.history_capacity = history_capacity;
+  space.write_scalars(initial);
+
+  const auto start = Clock::now();
+  const auto elapsed_s = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  KrylovScalars<T>* device_scalars = space.scalars();
+
+  // ||b - A x|| into scalars.true_residual.
+  const auto compute_true_residual = [&] {
+    matrix.apply(x, true_residual.data());                                     // t = A x
+    space.scal(n, &device_scalars->minus_one, true_residual.data());           // t = -A x
+    space.axpy(n, &device_scalars->one, b, true_residual.data());              // t = b - A x
+    space.nrm2(n, true_residual.data(), &device_scalars->true_residual);       // ||b - A x||
+    return space.read_scalars();
+  };
+
+  algorithm.initialize(b, x, false);
+  KrylovScalars<T> scalars = space.read_scalars();
+  SolveStatus host_status = SolveStatus::running;
+  int executed = 0;
+  int replacements = 0;
+  const int check_every = std::max(1, options.check_every);
+  for (;;) {
+    while (scalars.running()) {
+      const int block = std::max(1, std::min(check_every, options.max_iterations - scalars.iteration));
+      space.run_repeated(block, options.cuda_graph, [&] { algorithm.iterate(b, x); });
+      executed += block;
+      scalars = space.read_scalars();
+      if (progress)
+        progress({scalars.iteration, static_cast<double>(scalars.residual_norm), scalars.threshold,
+                  elapsed_s()});
+      if (scalars.running() && options.time_limit_s > 0.0 && elapsed_s() > options.time_limit_s) {
+        host_status = SolveStatus::time_limit;
+        break;
+      }
+    }
+    if (host_status != SolveStatus::running ||
+        scalars.status != static_cast<int>(SolveStatus::converged))
+      break;
+    scalars = compute_true_residual();
+    const bool true_met = static_cast<double>(scalars.true_residual) <= scalars.threshold;
+    if (true_met || replacements >= max_residual_replacements ||
+        scalars.iteration >= options.max_iterations)
+      break;
+    // Residual replacement: restart the recurrence from the current x.
+    ++replacements;
+    scalars.status = static_cast<int>(SolveStatus::running);
+    space.write_scalars(scalars);
+    algorithm.initialize(b, x, true);
+    scalars = space.read_scalars();
+  }
+  space.synchronize();
+  const double solve_s = elapsed_s();
+  scalars = compute_true_residual();
+
+  SolveResult result;
+  result.status = host_status != SolveStatus::running ? host_status
+                                                      : static_cast<SolveStatus>(scalars.status);
+  result.breakdown = static_cast<BreakdownQuantity>(scalars.breakdown);
+  result.iterations = host_status != SolveStatus::running ? scalars.iteration : scalars.stop_iteration;
+  result.iterations_executed = executed;
+  result.residual_replacements = replacements;
+  result.threshold = scalars.threshold;
+  result.b_norm = static_cast<double>(scalars.b_norm);
+  result.initial_residual = scalars.initial_residual;
+  result.recursive_residual = static_cast<double>(scalars.residual_norm);
+  result.true_residual = static_cast<double>(scalars.true_residual);
+  result.relative_true_residual =
+      result.b_norm > 0.0 ? result.true_residual / result.b_norm : result.true_residual;
+  result.solve_s = solve_s;
+  if (result.status == SolveStatus::converged && !(result.true_residual <= result.threshold))
+    result.status = is_finite(result.true_residual) ? SolveStatus::stagnated : SolveStatus::non_finite;
+
+  if (history_capacity > 0) {
+    const std::size_t count = static_cast<std::size_t>(std::min(result.iterations + 1, history_capacity));
+    const auto residuals = space.download(history_residual.data(), count);
+    const auto times = space.download(history_time.data(), count);
+    result.history.residual.assign(residuals.begin(), residuals.end());
+    result.history.elapsed_s.resize(count);
+    for (std::size_t k = 0; k < count; ++k)
+      result.history.elapsed_s[k] = 1e-9 * static_cast<double>(times[k] - times[0]);
+  }
+  result.message = describe_outcome(result, options);
+  return result;
+}
+
+}  // namespace detail
+
+// Solves A x = b with the method in `options`, x holding the initial guess. All pointers
+// live in `space`'s memory. inverse_diagonal: Jacobi (1/a_ii) or nullptr.
+template <class Space>
+SolveResult run_krylov(Space& space, const LinearOperator<typename Space::value_type>& matrix,
+                       const typename Space::value_type* inverse_diagonal,
+                       const typename Space::value_type* b, typename Space::value_type* x,
+                       const SolverOptions& options, const ProgressCallback& progress) {
+  if (matrix.rows() != matrix.cols())
+    throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +
+                   std::to_string(matrix.cols()) + "); Krylov solvers need a square matrix");
+  if (options.method == Method::cg) {
+    ConjugateGradient<Space> algorithm(space, matrix, inverse_diagonal);
+    return detail::drive(space, algorithm, matrix, b, x, options, progress);
+  }
+  BiCgStab<Space> algorithm(space, matrix, inverse_diagonal);
+  return detail::drive(space, algorithm, matrix, b, x, options, progress);
+}
+
+}  // namespace spk

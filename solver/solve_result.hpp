@@ -1,0 +1,60 @@
+#pragma once
+// SolveStatus and SolveResult: what a solve reports. A solve that does not converge is a
+// status with a one-line message, never an exception.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spk {
+
+enum class SolveStatus : int {
+  running = 0,     // internal: the iteration is still going
+  converged,       // the TRUE residual ||b - Ax|| meets the tolerance
+  max_iterations,  // iteration limit reached first
+  breakdown,       // a Krylov quantity vanished (see BreakdownQuantity)
+  diverged,        // ||r|| > divergence_factor * ||r0||
+  non_finite,      // NaN or Inf appeared in a residual or a scalar
+  stagnated,       // the recursive residual met the tolerance but the true one did not
+  time_limit,      // solver.time_limit_s passed
+};
+
+enum class BreakdownQuantity : int {
+  none = 0,
+  p_ap,     // CG: (p, Ap) <= 0, the matrix is not SPD
+  r_z,      // PCG: (r, z) <= 0, the preconditioned matrix is not SPD
+  rho,      // BiCGSTAB: rho = (r_hat, r) ~ 0
+  rhat_v,   // BiCGSTAB: (r_hat, v) ~ 0, alpha undefined
+  omega,    // BiCGSTAB: omega = (t, s) / (t, t) ~ 0
+};
+
+const char* to_string(SolveStatus status);
+const char* to_string(BreakdownQuantity quantity);
+
+struct ResidualHistory {
+  std::vector<double> residual;   // ||r_k|| (recursive), k = 0 .. iterations
+  std::vector<double> elapsed_s;  // time since the solve started, at iteration k
+};
+
+struct SolveResult {
+  SolveStatus status = SolveStatus::running;
+  BreakdownQuantity breakdown = BreakdownQuantity::none;
+  std::string message;            // one line, human readable
+  int iterations = 0;             // iterations that produced the returned x
+  int iterations_executed = 0;    // loop iterations the device ran (>= iterations)
+  int residual_replacements = 0;  // restarts from r = b - A x after a false convergence
+  double threshold = 0.0;         // the absolute residual norm the tolerance asked for
+  double b_norm = 0.0;
+  double initial_residual = 0.0;  // ||r0||
+  double recursive_residual = 0.0;   // final ||r_k|| from the recurrence
+  double true_residual = 0.0;        // final ||b - A x||
+  double relative_true_residual = 0.0;  // ||b - A x|| / ||b|| (or absolute when b = 0)
+  double solve_s = 0.0;           // wall time of the iteration, setup excluded
+  ResidualHistory history;
+
+  bool converged() const { return status == SolveStatus::converged; }
+  double ms_per_iteration() const {
+    return iterations_executed > 0 ? 1e3 * solve_s / iterations_executed : 0.0;
+  }
+};
+
+}  // namespace spk

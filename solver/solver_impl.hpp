@@ -1,0 +1,32 @@
+#pragma once
+// The two implementations behind Solver<T>: CPU reference and GPU. Internal header.
+#include <memory>
+
+#include "solver/solver.hpp"
+
+namespace spk {
+
+template <class T>
+class Solver<T>::Impl {
+ public:
+  virtual ~Impl() = default;
+  virtual SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
+                            const ProgressCallback& progress) = 0;
+  virtual SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) = 0;
+  virtual double time_spmv_ms(int repetitions) = 0;
+
+  SetupInfo setup;
+  SolverOptions options;
+  index_t rows = 0;
+};
+
+template <class T>
+std::unique_ptr<typename Solver<T>::Impl> make_host_solver(const CsrMatrix<T>& matrix,
+                                                           const SolverOptions& options);
+template <class T>
+std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const CsrMatrix<T>& matrix,
+                                                             const SolverOptions& options,
+                                                             const SpmvOptions& spmv,
+                                                             cudaStream_t stream);
+
+}  // namespace spk

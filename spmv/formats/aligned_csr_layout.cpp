@@ -1,0 +1,74 @@
+#include "spmv/formats/aligned_csr_layout.hpp"
+
+#include <string>
+
+#include "spmv/base/error.hpp"
+#include "spmv/formats/csr_launch_policy.hpp"
+
+namespace spk {
+
+std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offsets,
+                                            int group_size) {
+  check_threads_per_row(group_size, "aligned-csr");
+  if (row_offsets.empty()) return {0};
+  const std::int64_t group = group_size;
+  const auto padded_length = [group](std::int64_t length) {
+    return (length + group - 1) / group * group;
+  };
+  std::int64_t padded_total = 0;
+  for (std::size_t row = 0; row + 1 < row_offsets.size(); ++row)
+    padded_total += padded_length(row_offsets[row + 1] - row_offsets[row]);
+  check_index_range(padded_total, "aligned-csr padded entries (" + std::to_string(group_size) +
+                                      " threads per row)");
+
+  std::vector<index_t> row_starts(row_offsets.size());
+  std::int64_t start = 0;
+  for (std::size_t row = 0; row + 1 < row_offsets.size(); ++row) {
+    row_starts[row] = static_cast<index_t>(start);
+    start += padded_length(row_offsets[row + 1] - row_offsets[row]);
+  }
+  row_starts.back() = static_cast<index_t>(start);
+  return row_starts;
+}
+
+template <class T>
+AlignedCsrLayout<T> to_aligned_csr(const CsrMatrix<T>& matrix, int group_size) {
+  AlignedCsrLayout<T> layout;
+  layout.rows = matrix.rows;
+  layout.cols = matrix.cols;
+  layout.group_size = group_size;
+  layout.nnz = matrix.nnz();
+  layout.row_starts = aligned_csr_row_starts(matrix.row_offsets, group_size);
+  const auto padded = static_cast<std::size_t>(layout.padded_entries());
+  layout.columns.assign(padded, 0);
+  layout.values.assign(padded, T(0));
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    const index_t begin = matrix.row_offsets[row], end = matrix.row_offsets[row + 1];
+    index_t slot = layout.row_starts[row];
+    for (index_t k = begin; k < end; ++k, ++slot) {
+      layout.columns[slot] = matrix.columns[k];
+      layout.values[slot] = matrix.values[k];
+    }
+    for (; slot < layout.row_starts[row + 1]; ++slot)  // padding (only in non-empty rows)
+      layout.columns[slot] = matrix.columns[end - 1];
+  }
+  return layout;
+}
+
+template <class T>
+void aligned_csr_reference_spmv(const AlignedCsrLayout<T>& layout, const T* x, T* y) {
+#pragma omp parallel for schedule(static)
+  for (index_t row = 0; row < layout.rows; ++row) {
+    T sum = T(0);
+    for (index_t k = layout.row_starts[row]; k < layout.row_starts[row + 1]; ++k)
+      sum += layout.values[k] * x[layout.columns[k]];
+    y[row] = sum;
+  }
+}
+
+template AlignedCsrLayout<float> to_aligned_csr(const CsrMatrix<float>&, int);
+template AlignedCsrLayout<double> to_aligned_csr(const CsrMatrix<double>&, int);
+template void aligned_csr_reference_spmv(const AlignedCsrLayout<float>&, const float*, float*);
+template void aligned_csr_reference_spmv(const AlignedCsrLayout<double>&, const double*, double*);
+
+}  // namespace spk

@@ -1,0 +1,180 @@
+#include <cstdint>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/cuda_check.hpp"
+#include "spmv/formats/block_size.hpp"
+#include "spmv/formats/csr_kernel_support.cuh"
+#include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/formats/csr_vector.hpp"
+#include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/x_access.cuh"
+
+namespace spk {
+
+namespace {
+
+const std::string kFormat = "csr-vector";
+
+// Entries each lane loads before it uses any of them: keeps 4 independent value/column loads
+// (and then 4 x loads) in flight per lane on long rows.
+constexpr unsigned int kUnroll = 4;
+
+template <class T, int ThreadsPerRow, class Reader>
+__global__ void __launch_bounds__(max_block_size)
+    csr_vector_kernel(index_t rows, const index_t* __restrict__ row_offsets,
+                      const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
+                      T* __restrict__ y) {
+  constexpr unsigned int stride = ThreadsPerRow;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t row = thread / ThreadsPerRow;
+  // A sub-warp never spans two rows (block_size is a multiple of 32), so it leaves as a whole
+  // and the shuffle reduction below sees all of its lanes.
+  if (row >= rows) return;
+  const unsigned int lane = threadIdx.x % stride;
+
+  index_t first = row_offsets[row];
+  unsigned int length = static_cast<unsigned int>(row_offsets[row + 1] - first);
+  unsigned int k = lane;  // offset of this lane's next entry from `first`
+  T sum = T(0);
+  if constexpr (ThreadsPerRow == 32) {
+    if (length > 32) {  // start the walk at a warp-aligned entry (128-byte aligned for float)
+      const unsigned int shift = static_cast<unsigned int>(first) % 32u;
+      first -= static_cast<index_t>(shift);
+      length += shift;
+      if (lane >= shift)
+        sum +=
+            load_streaming(values + first + lane) * x.load(load_streaming(columns + first + lane));
+      k = lane + 32;
+    }
+  }
+  const T* row_values = values + first;
+  const index_t* row_columns = columns + first;
+  // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
+  // would only add register pressure.
+#pragma unroll 1
+  for (; k + (kUnroll - 1) * stride < length; k += kUnroll * stride) {
+    index_t column[kUnroll];
+    T value[kUnroll];
+#pragma unroll
+    for (unsigned int u = 0; u < kUnroll; ++u) {
+      column[u] = load_streaming(row_columns + k + u * stride);
+      value[u] = load_streaming(row_values + k + u * stride);
+    }
+#pragma unroll
+    for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
+  }
+  for (; k < length; k += stride)
+    sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
+
+  sum = sub_warp_sum<ThreadsPerRow>(sum);
+  if (lane == 0) y[row] = sum;
+}
+
+template <class T, int ThreadsPerRow, class Reader>
+void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, T* y, int block_size,
+                       cudaStream_t stream) {
+  const unsigned int blocks = csr_grid_blocks(matrix.rows(), ThreadsPerRow, block_size);
+  csr_vector_kernel<T, ThreadsPerRow><<<blocks, block_size, 0, stream>>>(
+      matrix.rows(), matrix.row_offsets(), matrix.columns(), matrix.values(), x, y);
+  SPK_CHECK_LAUNCH("csr_vector_kernel");
+}
+
+std::string threads_per_row_source(const SpmvOptions& options, index_t rows, index_t nnz) {
+  if (options.threads_per_row != 0) return "spmv.threads_per_row";
+  std::ostringstream text;
+  text << "mean row length " << std::fixed << std::setprecision(2)
+       << (rows == 0 ? 0.0 : static_cast<double>(nnz) / rows);
+  return text.str();
+}
+
+template <class T>
+class CsrVectorBackend final : public SpmvBackend<T> {
+ public:
+  CsrVectorBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : SpmvBackend<T>(stream),
+        block_size_(checked_block_size(options.block_size)),
+        threads_per_row_(
+            csr_vector_threads_per_row(matrix.rows, matrix.nnz(), options.threads_per_row)),
+        threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz())),
+        x_cache_(options.x_cache),
+        texture_limits_(query_x_texture_limits()),
+        matrix_(matrix, kFormat) {
+    if (x_cache_ == XCache::texture)
+      check_x_texture_length(static_cast<std::size_t>(matrix.cols), texture_limits_, kFormat);
+  }
+
+  void apply(const T* x, T* y) const override {
+    const index_t rows = matrix_.rows();
+    if (rows == 0) return;
+    if (matrix_.nnz() == 0) {  // y = 0; x (possibly empty) is never read
+      SPK_CUDA_CHECK(
+          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows) * sizeof(T), this->stream()));
+      return;
+    }
+    with_x_reader(x_cache_, x, static_cast<std::size_t>(matrix_.cols()), textures_, texture_limits_,
+                  [&](auto reader) {
+                    using Reader = decltype(reader);
+                    const cudaStream_t stream = this->stream();
+                    switch (threads_per_row_) {
+                      case 2:
+                        launch_csr_vector<T, 2, Reader>(matrix_, reader, y, block_size_, stream);
+                        break;
+                      case 4:
+                        launch_csr_vector<T, 4, Reader>(matrix_, reader, y, block_size_, stream);
+                        break;
+                      case 8:
+                        launch_csr_vector<T, 8, Reader>(matrix_, reader, y, block_size_, stream);
+                        break;
+                      case 16:
+                        launch_csr_vector<T, 16, Reader>(matrix_, reader, y, block_size_, stream);
+                        break;
+                      default:
+                        launch_csr_vector<T, 32, Reader>(matrix_, reader, y, block_size_, stream);
+                        break;
+                    }
+                  });
+  }
+
+  index_t rows() const override { return matrix_.rows(); }
+  index_t cols() const override { return matrix_.cols(); }
+  std::string name() const override { return kFormat + "/" + to_string(x_cache_); }
+  std::size_t device_bytes() const override { return matrix_.device_bytes(); }
+  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(); }
+  std::vector<std::pair<std::string, std::string>> details() const override {
+    return {{"threads_per_row", std::to_string(threads_per_row_)},
+            {"threads_per_row_from", threads_per_row_source_},
+            {"block_size", std::to_string(block_size_)},
+            {"x_cache", to_string(x_cache_)}};
+  }
+  void update_values(const CsrMatrix<T>& matrix) override {
+    matrix_.update_values(matrix, this->stream(), kFormat);
+  }
+
+ private:
+  int block_size_;
+  int threads_per_row_;  // 2, 4, 8, 16 or 32
+  std::string threads_per_row_source_;
+  XCache x_cache_;
+  XTextureLimits texture_limits_;
+  DeviceCsr<T> matrix_;
+  mutable XTextureCache<T> textures_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_csr_vector(const CsrMatrix<T>& matrix,
+                                                const SpmvOptions& options, cudaStream_t stream) {
+  return std::make_unique<CsrVectorBackend<T>>(matrix, options, stream);
+}
+
+template std::unique_ptr<SpmvBackend<float>> make_csr_vector(const CsrMatrix<float>&,
+                                                             const SpmvOptions&, cudaStream_t);
+template std::unique_ptr<SpmvBackend<double>> make_csr_vector(const CsrMatrix<double>&,
+                                                              const SpmvOptions&, cudaStream_t);
+
+}  // namespace spk

@@ -1,0 +1,171 @@
+#include "spmv/formats/cusparse_csr.hpp"
+
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/cuda_check.hpp"
+#include "spmv/base/device_buffer.hpp"
+#include "spmv/formats/device_csr.hpp"
+
+namespace spk {
+
+namespace {
+
+const std::string kFormat = "cusparse";
+
+cusparseSpMVAlg_t parse_cusparse_algorithm(const std::string& name) {
+  if (name == "alg1") return CUSPARSE_SPMV_CSR_ALG1;
+  if (name == "alg2") return CUSPARSE_SPMV_CSR_ALG2;
+  if (name == "default") return CUSPARSE_SPMV_ALG_DEFAULT;
+  throw BadInput("cusparse: spmv.cusparse_algorithm = '" + name +
+                 "' is not one of alg1, alg2, default");
+}
+
+template <class T>
+constexpr cudaDataType cuda_value_type() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  return std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+}
+
+struct HandleDestroyer {
+  void operator()(cusparseHandle_t handle) const { (void)cusparseDestroy(handle); }
+};
+struct SpMatDestroyer {
+  void operator()(cusparseConstSpMatDescr_t matrix) const { (void)cusparseDestroySpMat(matrix); }
+};
+struct DnVecDestroyer {
+  void operator()(cusparseDnVecDescr_t vector) const { (void)cusparseDestroyDnVec(vector); }
+};
+using HandlePtr = std::unique_ptr<std::remove_pointer_t<cusparseHandle_t>, HandleDestroyer>;
+using SpMatPtr = std::unique_ptr<std::remove_pointer_t<cusparseConstSpMatDescr_t>, SpMatDestroyer>;
+using DnVecPtr = std::unique_ptr<std::remove_pointer_t<cusparseDnVecDescr_t>, DnVecDestroyer>;
+
+template <class T>
+class CusparseCsrBackend final : public SpmvBackend<T> {
+ public:
+  CusparseCsrBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : SpmvBackend<T>(stream),
+        algorithm_name_(options.cusparse_algorithm),
+        algorithm_(parse_cusparse_algorithm(options.cusparse_algorithm)),
+        matrix_(matrix, kFormat) {
+    if (uses_cusparse()) create_cusparse_objects();
+  }
+
+  void apply(const T* x, T* y) const override {
+    if (matrix_.rows() == 0) return;
+    if (!uses_cusparse()) {  // no entries: y = 0
+      SPK_CUDA_CHECK(cudaMemsetAsync(y, 0, static_cast<std::size_t>(matrix_.rows()) * sizeof(T),
+                                     this->stream()));
+      return;
+    }
+    SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(x_.get(), const_cast<T*>(x)));
+    SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(y_.get(), y));
+    const T one = T(1), zero = T(0);
+    SPK_CUSPARSE_CHECK(cusparseSpMV(handle_.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                    matrix_descriptor_.get(), x_.get(), &zero, y_.get(),
+                                    cuda_value_type<T>(), algorithm_, workspace_.data()));
+  }
+
+  index_t rows() const override { return matrix_.rows(); }
+  index_t cols() const override { return matrix_.cols(); }
+  std::string name() const override { return kFormat + "/" + algorithm_name_; }
+  // The CSR arrays plus the SpMV workspace cuSPARSE asked for.
+  std::size_t device_bytes() const override { return matrix_.device_bytes() + workspace_.bytes(); }
+  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(); }
+  std::vector<std::pair<std::string, std::string>> details() const override {
+    return {{"algorithm", algorithm_name_},
+            {"workspace_bytes", std::to_string(workspace_.bytes())},
+            {"calls_cusparse", uses_cusparse() ? "yes" : "no (no entries: y = 0)"}};
+  }
+  void update_values(const CsrMatrix<T>& matrix) override {
+    matrix_.update_values(matrix, this->stream(), kFormat);
+    if (uses_cusparse()) preprocess();
+  }
+
+ private:
+  bool uses_cusparse() const { return matrix_.rows() > 0 && matrix_.nnz() > 0; }
+
+  void create_cusparse_objects() {
+    cusparseHandle_t handle = nullptr;
+    SPK_CUSPARSE_CHECK(cusparseCreate(&handle));
+    handle_.reset(handle);
+    SPK_CUSPARSE_CHECK(cusparseSetStream(handle, this->stream()));
+    SPK_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+
+    cusparseConstSpMatDescr_t matrix = nullptr;
+    SPK_CUSPARSE_CHECK(cusparseCreateConstCsr(
+        &matrix, matrix_.rows(), matrix_.cols(), matrix_.nnz(), matrix_.row_offsets(),
+        matrix_.columns(), matrix_.values(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+        CUSPARSE_INDEX_BASE_ZERO, cuda_value_type<T>()));
+    matrix_descriptor_.reset(matrix);
+
+    // cuSPARSE refuses null vector pointers: until the first apply() the x and y descriptors
+    // point at scratch vectors that live only during setup.
+    DeviceBuffer<T> x_scratch(static_cast<std::size_t>(matrix_.cols()), "cusparse x scratch");
+    DeviceBuffer<T> y_scratch(static_cast<std::size_t>(matrix_.rows()), "cusparse y scratch");
+    cusparseDnVecDescr_t x = nullptr, y = nullptr;
+    SPK_CUSPARSE_CHECK(
+        cusparseCreateDnVec(&x, matrix_.cols(), x_scratch.data(), cuda_value_type<T>()));
+    x_.reset(x);
+    SPK_CUSPARSE_CHECK(
+        cusparseCreateDnVec(&y, matrix_.rows(), y_scratch.data(), cuda_value_type<T>()));
+    y_.reset(y);
+
+    const T one = T(1), zero = T(0);
+    std::size_t workspace_bytes = 0;
+    SPK_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                               matrix, x, &zero, y, cuda_value_type<T>(),
+                                               algorithm_, &workspace_bytes));
+    workspace_ = DeviceBuffer<unsigned char>(std::max<std::size_t>(workspace_bytes, 1),
+                                             "cusparse SpMV workspace");
+    preprocess_with(x_scratch.data(), y_scratch.data());
+  }
+
+  // cusparseSpMV_preprocess on the current matrix values. Needs valid vector pointers.
+  void preprocess() {
+    DeviceBuffer<T> x_scratch(static_cast<std::size_t>(matrix_.cols()), "cusparse x scratch");
+    DeviceBuffer<T> y_scratch(static_cast<std::size_t>(matrix_.rows()), "cusparse y scratch");
+    preprocess_with(x_scratch.data(), y_scratch.data());
+  }
+
+  void preprocess_with(T* x_scratch, T* y_scratch) {
+    SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(x_.get(), x_scratch));
+    SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(y_.get(), y_scratch));
+    const T one = T(1), zero = T(0);
+    SPK_CUSPARSE_CHECK(cusparseSpMV_preprocess(
+        handle_.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one, matrix_descriptor_.get(), x_.get(),
+        &zero, y_.get(), cuda_value_type<T>(), algorithm_, workspace_.data()));
+    // The scratch vectors are freed by the caller: let the preprocessing finish first.
+    SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
+  }
+
+  std::string algorithm_name_;
+  cusparseSpMVAlg_t algorithm_;
+  DeviceCsr<T> matrix_;
+  HandlePtr handle_;
+  SpMatPtr matrix_descriptor_;
+  DnVecPtr x_;
+  DnVecPtr y_;
+  mutable DeviceBuffer<unsigned char> workspace_;  // cuSPARSE may write to it during SpMV
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_cusparse_csr(const CsrMatrix<T>& matrix,
+                                                  const SpmvOptions& options, cudaStream_t stream) {
+  parse_cusparse_algorithm(options.cusparse_algorithm);  // refuse bad options before uploading
+  return std::make_unique<CusparseCsrBackend<T>>(matrix, options, stream);
+}
+
+template std::unique_ptr<SpmvBackend<float>> make_cusparse_csr(const CsrMatrix<float>&,
+                                                               const SpmvOptions&, cudaStream_t);
+template std::unique_ptr<SpmvBackend<double>> make_cusparse_csr(const CsrMatrix<double>&,
+                                                                const SpmvOptions&, cudaStream_t);
+
+}  // namespace spk

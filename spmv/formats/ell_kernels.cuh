@@ -1,0 +1,107 @@
+#pragma once
+// The ELL-family kernels: plain ELLPACK (also the ELL part of HYB) and ELLPACK-R. Both map
+// one thread to one row (Bell & Garland's ELL kernel; Vázquez et al.'s ELLPACK-R kernel,
+// seed /work/shared/seeds/ellpack-r.txt). The arrays are column-major with a pitch
+// (ellpack_layout.hpp), so the 32 threads of a warp read 32 consecutive values and 32
+// consecutive column indices at every slot: fully coalesced, no shared memory, no
+// synchronisation.
+//
+// * The slot loop is unrolled by 4: four column indices and four values are loaded before
+//   any is used, so each thread keeps 8 independent loads (then 4 x gathers) in flight.
+// * Slot offsets advance a pointer by the pitch (64-bit pointer arithmetic): k * pitch + row
+//   may pass 2^31 on large padded arrays.
+// * The matrix arrays are read exactly once per SpMV, so they are loaded with __ldcs
+//   (evict-first): they stream through the caches without evicting x, which is reused.
+// * Exact grid, ceil(rows / block) blocks of spmv.block_size threads, one row per thread, no
+//   grid-stride loop (rows <= 2^31 - 1 keeps the grid under its 2^31 - 1 block limit). The
+//   launch-bound class (512 or 1024) is picked from the block size (block_size.hpp).
+// * y[row] = sum: every row is written, padding and empty rows included.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "spmv/formats/block_size.hpp"
+#include "spmv/host/csr_matrix.hpp"
+
+namespace spk::ell_kernels {
+
+constexpr int slot_unroll = 4;
+
+// Plain ELLPACK: every slot of the row is read; a padding slot (column -1) adds nothing and
+// never touches x (0 * Inf would otherwise turn y into NaN).
+template <int MaxThreads, class T, class Reader>
+__global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
+    ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const T* __restrict__ values,
+                   const index_t* __restrict__ columns, Reader x, T* __restrict__ y) {
+  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= static_cast<std::size_t>(rows)) return;
+  const T* value = values + row;
+  const index_t* column = columns + row;
+  T sum = T(0);
+  index_t slot = 0;
+  for (; width - slot >= slot_unroll; slot += slot_unroll) {
+    index_t c[slot_unroll];
+    T v[slot_unroll];
+#pragma unroll
+    for (int u = 0; u < slot_unroll; ++u) {
+      c[u] = __ldcs(column + u * pitch);
+      v[u] = __ldcs(value + u * pitch);
+    }
+#pragma unroll
+    for (int u = 0; u < slot_unroll; ++u)
+      if (c[u] >= 0) sum += v[u] * x.load(c[u]);
+    column += slot_unroll * pitch;
+    value += slot_unroll * pitch;
+  }
+  for (; slot < width; ++slot) {
+    const index_t c = __ldcs(column);
+    const T v = __ldcs(value);
+    if (c >= 0) sum += v * x.load(c);
+    column += pitch;
+    value += pitch;
+  }
+  y[row] = sum;
+}
+
+// ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
+// padding is never read and the loop has no per-slot branch.
+template <int MaxThreads, class T, class Reader>
+__global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
+    ellpack_r_kernel(index_t rows, std::size_t pitch, const T* __restrict__ values,
+                     const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
+                     Reader x, T* __restrict__ y) {
+  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= static_cast<std::size_t>(rows)) return;
+  const index_t length = __ldcs(row_lengths + row);
+  const T* value = values + row;
+  const index_t* column = columns + row;
+  T sum = T(0);
+  index_t slot = 0;
+  for (; length - slot >= slot_unroll; slot += slot_unroll) {
+    index_t c[slot_unroll];
+    T v[slot_unroll];
+#pragma unroll
+    for (int u = 0; u < slot_unroll; ++u) {
+      c[u] = __ldcs(column + u * pitch);
+      v[u] = __ldcs(value + u * pitch);
+    }
+#pragma unroll
+    for (int u = 0; u < slot_unroll; ++u) sum += v[u] * x.load(c[u]);
+    column += slot_unroll * pitch;
+    value += slot_unroll * pitch;
+  }
+  for (; slot < length; ++slot) {
+    sum += __ldcs(value) * x.load(__ldcs(column));
+    column += pitch;
+    value += pitch;
+  }
+  y[row] = sum;
+}
+
+// Blocks for one thread per row.
+inline unsigned int row_blocks(index_t rows, int block_size) {
+  return static_cast<unsigned int>((static_cast<std::size_t>(rows) + block_size - 1) /
+                                   static_cast<std::size_t>(block_size));
+}
+
+}  // namespace spk::ell_kernels

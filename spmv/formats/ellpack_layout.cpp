@@ -1,0 +1,145 @@
+#include "spmv/formats/ellpack_layout.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "spmv/base/error.hpp"
+
+namespace spk {
+
+namespace {
+
+std::string format_bytes(double bytes) {
+  char text[64];
+  if (bytes >= 1024.0 * 1024.0 * 1024.0)
+    std::snprintf(text, sizeof(text), "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  else
+    std::snprintf(text, sizeof(text), "%.2f MiB", bytes / (1024.0 * 1024.0));
+  return text;
+}
+
+std::string format_ratio(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", value);
+  return text;
+}
+
+template <class T>
+void check_padded_size(index_t rows, index_t width, const EllPaddingLimits& limits) {
+  const std::size_t bytes = ell_array_bytes<T>(rows, width);
+  if (bytes > limits.max_bytes)
+    throw BadInput(limits.format + ": padding " + std::to_string(rows) + " rows to " +
+                   std::to_string(width) + " slots needs " +
+                   format_bytes(static_cast<double>(bytes)) + " of values and column indices, " +
+                   "more than the device's " + format_bytes(static_cast<double>(limits.max_bytes)) +
+                   "; use spmv.format: hyb or csr");
+}
+
+}  // namespace
+
+std::size_t ell_pitch(index_t rows) {
+  const std::size_t count = static_cast<std::size_t>(rows);
+  return (count + ell_pitch_alignment - 1) / ell_pitch_alignment * ell_pitch_alignment;
+}
+
+template <class T>
+index_t max_row_length(const CsrMatrix<T>& matrix) {
+  index_t longest = 0;
+  for (index_t row = 0; row < matrix.rows; ++row)
+    longest = std::max(longest, matrix.row_length(row));
+  return longest;
+}
+
+template <class T>
+std::size_t ell_array_bytes(index_t rows, index_t width) {
+  constexpr std::size_t slot_bytes = sizeof(T) + sizeof(index_t);
+  const std::size_t pitch = ell_pitch(rows);
+  const std::size_t slots_per_column = pitch * slot_bytes;  // < 2^35: no overflow
+  const std::size_t columns = static_cast<std::size_t>(width);
+  if (columns != 0 && slots_per_column > std::numeric_limits<std::size_t>::max() / columns)
+    return std::numeric_limits<std::size_t>::max();
+  return slots_per_column * columns;
+}
+
+template <class T>
+std::vector<T> ellpack_values(const CsrMatrix<T>& matrix, index_t width, std::size_t pitch) {
+  std::vector<T> values(pitch * static_cast<std::size_t>(width), T(0));
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    const index_t begin = matrix.row_offsets[row];
+    const index_t count = std::min(matrix.row_length(row), width);
+    for (index_t slot = 0; slot < count; ++slot)
+      values[static_cast<std::size_t>(slot) * pitch + static_cast<std::size_t>(row)] =
+          matrix.values[begin + slot];
+  }
+  return values;
+}
+
+template <class T>
+EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>& matrix, index_t width,
+                                       const EllPaddingLimits& limits) {
+  if (width < 0) throw BadInput(limits.format + ": negative ELL width " + std::to_string(width));
+  check_padded_size<T>(matrix.rows, width, limits);
+  EllpackLayout<T> layout;
+  layout.rows = matrix.rows;
+  layout.cols = matrix.cols;
+  layout.width = width;
+  layout.pitch = ell_pitch(matrix.rows);
+  layout.columns.assign(layout.pitch * static_cast<std::size_t>(width), ell_padding_column);
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    const index_t begin = matrix.row_offsets[row];
+    const index_t count = std::min(matrix.row_length(row), width);
+    for (index_t slot = 0; slot < count; ++slot)
+      layout
+          .columns[static_cast<std::size_t>(slot) * layout.pitch + static_cast<std::size_t>(row)] =
+          matrix.columns[begin + slot];
+    layout.stored_entries += count;
+  }
+  layout.values = ellpack_values(matrix, width, layout.pitch);
+  return layout;
+}
+
+template <class T>
+EllpackLayout<T> to_ellpack(const CsrMatrix<T>& matrix, const EllPaddingLimits& limits) {
+  const index_t width = max_row_length(matrix);
+  const std::int64_t padded = std::int64_t{matrix.rows} * width;
+  const std::int64_t nnz = matrix.nnz();
+  const double fill = nnz == 0 ? 1.0 : static_cast<double>(padded) / static_cast<double>(nnz);
+  if (padded > limits.fill_floor && fill > limits.max_fill)
+    throw BadInput(limits.format + ": padding every row to the longest row (" +
+                   std::to_string(width) + " entries) stores " + std::to_string(padded) +
+                   " slots for " + std::to_string(nnz) + " nonzeros, fill ratio " +
+                   format_ratio(fill) + " > spmv.max_ell_fill = " + format_ratio(limits.max_fill) +
+                   "; use spmv.format: hyb or ellpack-r (or raise spmv.max_ell_fill)");
+  return to_ellpack_with_width(matrix, width, limits);
+}
+
+template <class T>
+void ellpack_reference_spmv(const EllpackLayout<T>& layout, const T* x, T* y) {
+#pragma omp parallel for schedule(static)
+  for (index_t row = 0; row < layout.rows; ++row) {
+    T sum = T(0);
+    for (index_t slot = 0; slot < layout.width; ++slot) {
+      const std::size_t offset =
+          static_cast<std::size_t>(slot) * layout.pitch + static_cast<std::size_t>(row);
+      const index_t column = layout.columns[offset];
+      if (column != ell_padding_column) sum += layout.values[offset] * x[column];
+    }
+    y[row] = sum;
+  }
+}
+
+#define SPK_INSTANTIATE_ELLPACK_LAYOUT(T)                                             \
+  template index_t max_row_length(const CsrMatrix<T>&);                               \
+  template std::size_t ell_array_bytes<T>(index_t, index_t);                          \
+  template EllpackLayout<T> to_ellpack(const CsrMatrix<T>&, const EllPaddingLimits&); \
+  template EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>&, index_t,       \
+                                                  const EllPaddingLimits&);           \
+  template std::vector<T> ellpack_values(const CsrMatrix<T>&, index_t, std::size_t);  \
+  template void ellpack_reference_spmv(const EllpackLayout<T>&, const T*, T*);
+
+SPK_INSTANTIATE_ELLPACK_LAYOUT(float)
+SPK_INSTANTIATE_ELLPACK_LAYOUT(double)
+#undef SPK_INSTANTIATE_ELLPACK_LAYOUT
+
+}  // namespace spk

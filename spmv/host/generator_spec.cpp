@@ -1,0 +1,16 @@
+#include "spmv/host/generator_spec.hpp"
+
+namespace spk {
+
+const std::vector<std::string>& generator_kinds() {
+  static const std::vector<std::string> kinds = {"poisson2d",  "poisson3d",    "convdiff2d",
+                                                 "convdiff3d", "elasticity3d", "powerlaw"};
+  return kinds;
+}
+
+const std::vector<std::string>& convection_schemes() {
+  static const std::vector<std::string> schemes = {"upwind", "central"};
+  return schemes;
+}
+
+}  // namespace spk

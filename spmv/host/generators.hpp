@@ -1,0 +1,63 @@
+#pragma once
+// Built-in matrix generators, sized for benchmarks (poisson3d n=256: 16.7M rows, 117M nnz).
+// All build the CSR directly, in parallel, with sorted columns; sizes are checked against
+// the 32-bit index range (BadInput) before anything is allocated. Grid unknowns are
+// numbered x fastest, then y, then z; boundary conditions are homogeneous Dirichlet
+// (neighbours outside the grid are dropped, the diagonal is kept), so boundary rows are
+// strictly diagonally dominant.
+//
+//   poisson2d     5-point Laplacian on an n x n grid: 4 on the diagonal, -1 to the 4
+//                 neighbours. SPD. rows n^2, nnz 5n^2 - 4n.
+//   poisson3d     on an n x n x n grid, stencil 7: 6 / -1 to the 6 face neighbours,
+//                 nnz 7n^3 - 6n^2; stencil 27: 26 / -1 to all 26 neighbours, nnz (3n-2)^3. SPD.
+//   convdiff2d/3d -Laplace(u) + w . grad(u) with the flow w along (1,1[,1]), scaled by
+//                 h^2/diffusion, with the cell Peclet number Pe = |w_k| h / (2 diffusion)
+//                 per axis. For each axis, on top of the Laplacian's 2 / -1 / -1:
+//                   upwind  (default): diagonal += 2Pe, upstream neighbour -= 2Pe
+//                                      (an M-matrix, diagonally dominant for every Pe)
+//                   central:           upstream neighbour -= Pe, downstream += Pe
+//                                      (second order; loses diagonal dominance for Pe > 1)
+//                 Nonsymmetric for Pe > 0 (Pe = 0 is the Poisson matrix). Same pattern and
+//                 nnz as poisson2d / poisson3d 7-point (entries that vanish are kept).
+//   elasticity3d  an elasticity-like vector operator, 3 unknowns per grid point, 27-point
+//                 block stencil with dense 3x3 blocks (81 nnz in an interior row, nnz
+//                 9(3n-2)^3, rows 3n^3). Neighbour at offset d has block -w_d C with
+//                 w_d = 2^(1-|d|^2) (faces 1, edges 1/2, corners 1/4) and the component
+//                 coupling C = [1 c c; c 1 c; c c 1], c = 1/4. The point's own block has
+//                 W(1+4c) = 2W on the diagonal and -cW off it, W = sum of w_d = 14.
+//                 That is A = L_w (x) C + 2cW I (x) (3I - J): L_w (the weighted 27-point
+//                 Laplacian with Dirichlet boundaries) and C are SPD and 3I - J is PSD, so A
+//                 is SPD; every interior row is exactly weakly diagonally dominant and
+//                 boundary rows strictly. All values are dyadic, so row sums are exact.
+//   powerlaw      n x n, nonsymmetric, heavy-tailed row lengths: row i has 1 + k_i entries,
+//                 k_i = min(floor(X), n-1) with X Pareto: P(X > x) = (x_min/x)^exponent
+//                 (exponent > 1; smaller = heavier tail, <= 2 has unbounded variance up to
+//                 the cap n-1). x_min is solved so that E[1 + k] = avg_row_length. The k_i
+//                 off-diagonal columns are distinct and uniform, values uniform in [-1, 1),
+//                 and the diagonal is 1 + sum |off-diagonal| (strictly diagonally dominant).
+//                 Row i uses its own random stream of `seed`, so the matrix is identical
+//                 for any thread count.
+//
+// Bad parameters (n < 1, stencil not 7/27, peclet < 0 or not finite, unknown convection,
+// avg_row_length outside [1, n], exponent <= 1, unknown kind) throw BadInput naming the
+// generator and the parameter.
+#include <cstdint>
+
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/generator_spec.hpp"
+
+namespace spk {
+
+enum class ConvectionScheme { upwind, central };
+
+CsrMatrix<double> generate_matrix(const GeneratorSpec& spec);
+
+CsrMatrix<double> generate_poisson2d(int n);
+CsrMatrix<double> generate_poisson3d(int n, int stencil);
+CsrMatrix<double> generate_convdiff2d(int n, double peclet, ConvectionScheme scheme);
+CsrMatrix<double> generate_convdiff3d(int n, double peclet, ConvectionScheme scheme);
+CsrMatrix<double> generate_elasticity3d(int n);
+CsrMatrix<double> generate_powerlaw(int n, double avg_row_length, double exponent,
+                                    std::uint64_t seed);
+
+}  // namespace spk

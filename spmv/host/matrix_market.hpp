@@ -1,0 +1,39 @@
+#pragma once
+// Matrix Market (https://math.nist.gov/MatrixMarket/formats.html) reading and writing.
+//
+// Reading matrices: `coordinate` with real, integer or pattern values (pattern entries are
+// 1.0) and general, symmetric or skew-symmetric structure, expanded to the full matrix
+// (symmetric files may store either triangle, but not both); `array` (dense, column-major;
+// symmetric/skew-symmetric store the lower triangle) is read into a CSR that keeps every
+// stored value. Duplicate coordinate entries are summed; entries may come in any order.
+// Comment lines (%) and blank lines may appear anywhere after the banner. Rectangular
+// matrices are accepted. Fortran exponents ("1.5D+03") are accepted.
+//
+// Reading vectors: an n x 1 or 1 x n matrix, `array` real/integer (one value a line) or
+// `coordinate` (missing entries are 0, duplicates summed).
+//
+// Every error is one line "NAME:LINE: message" where NAME is the path as given (or the
+// name passed to parse_*). Malformed input throws BadInput; complex/hermitian files throw
+// NotSupported. Sizes past the 32-bit index range are refused before anything is allocated.
+//
+// Writing: coordinate real general (matrices) and array real general (vectors), values in
+// shortest round-trip form (std::to_chars; reads back bit-identical, like %.17g). A file
+// that cannot be opened or written throws BadInput naming the path.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "spmv/host/csr_matrix.hpp"
+
+namespace spk {
+
+CsrMatrix<double> read_matrix_market(const std::string& path);
+CsrMatrix<double> parse_matrix_market(std::istream& in, const std::string& name);
+
+std::vector<double> read_vector_market(const std::string& path);
+std::vector<double> parse_vector_market(std::istream& in, const std::string& name);
+
+void write_matrix_market(const std::string& path, const CsrMatrix<double>& matrix);
+void write_vector_market(const std::string& path, const std::vector<double>& vector);
+
+}  // namespace spk

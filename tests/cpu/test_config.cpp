@@ -1,0 +1,963 @@
+// The YAML config: schema, defaults, every error class (message names file:line and key),
+// --set overrides, relative input paths, the shipped configs and the to_yaml round trip.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "solver/config/config_loader.hpp"
+#include "solver/config/config_names.hpp"
+#include "spmv/base/error.hpp"
+
+namespace spk {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Field-by-field equality of two configs, except `source` (where each came from).
+void expect_same_generator(const GeneratorSpec& a, const GeneratorSpec& b) {
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.n, b.n);
+  EXPECT_EQ(a.stencil, b.stencil);
+  EXPECT_EQ(a.peclet, b.peclet);
+  EXPECT_EQ(a.convection, b.convection);
+  EXPECT_EQ(a.avg_row_length, b.avg_row_length);
+  EXPECT_EQ(a.exponent, b.exponent);
+  EXPECT_EQ(a.seed, b.seed);
+}
+
+void expect_same_spmv(const SpmvOptions& a, const SpmvOptions& b) {
+  EXPECT_EQ(a.format, b.format);
+  EXPECT_EQ(a.x_cache, b.x_cache);
+  EXPECT_EQ(a.threads_per_row, b.threads_per_row);
+  EXPECT_EQ(a.block_size, b.block_size);
+  EXPECT_EQ(a.hyb_width, b.hyb_width);
+  EXPECT_EQ(a.max_ell_fill, b.max_ell_fill);
+  EXPECT_EQ(a.cusparse_algorithm, b.cusparse_algorithm);
+}
+
+void expect_same_config(const RunConfig& a, const RunConfig& b) {
+  EXPECT_EQ(a.matrix.file, b.matrix.file);
+  ASSERT_EQ(a.matrix.generate.has_value(), b.matrix.generate.has_value());
+  if (a.matrix.generate) expect_same_generator(*a.matrix.generate, *b.matrix.generate);
+  EXPECT_EQ(a.rhs.kind, b.rhs.kind);
+  EXPECT_EQ(a.rhs.file, b.rhs.file);
+  EXPECT_EQ(a.rhs.solution, b.rhs.solution);
+  EXPECT_EQ(a.rhs.seed, b.rhs.seed);
+  EXPECT_EQ(a.solver.method, b.solver.method);
+  EXPECT_EQ(a.solver.tolerance, b.solver.tolerance);
+  EXPECT_EQ(a.solver.tolerance_mode, b.solver.tolerance_mode);
+  EXPECT_EQ(a.solver.max_iterations, b.solver.max_iterations);
+  EXPECT_EQ(a.solver.preconditioner, b.solver.preconditioner);
+  EXPECT_EQ(a.solver.divergence_factor, b.solver.divergence_factor);
+  EXPECT_EQ(a.solver.time_limit_s, b.solver.time_limit_s);
+  EXPECT_EQ(a.solver.check_every, b.solver.check_every);
+  EXPECT_EQ(a.solver.cuda_graph, b.solver.cuda_graph);
+  EXPECT_EQ(a.solver.keep_history, b.solver.keep_history);
+  expect_same_spmv(a.spmv, b.spmv);
+  EXPECT_EQ(a.precision, b.precision);
+  EXPECT_EQ(a.device, b.device);
+  EXPECT_EQ(a.output.solution, b.output.solution);
+  EXPECT_EQ(a.output.history, b.output.history);
+  EXPECT_EQ(a.output.report, b.output.report);
+  EXPECT_EQ(a.output.plot, b.output.plot);
+  ASSERT_EQ(a.compare.size(), b.compare.size());
+  for (std::size_t i = 0; i < a.compare.size(); ++i) {
+    SCOPED_TRACE("compare[" + std::to_string(i) + "]");
+    expect_same_spmv(a.compare[i].spmv, b.compare[i].spmv);
+  }
+}
+
+const char* const kGenerated = "matrix: {generate: {kind: poisson3d, n: 8}}\n";
+
+RunConfig parse(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return parse_run_config(text, "run.yaml", overrides);
+}
+
+// The message of the BadInput that `action` throws ("" and a test failure if none).
+std::string bad_input_message(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const BadInput& error) {
+    return error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "expected spk::BadInput, got another exception: " << error.what();
+    return "";
+  }
+  ADD_FAILURE() << "expected spk::BadInput, nothing was thrown";
+  return "";
+}
+
+std::string parse_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return bad_input_message([&] { parse(text, overrides); });
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+#define EXPECT_STARTS_WITH(text, prefix) \
+  EXPECT_TRUE(starts_with(text, prefix)) \
+      << "message: " << (text) << "\nexpected prefix: " << (prefix)
+#define EXPECT_CONTAINS(text, part)               \
+  EXPECT_NE((text).find(part), std::string::npos) \
+      << "message: " << (text) << "\nexpected: " << (part)
+
+// A fresh directory, removed with everything in it at scope exit.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    static int counter = 0;
+    path_ = fs::temp_directory_path() /
+            ("spk_test_config_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+  fs::path write(const std::string& relative, const std::string& text) const {
+    const fs::path file = path_ / relative;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+
+ private:
+  fs::path path_;
+};
+
+// Changes the current directory for one scope.
+class CurrentDirectory {
+ public:
+  explicit CurrentDirectory(const fs::path& directory) : previous_(fs::current_path()) {
+    fs::current_path(directory);
+  }
+  ~CurrentDirectory() { fs::current_path(previous_); }
+
+ private:
+  fs::path previous_;
+};
+
+std::string config_path(const std::string& name) {
+  return std::string(SPK_SOURCE_DIR) + "/configs/" + name;
+}
+
+// ---------------------------------------------------------------------------------------
+// Defaults and the shipped configs
+
+TEST(ConfigDefaults, BuiltInProblemIsPoisson3dCg) {
+  const RunConfig config = default_run_config();
+  EXPECT_EQ(config.source, "<built-in default>");
+  EXPECT_TRUE(config.matrix.file.empty());
+  ASSERT_TRUE(config.matrix.generate.has_value());
+  EXPECT_EQ(config.matrix.generate->kind, "poisson3d");
+  EXPECT_EQ(config.matrix.generate->n, 64);
+  EXPECT_EQ(config.matrix.generate->stencil, 7);
+  EXPECT_EQ(config.rhs.kind, RhsSpec::Kind::ones);
+  EXPECT_EQ(config.solver.method, Method::cg);
+  EXPECT_EQ(config.solver.tolerance, 1e-8);
+  EXPECT_EQ(config.solver.tolerance_mode, ToleranceMode::rhs);
+  EXPECT_EQ(config.solver.max_iterations, 10000);
+  EXPECT_EQ(config.solver.preconditioner, Preconditioner::none);
+  EXPECT_EQ(config.spmv.format, "csr");
+  EXPECT_EQ(config.precision, Precision::double_precision);
+  EXPECT_EQ(config.device, DeviceChoice::automatic);
+  EXPECT_TRUE(config.output.solution.empty() && config.output.history.empty() &&
+              config.output.report.empty() && config.output.plot.empty());
+  EXPECT_TRUE(config.compare.empty());
+}
+
+TEST(ConfigDefaults, KeysNotGivenKeepTheirDefaults) {
+  const RunConfig config = parse("matrix: {generate: {}}\n");
+  EXPECT_EQ(config.source, "run.yaml");
+  expect_same_config(config, default_run_config());
+}
+
+TEST(ConfigDefaults, QuickstartIsTheBuiltInDefault) {
+  const RunConfig quickstart = load_run_config(config_path("quickstart.yaml"));
+  EXPECT_EQ(quickstart.source, config_path("quickstart.yaml"));
+  expect_same_config(quickstart, default_run_config());
+}
+
+TEST(ShippedConfigs, ParseWithTheirDataFilesFromAnyDirectory) {
+  TemporaryDirectory elsewhere;
+  const CurrentDirectory cwd(elsewhere.path());  // ../data is found next to configs/
+
+  const RunConfig bcsstk13 = load_run_config(config_path("bcsstk13-cg-jacobi.yaml"));
+  EXPECT_TRUE(fs::is_regular_file(bcsstk13.matrix.file)) << bcsstk13.matrix.file;
+  EXPECT_EQ(fs::path(bcsstk13.matrix.file).filename(), "bcsstk13.mtx");
+  EXPECT_EQ(bcsstk13.solver.method, Method::cg);
+  EXPECT_EQ(bcsstk13.solver.preconditioner, Preconditioner::jacobi);
+  EXPECT_EQ(bcsstk13.rhs.kind, RhsSpec::Kind::from_solution);
+
+  const RunConfig west = load_run_config(config_path("west0479-bicgstab.yaml"));
+  EXPECT_TRUE(fs::is_regular_file(west.matrix.file)) << west.matrix.file;
+  EXPECT_EQ(west.solver.method, Method::bicgstab);
+
+  const RunConfig compare = load_run_config(config_path("compare-formats.yaml"));
+  ASSERT_TRUE(compare.matrix.generate.has_value());
+  EXPECT_EQ(compare.matrix.generate->kind, "poisson3d");
+  ASSERT_EQ(compare.compare.size(), 8u);
+  EXPECT_EQ(compare.compare[0].spmv.format, "csr-scalar");
+  EXPECT_EQ(compare.compare[1].spmv.threads_per_row, 8);
+  EXPECT_EQ(compare.compare[5].spmv.format, "ellpack-r");
+  EXPECT_EQ(compare.compare[5].spmv.x_cache, XCache::texture);
+  EXPECT_EQ(compare.compare[4].spmv.x_cache, XCache::ldg);  // inherited from spmv:
+  for (const CompareEntry& entry : compare.compare) EXPECT_EQ(entry.spmv.block_size, 256);
+
+  const RunConfig convdiff = load_run_config(config_path("convdiff-bicgstab.yaml"));
+  ASSERT_TRUE(convdiff.matrix.generate.has_value());
+  EXPECT_EQ(convdiff.matrix.generate->kind, "convdiff3d");
+  EXPECT_EQ(convdiff.solver.method, Method::bicgstab);
+}
+
+TEST(ShippedConfigs, DataPathsWorkFromTheRepositoryRoot) {
+  const CurrentDirectory cwd(SPK_SOURCE_DIR);
+  const RunConfig config = load_run_config("configs/bcsstk13-cg-jacobi.yaml");
+  EXPECT_EQ(config.matrix.file, "data/bcsstk13.mtx");
+}
+
+// ---------------------------------------------------------------------------------------
+// Every key, every enum value
+
+TEST(ConfigSchema, EveryKeyIsRead) {
+  const RunConfig config = parse(R"(
+matrix:
+  generate: {kind: powerlaw, n: 500, stencil: 27, peclet: 2.5, convection: central,
+             avg_row_length: 12.5, exponent: 1.75, seed: 99}
+rhs: {kind: random, seed: 7}
+solver:
+  method: bicgstab
+  tolerance: 1e-10
+  tolerance_mode: absolute
+  max_iterations: 321
+  preconditioner: jacobi
+  divergence_factor: 1e12
+  time_limit_s: 2.5
+  check_every: 4
+  cuda_graph: true
+  keep_history: false
+spmv:
+  format: ellpack-r
+  x_cache: texture
+  threads_per_row: 16
+  block_size: 512
+  hyb_width: 12
+  max_ell_fill: 1.5
+  cusparse_algorithm: alg2
+precision: single
+device: cpu
+output: {solution: x.mtx, history: h.csv, report: r.json, plot: p.svg}
+compare: [{format: hyb, hyb_width: 3}, {}]
+)");
+  const GeneratorSpec& g = *config.matrix.generate;
+  EXPECT_EQ(g.kind, "powerlaw");
+  EXPECT_EQ(g.n, 500);
+  EXPECT_EQ(g.stencil, 27);
+  EXPECT_EQ(g.peclet, 2.5);
+  EXPECT_EQ(g.convection, "central");
+  EXPECT_EQ(g.avg_row_length, 12.5);
+  EXPECT_EQ(g.exponent, 1.75);
+  EXPECT_EQ(g.seed, 99u);
+  EXPECT_EQ(config.rhs.kind, RhsSpec::Kind::random);
+  EXPECT_EQ(config.rhs.seed, 7u);
+  EXPECT_EQ(config.solver.method, Method::bicgstab);
+  EXPECT_EQ(config.solver.tolerance, 1e-10);
+  EXPECT_EQ(config.solver.tolerance_mode, ToleranceMode::absolute);
+  EXPECT_EQ(config.solver.max_iterations, 321);
+  EXPECT_EQ(config.solver.preconditioner, Preconditioner::jacobi);
+  EXPECT_EQ(config.solver.divergence_factor, 1e12);
+  EXPECT_EQ(config.solver.time_limit_s, 2.5);
+  EXPECT_EQ(config.solver.check_every, 4);
+  EXPECT_TRUE(config.solver.cuda_graph);
+  EXPECT_FALSE(config.solver.keep_history);
+  EXPECT_EQ(config.spmv.format, "ellpack-r");
+  EXPECT_EQ(config.spmv.x_cache, XCache::texture);
+  EXPECT_EQ(config.spmv.threads_per_row, 16);
+  EXPECT_EQ(config.spmv.block_size, 512);
+  EXPECT_EQ(config.spmv.hyb_width, 12);
+  EXPECT_EQ(config.spmv.max_ell_fill, 1.5);
+  EXPECT_EQ(config.spmv.cusparse_algorithm, "alg2");
+  EXPECT_EQ(config.precision, Precision::single_precision);
+  EXPECT_EQ(config.device, DeviceChoice::cpu);
+  EXPECT_EQ(config.output.solution, "x.mtx");
+  EXPECT_EQ(config.output.history, "h.csv");
+  EXPECT_EQ(config.output.report, "r.json");
+  EXPECT_EQ(config.output.plot, "p.svg");
+  ASSERT_EQ(config.compare.size(), 2u);
+  EXPECT_EQ(config.compare[0].spmv.format, "hyb");
+  EXPECT_EQ(config.compare[0].spmv.hyb_width, 3);
+  EXPECT_EQ(config.compare[0].spmv.x_cache, XCache::texture);  // from spmv:
+  EXPECT_EQ(config.compare[0].spmv.block_size, 512);
+  expect_same_spmv(config.compare[1].spmv, config.spmv);  // {} = spmv: unchanged
+}
+
+TEST(ConfigSchema, EveryEnumValueIsAccepted) {
+  const std::string base = kGenerated;
+  for (const char* method : {"cg", "bicgstab"})
+    EXPECT_EQ(to_string(parse(base + "solver: {method: " + method + "}").solver.method),
+              std::string(method));
+  for (const char* mode : {"rhs", "initial", "absolute"})
+    EXPECT_EQ(
+        to_string(parse(base + "solver: {tolerance_mode: " + mode + "}").solver.tolerance_mode),
+        std::string(mode));
+  for (const char* name : {"none", "jacobi"})
+    EXPECT_EQ(
+        to_string(parse(base + "solver: {preconditioner: " + name + "}").solver.preconditioner),
+        std::string(name));
+  for (const std::string& format : spmv_format_names())
+    EXPECT_EQ(parse(base + "spmv: {format: " + format + "}").spmv.format, format);
+  for (const char* cache : {"none", "ldg", "texture"})
+    EXPECT_EQ(to_string(parse(base + "spmv: {x_cache: " + cache + "}").spmv.x_cache),
+              std::string(cache));
+  for (const char* algorithm : {"alg1", "alg2", "default"})
+    EXPECT_EQ(parse(base + "spmv: {cusparse_algorithm: " + algorithm + "}").spmv.cusparse_algorithm,
+              algorithm);
+  for (int threads : {0, 2, 4, 8, 16, 32})
+    EXPECT_EQ(parse(base + "spmv: {threads_per_row: " + std::to_string(threads) + "}")
+                  .spmv.threads_per_row,
+              threads);
+  for (int block : {32, 64, 96, 256, 1024})
+    EXPECT_EQ(parse(base + "spmv: {block_size: " + std::to_string(block) + "}").spmv.block_size,
+              block);
+  EXPECT_EQ(parse(base + "spmv: {hyb_width: -1}").spmv.hyb_width, -1);
+  EXPECT_EQ(parse(base + "spmv: {hyb_width: 0}").spmv.hyb_width, 0);
+  EXPECT_EQ(parse(base + "precision: single").precision, Precision::single_precision);
+  EXPECT_EQ(parse(base + "precision: double").precision, Precision::double_precision);
+  EXPECT_EQ(parse(base + "device: auto").device, DeviceChoice::automatic);
+  EXPECT_EQ(parse(base + "device: gpu").device, DeviceChoice::gpu);
+  EXPECT_EQ(parse(base + "device: cpu").device, DeviceChoice::cpu);
+  for (const std::string& kind : generator_kinds())
+    EXPECT_EQ(parse("matrix: {generate: {kind: " + kind + ", n: 16}}").matrix.generate->kind, kind);
+  for (const std::string& scheme : convection_schemes())
+    EXPECT_EQ(parse("matrix: {generate: {convection: " + scheme + "}}").matrix.generate->convection,
+              scheme);
+  for (const char* stencil : {"7", "27"})
+    EXPECT_EQ(std::to_string(parse(std::string("matrix: {generate: {stencil: ") + stencil + "}}")
+                                 .matrix.generate->stencil),
+              stencil);
+  for (const char* truth : {"true", "yes", "on", "True"})
+    EXPECT_TRUE(parse(base + "solver: {cuda_graph: " + truth + "}").solver.cuda_graph) << truth;
+  for (const char* falsity : {"false", "no", "off", "FALSE"})
+    EXPECT_FALSE(parse(base + "solver: {keep_history: " + falsity + "}").solver.keep_history)
+        << falsity;
+}
+
+TEST(ConfigSchema, RhsForms) {
+  const std::string base = kGenerated;
+  EXPECT_EQ(parse(base + "rhs: ones").rhs.kind, RhsSpec::Kind::ones);
+  const RunConfig random = parse(base + "rhs: random");
+  EXPECT_EQ(random.rhs.kind, RhsSpec::Kind::random);
+  EXPECT_EQ(random.rhs.seed, 42u);
+  const RunConfig seeded = parse(base + "rhs: {kind: random, seed: 3}");
+  EXPECT_EQ(seeded.rhs.kind, RhsSpec::Kind::random);
+  EXPECT_EQ(seeded.rhs.seed, 3u);
+  const RunConfig manufactured = parse(base + "rhs: {from_solution: ones}");
+  EXPECT_EQ(manufactured.rhs.kind, RhsSpec::Kind::from_solution);
+  EXPECT_EQ(manufactured.rhs.solution, "ones");
+  const RunConfig manufactured_default = parse(base + "rhs: {kind: from_solution, seed: 5}");
+  EXPECT_EQ(manufactured_default.rhs.solution, "random");
+  EXPECT_EQ(manufactured_default.rhs.seed, 5u);
+  EXPECT_EQ(parse(base + "rhs: {kind: ones}").rhs.kind, RhsSpec::Kind::ones);
+
+  TemporaryDirectory directory;
+  const fs::path b = directory.write("b.mtx", "not read here\n");
+  const RunConfig from_file = parse(base + "rhs: {file: '" + b.string() + "'}");
+  EXPECT_EQ(from_file.rhs.kind, RhsSpec::Kind::file);
+  EXPECT_EQ(from_file.rhs.file, b.generic_string());
+  EXPECT_EQ(parse(base + "rhs: {kind: file, file: '" + b.string() + "'}").rhs.kind,
+            RhsSpec::Kind::file);
+}
+
+TEST(ConfigSchema, NumbersInYamlSpellings) {
+  const std::string base = kGenerated;
+  EXPECT_EQ(parse(base + "solver: {tolerance: 1.0e-6}").solver.tolerance, 1e-6);
+  EXPECT_EQ(parse(base + "solver: {tolerance: .5}").solver.tolerance, 0.5);
+  EXPECT_EQ(parse(base + "solver: {tolerance: 2}").solver.tolerance, 2.0);
+  EXPECT_EQ(parse(base + "solver: {max_iterations: +50}").solver.max_iterations, 50);
+  EXPECT_EQ(parse(base + "solver: {max_iterations: \"75\"}").solver.max_iterations, 75);
+  EXPECT_EQ(parse(base + "solver: {divergence_factor: 0}").solver.divergence_factor, 0.0);
+  EXPECT_EQ(parse("matrix: {generate: {seed: 18446744073709551615}}").matrix.generate->seed,
+            18446744073709551615ull);
+}
+
+TEST(ConfigSchema, OutputPathsAreNotChecked) {
+  const RunConfig config = parse(std::string(kGenerated) +
+                                 "output: {solution: no/such/dir/x.mtx, history: '', plot: ~}\n");
+  EXPECT_EQ(config.output.solution, "no/such/dir/x.mtx");
+  EXPECT_EQ(config.output.history, "");
+  EXPECT_EQ(config.output.plot, "");
+}
+
+TEST(ConfigSchema, EmptyCompareMeansNoComparison) {
+  EXPECT_TRUE(parse(std::string(kGenerated) + "compare: []\n").compare.empty());
+  EXPECT_TRUE(parse(std::string(kGenerated) + "compare:\n").compare.empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors: one line, FILE:LINE: KEY: what
+
+TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solverr: {method: cg}\n"),
+            "run.yaml:2: solverr: unknown key (valid keys: matrix, rhs, solver, spmv, precision, "
+            "device, output, compare)");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
+            "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
+            "max_iterations, preconditioner, divergence_factor, time_limit_s, check_every, "
+            "cuda_graph, keep_history)");
+  EXPECT_STARTS_WITH(parse_error("matrix:\n  generate:\n    kind: poisson3d\n    size: 8\n"),
+                     "run.yaml:4: matrix.generate.size: unknown key (valid keys: kind, n, stencil");
+  EXPECT_STARTS_WITH(parse_error("matrix: {fiel: a.mtx}\n"),
+                     "run.yaml:1: matrix.fiel: unknown key (valid keys: file, generate)");
+  EXPECT_STARTS_WITH(
+      parse_error(std::string(kGenerated) + "compare:\n  - {format: hyb}\n  - {fromat: csr}\n"),
+      "run.yaml:4: compare[1].fromat: unknown key (valid keys: format, x_cache, threads_per_row");
+  EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "output: {plots: a.svg}\n"),
+                     "run.yaml:2: output.plots: unknown key (valid keys: solution, history, "
+                     "report, plot)");
+  EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "rhs: {kind: ones, sed: 1}\n"),
+                     "run.yaml:2: rhs.sed: unknown key (valid keys: kind, file, from_solution, "
+                     "seed)");
+}
+
+TEST(ConfigErrors, DuplicateKey) {
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  tolerance: 1\n  tolerance: 2\n"),
+            "run.yaml:4: solver.tolerance: duplicate key (it is already given above)");
+}
+
+TEST(ConfigErrors, WrongTypes) {
+  const std::string base = std::string(kGenerated) + "solver:\n";
+  EXPECT_EQ(parse_error(base + "  tolerance: abc\n"),
+            "run.yaml:3: solver.tolerance: expected a number, got 'abc'");
+  EXPECT_EQ(parse_error(base + "  max_iterations: 1.5\n"),
+            "run.yaml:3: solver.max_iterations: expected an integer, got '1.5'");
+  EXPECT_EQ(parse_error(base + "  max_iterations: 1e4\n"),
+            "run.yaml:3: solver.max_iterations: expected an integer, got '1e4'");
+  EXPECT_EQ(parse_error(base + "  max_iterations: 99999999999\n"),
+            "run.yaml:3: solver.max_iterations: integer '99999999999' is out of range (at most "
+            "2147483647)");
+  EXPECT_EQ(parse_error(base + "  cuda_graph: maybe\n"),
+            "run.yaml:3: solver.cuda_graph: expected true or false, got 'maybe'");
+  EXPECT_EQ(parse_error(base + "  tolerance: [1, 2]\n"),
+            "run.yaml:3: solver.tolerance: expected a number, got a list");
+  EXPECT_EQ(parse_error(base + "  tolerance:\n"),
+            "run.yaml:3: solver.tolerance: expected a number, got nothing");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver: 5\n"),
+            "run.yaml:2: solver: expected a map with keys method, tolerance, tolerance_mode, "
+            "max_iterations, preconditioner, divergence_factor, time_limit_s, check_every, "
+            "cuda_graph, keep_history, got '5'");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "compare: {format: hyb}\n"),
+            "run.yaml:2: compare: expected a list, got a map");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "compare: [csr]\n"),
+            "run.yaml:2: compare[0]: expected a map with keys format, x_cache, threads_per_row, "
+            "block_size, hyb_width, max_ell_fill, cusparse_algorithm, got 'csr'");
+  EXPECT_EQ(parse_error("matrix: {generate: {seed: -1}}\n"),
+            "run.yaml:1: matrix.generate.seed: expected a non-negative integer, got '-1'");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "output: {plot: [a, b]}\n"),
+            "run.yaml:2: output.plot: expected a string, got a list");
+}
+
+TEST(ConfigErrors, BadValues) {
+  const std::string base = std::string(kGenerated);
+  const auto error = [&](const std::string& line) { return parse_error(base + line + "\n"); };
+  EXPECT_EQ(error("solver: {tolerance: 0}"), "run.yaml:2: solver.tolerance: must be > 0, got '0'");
+  EXPECT_EQ(error("solver: {tolerance: -1e-8}"),
+            "run.yaml:2: solver.tolerance: must be > 0, got '-1e-8'");
+  EXPECT_EQ(error("solver: {tolerance: .nan}"),
+            "run.yaml:2: solver.tolerance: expected a finite number, got '.nan'");
+  EXPECT_EQ(error("solver: {time_limit_s: .inf}"),
+            "run.yaml:2: solver.time_limit_s: expected a finite number, got '.inf'");
+  EXPECT_EQ(error("solver: {tolerance: nan}"),
+            "run.yaml:2: solver.tolerance: expected a finite number, got 'nan'");
+  EXPECT_EQ(error("solver: {tolerance: 1e999}"),
+            "run.yaml:2: solver.tolerance: expected a finite number, got '1e999'");
+  EXPECT_EQ(error("solver: {max_iterations: 0}"),
+            "run.yaml:2: solver.max_iterations: must be an integer >= 1, got '0'");
+  EXPECT_EQ(error("solver: {method: gmres}"),
+            "run.yaml:2: solver.method: unknown value 'gmres' (valid: cg, bicgstab)");
+  EXPECT_EQ(error("solver: {tolerance_mode: relative}"),
+            "run.yaml:2: solver.tolerance_mode: unknown value 'relative' (valid: rhs, initial, "
+            "absolute)");
+  EXPECT_EQ(error("solver: {preconditioner: ilu}"),
+            "run.yaml:2: solver.preconditioner: unknown value 'ilu' (valid: none, jacobi)");
+  EXPECT_EQ(error("solver: {divergence_factor: 0.5}"),
+            "run.yaml:2: solver.divergence_factor: must be 0 (off) or > 1, got '0.5'");
+  EXPECT_EQ(error("solver: {time_limit_s: -1}"),
+            "run.yaml:2: solver.time_limit_s: must be >= 0 (0 = no limit), got '-1'");
+  EXPECT_EQ(error("solver: {check_every: 0}"),
+            "run.yaml:2: solver.check_every: must be an integer >= 1, got '0'");
+  EXPECT_EQ(error("spmv: {format: coo}"),
+            "run.yaml:2: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, csr-vector, "
+            "aligned-csr, ellpack, ellpack-r, hyb, cusparse)");
+  EXPECT_EQ(error("spmv: {x_cache: surface}"),
+            "run.yaml:2: spmv.x_cache: unknown x_cache 'surface' (valid: none, ldg, texture)");
+  EXPECT_EQ(error("spmv: {threads_per_row: 3}"),
+            "run.yaml:2: spmv.threads_per_row: must be one of 0, 2, 4, 8, 16, 32, got '3'");
+  for (const char* block : {"48", "16", "0", "2048", "-32"})
+    EXPECT_EQ(error(std::string("spmv: {block_size: ") + block + "}"),
+              std::string("run.yaml:2: spmv.block_size: must be a multiple of 32 from 32 to 1024, "
+                          "got '") +
+                  block + "'");
+  EXPECT_EQ(error("spmv: {hyb_width: -2}"),
+            "run.yaml:2: spmv.hyb_width: must be -1 (histogram rule) or an integer >= 0, got '-2'");
+  EXPECT_EQ(error("spmv: {max_ell_fill: 0.5}"),
+            "run.yaml:2: spmv.max_ell_fill: must be >= 1, got '0.5'");
+  EXPECT_EQ(error("spmv: {cusparse_algorithm: alg3}"),
+            "run.yaml:2: spmv.cusparse_algorithm: unknown value 'alg3' (valid: alg1, alg2, "
+            "default)");
+  EXPECT_EQ(error("precision: half"),
+            "run.yaml:2: precision: unknown value 'half' (valid: double, single)");
+  EXPECT_EQ(error("device: tpu"),
+            "run.yaml:2: device: unknown value 'tpu' (valid: auto, gpu, cpu)");
+  EXPECT_EQ(error("compare: [{format: hyb}, {threads_per_row: 5}]"),
+            "run.yaml:2: compare[1].threads_per_row: must be one of 0, 2, 4, 8, 16, 32, got '5'");
+}
+
+TEST(ConfigErrors, BadGeneratorValues) {
+  EXPECT_STARTS_WITH(parse_error("matrix: {generate: {kind: laplace}}\n"),
+                     "run.yaml:1: matrix.generate.kind: unknown value 'laplace' (valid: poisson2d, "
+                     "poisson3d");
+  EXPECT_EQ(parse_error("matrix: {generate: {n: 0}}\n"),
+            "run.yaml:1: matrix.generate.n: must be an integer >= 1, got '0'");
+  EXPECT_EQ(parse_error("matrix: {generate: {stencil: 9}}\n"),
+            "run.yaml:1: matrix.generate.stencil: must be one of 7, 27, got '9'");
+  EXPECT_EQ(parse_error("matrix: {generate: {peclet: -1}}\n"),
+            "run.yaml:1: matrix.generate.peclet: must be >= 0, got '-1'");
+  EXPECT_EQ(parse_error("matrix: {generate: {convection: downwind}}\n"),
+            "run.yaml:1: matrix.generate.convection: unknown value 'downwind' (valid: upwind, "
+            "central)");
+  EXPECT_EQ(parse_error("matrix: {generate: {exponent: 1}}\n"),
+            "run.yaml:1: matrix.generate.exponent: must be > 1, got '1'");
+  EXPECT_EQ(parse_error("matrix: {generate: {avg_row_length: 0.5}}\n"),
+            "run.yaml:1: matrix.generate.avg_row_length: must be >= 1, got '0.5'");
+  EXPECT_STARTS_WITH(parse_error("matrix:\n  generate: {kind: powerlaw, n: 4}\n"),
+                     "run.yaml:2: matrix.generate.n: powerlaw needs avg_row_length (8");
+}
+
+TEST(ConfigErrors, MatrixNeedsExactlyOneSource) {
+  EXPECT_EQ(parse_error("rhs: ones\n"),
+            "run.yaml: matrix: required key missing (give matrix: {file: PATH} or matrix: "
+            "{generate: {kind: poisson3d, n: 64}})");
+  EXPECT_STARTS_WITH(parse_error("rhs: ones\nmatrix: {}\n"),
+                     "run.yaml:2: matrix: give exactly one of file");
+  EXPECT_EQ(parse_error("rhs: ones\nmatrix: {file: a.mtx, generate: {n: 4}}\n"),
+            "run.yaml:2: matrix: give either file or generate, not both");
+  EXPECT_STARTS_WITH(parse_error("matrix: data.mtx\n"),
+                     "run.yaml:1: matrix: expected a map with keys file, generate, got 'data.mtx'");
+}
+
+TEST(ConfigErrors, MissingInputFileNamesConfigLineAndKey) {
+  EXPECT_EQ(parse_error("# a comment\nmatrix: {file: nope.mtx}\n"),
+            "run.yaml:2: matrix.file: file 'nope.mtx' does not exist");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "rhs:\n  file: no-b.mtx\n"),
+            "run.yaml:3: rhs.file: file 'no-b.mtx' does not exist");
+  EXPECT_EQ(parse_error("matrix: {file: ''}\n"),
+            "run.yaml:1: matrix.file: expected a non-empty string, got ''");
+}
+
+TEST(ConfigErrors, BadRhs) {
+  const std::string base = kGenerated;
+  EXPECT_STARTS_WITH(parse_error(base + "rhs: zeros\n"),
+                     "run.yaml:2: rhs: unknown value 'zeros' (valid: ones, random, or a map");
+  EXPECT_EQ(parse_error(base + "rhs: {kind: file}\n"),
+            "run.yaml:2: rhs: kind: file needs file: PATH");
+  EXPECT_EQ(parse_error(base + "rhs: {kind: ones, file: b.mtx}\n"),
+            "run.yaml:2: rhs.file: only valid with kind: file (kind is ones)");
+  EXPECT_EQ(parse_error(base + "rhs: {kind: random, from_solution: ones}\n"),
+            "run.yaml:2: rhs.from_solution: only valid with kind: from_solution (kind is random)");
+  EXPECT_EQ(parse_error(base + "rhs: {file: b.mtx, from_solution: ones}\n"),
+            "run.yaml:2: rhs: give either file or from_solution, not both");
+  EXPECT_EQ(parse_error(base + "rhs: {from_solution: zeros}\n"),
+            "run.yaml:2: rhs.from_solution: unknown value 'zeros' (valid: random, ones)");
+  EXPECT_EQ(parse_error(base + "rhs: {seed: 3}\n"),
+            "run.yaml:2: rhs: give kind (ones, random, file, from_solution), file or "
+            "from_solution");
+  EXPECT_EQ(parse_error(base + "rhs: {kind: two}\n"),
+            "run.yaml:2: rhs.kind: unknown value 'two' (valid: ones, random, file, from_solution)");
+}
+
+TEST(ConfigErrors, YamlSyntaxEmptyAndNotAMap) {
+  EXPECT_STARTS_WITH(parse_error("matrix: {generate: {n: 8}}\nsolver: [1, 2\n"),
+                     "run.yaml:3: YAML syntax error: ");
+  EXPECT_STARTS_WITH(parse_error("matrix:\n  generate: {n: 8}\n\tsolver: {}\n"),
+                     "run.yaml:3: YAML syntax error: ");
+  EXPECT_EQ(parse_error(""), "run.yaml: config is empty");
+  EXPECT_EQ(parse_error("# nothing but a comment\n\n"), "run.yaml: config is empty");
+  EXPECT_EQ(parse_error("- matrix\n- rhs\n"),
+            "run.yaml:1: config must be a map of keys (matrix, rhs, solver, ...), got a list");
+  EXPECT_EQ(parse_error("hello\n"),
+            "run.yaml:1: config must be a map of keys (matrix, rhs, solver, ...), got 'hello'");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "---\n" + kGenerated),
+            "run.yaml: config holds 2 YAML documents (separated by ---); expected one");
+}
+
+TEST(ConfigErrors, LineNumbersFollowTheFile) {
+  const std::string text =
+      "# run config\n"
+      "matrix:\n"
+      "  generate:\n"
+      "    kind: poisson3d\n"
+      "    n: 8\n"
+      "\n"
+      "solver:\n"
+      "  method: cg\n"
+      "  # comment\n"
+      "  max_iterations: many\n";
+  EXPECT_EQ(parse_error(text),
+            "run.yaml:10: solver.max_iterations: expected an integer, got 'many'");
+  // A block map's error points at the line of its key.
+  EXPECT_EQ(parse_error("matrix:\n  generate:\n    - 1\n"),
+            "run.yaml:2: matrix.generate: expected a map with keys kind, n, stencil, peclet, "
+            "convection, avg_row_length, exponent, seed, got a list");
+}
+
+TEST(ConfigErrors, LoadNamesTheFile) {
+  TemporaryDirectory directory;
+  const std::string missing = (directory.path() / "missing.yaml").string();
+  EXPECT_STARTS_WITH(bad_input_message([&] { load_run_config(missing); }),
+                     missing + ": cannot open config file");
+  EXPECT_EQ(bad_input_message([&] { load_run_config(directory.path().string()); }),
+            directory.path().string() + ": is a directory, not a config file");
+  const fs::path empty = directory.write("empty.yaml", "");
+  EXPECT_EQ(bad_input_message([&] { load_run_config(empty.string()); }),
+            empty.string() + ": config is empty");
+  const fs::path bad =
+      directory.write("bad.yaml", "matrix: {generate: {n: 8}}\nsolver: {tol: 1}\n");
+  EXPECT_STARTS_WITH(bad_input_message([&] { load_run_config(bad.string()); }),
+                     bad.string() + ":2: solver.tol: unknown key");
+}
+
+// ---------------------------------------------------------------------------------------
+// --set overrides
+
+TEST(ConfigOverrides, ValuesReplaceFileKeys) {
+  const RunConfig config =
+      parse(std::string(kGenerated) + "solver: {tolerance: 1e-6, method: cg}\n",
+            {"solver.tolerance=1e-10", "spmv.format=hyb", "matrix.generate.n=32",
+             "precision=single", "solver.cuda_graph=true", "output.report=r.json"});
+  EXPECT_EQ(config.solver.tolerance, 1e-10);
+  EXPECT_EQ(config.solver.method, Method::cg);  // untouched sibling
+  EXPECT_EQ(config.spmv.format, "hyb");
+  EXPECT_EQ(config.matrix.generate->n, 32);
+  EXPECT_EQ(config.matrix.generate->kind, "poisson3d");
+  EXPECT_EQ(config.precision, Precision::single_precision);
+  EXPECT_TRUE(config.solver.cuda_graph);
+  EXPECT_EQ(config.output.report, "r.json");
+}
+
+TEST(ConfigOverrides, LaterOverrideWins) {
+  EXPECT_EQ(parse(kGenerated, {"solver.max_iterations=5", "solver.max_iterations=7"})
+                .solver.max_iterations,
+            7);
+}
+
+TEST(ConfigOverrides, ErrorsNameTheOverride) {
+  EXPECT_EQ(parse_error(kGenerated, {"solver.tol=1"}),
+            "--set solver.tol=1: solver.tol: unknown key (valid keys: method, tolerance, "
+            "tolerance_mode, max_iterations, preconditioner, divergence_factor, time_limit_s, "
+            "check_every, cuda_graph, keep_history)");
+  EXPECT_EQ(parse_error(kGenerated, {"solver.max_iterations=1.5"}),
+            "--set solver.max_iterations=1.5: solver.max_iterations: expected an integer, got "
+            "'1.5'");
+  EXPECT_EQ(parse_error(kGenerated, {"spmv.format=coo"}),
+            "--set spmv.format=coo: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, "
+            "csr-vector, aligned-csr, ellpack, ellpack-r, hyb, cusparse)");
+  EXPECT_STARTS_WITH(parse_error(kGenerated, {"foo.bar=1"}),
+                     "--set foo.bar=1: foo: unknown key (valid keys: matrix, rhs,");
+  EXPECT_EQ(parse_error(kGenerated, {"solver.tolerance="}),
+            "--set solver.tolerance=: solver.tolerance: expected a number, got nothing");
+  EXPECT_EQ(parse_error(kGenerated, {"matrix.file=nope.mtx"}),
+            "--set matrix.file=nope.mtx: matrix.file: file 'nope.mtx' does not exist");
+  // A map value: errors inside it still name the override.
+  EXPECT_EQ(parse_error(kGenerated, {"solver={method: cg, tolerance: -1}"}),
+            "--set solver={method: cg, tolerance: -1}: solver.tolerance: must be > 0, got '-1'");
+  // Errors in the file keep their file line when an override touched a sibling.
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: gmres\n",
+                        {"solver.tolerance=1e-3"}),
+            "run.yaml:3: solver.method: unknown value 'gmres' (valid: cg, bicgstab)");
+}
+
+TEST(ConfigOverrides, MalformedOverrides) {
+  EXPECT_EQ(parse_error(kGenerated, {"solver.tolerance"}),
+            "--set solver.tolerance: expected KEY.PATH=VALUE (e.g. solver.tolerance=1e-10)");
+  for (const char* text : {"=1", "solver..tolerance=1", ".solver=1", "solver.=1", "compare[x]=1",
+                           "compare[0=1", "compare[0]format=1"})
+    EXPECT_STARTS_WITH(parse_error(kGenerated, {text}),
+                       std::string("--set ") + text + ": malformed key path");
+  EXPECT_STARTS_WITH(parse_error(kGenerated, {"compare=[{format: hyb}"}),
+                     "--set compare=[{format: hyb}: YAML syntax error: ");
+}
+
+TEST(ConfigOverrides, MatrixFileAndGenerateReplaceEachOther) {
+  TemporaryDirectory directory;
+  const fs::path matrix = directory.write("a.mtx", "not read here\n");
+  const RunConfig to_file = parse(kGenerated, {"matrix.file=" + matrix.string()});
+  EXPECT_EQ(to_file.matrix.file, matrix.generic_string());
+  EXPECT_FALSE(to_file.matrix.generate.has_value());
+
+  const std::string file_config = "matrix: {file: '" + matrix.string() + "'}\n";
+  const RunConfig to_generate = parse(file_config, {"matrix.generate.n=12"});
+  EXPECT_TRUE(to_generate.matrix.file.empty());
+  ASSERT_TRUE(to_generate.matrix.generate.has_value());
+  EXPECT_EQ(to_generate.matrix.generate->n, 12);
+  EXPECT_EQ(to_generate.matrix.generate->kind, "poisson3d");
+
+  const RunConfig whole = parse(file_config, {"matrix={generate: {kind: poisson2d, n: 5}}"});
+  EXPECT_TRUE(whole.matrix.file.empty());
+  EXPECT_EQ(whole.matrix.generate->kind, "poisson2d");
+}
+
+TEST(ConfigOverrides, RhsForms) {
+  const std::string base = std::string(kGenerated) + "rhs: ones\n";
+  EXPECT_EQ(parse(base, {"rhs=random"}).rhs.kind, RhsSpec::Kind::random);
+  const RunConfig seeded = parse(base, {"rhs=random", "rhs.seed=9"});
+  EXPECT_EQ(seeded.rhs.kind, RhsSpec::Kind::random);
+  EXPECT_EQ(seeded.rhs.seed, 9u);
+  const RunConfig manufactured = parse(base, {"rhs.from_solution=ones"});
+  EXPECT_EQ(manufactured.rhs.kind, RhsSpec::Kind::from_solution);
+  EXPECT_EQ(manufactured.rhs.solution, "ones");
+
+  TemporaryDirectory directory;
+  const fs::path b = directory.write("b.mtx", "not read here\n");
+  const RunConfig from_file =
+      parse(std::string(kGenerated) + "rhs: {from_solution: random, seed: 4}\n",
+            {"rhs.file=" + b.string()});
+  EXPECT_EQ(from_file.rhs.kind, RhsSpec::Kind::file);
+  EXPECT_EQ(from_file.rhs.file, b.generic_string());
+  EXPECT_EQ(from_file.rhs.seed, 4u);
+  // `rhs: ones` becomes {kind: ones} when a key below it is set; the kind keeps its file line.
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "rhs: zeros\n", {"rhs.seed=3"}),
+            "run.yaml:2: rhs.kind: unknown value 'zeros' (valid: ones, random, file, "
+            "from_solution)");
+}
+
+TEST(ConfigOverrides, CompareEntriesByIndex) {
+  const std::string base =
+      std::string(kGenerated) + "compare:\n  - {format: csr-scalar}\n  - {format: ellpack}\n";
+  const RunConfig config = parse(
+      base, {"compare[1].format=hyb", "compare.0.x_cache=texture", "compare[2].format=cusparse"});
+  ASSERT_EQ(config.compare.size(), 3u);
+  EXPECT_EQ(config.compare[0].spmv.format, "csr-scalar");
+  EXPECT_EQ(config.compare[0].spmv.x_cache, XCache::texture);
+  EXPECT_EQ(config.compare[1].spmv.format, "hyb");
+  EXPECT_EQ(config.compare[2].spmv.format, "cusparse");
+  EXPECT_EQ(parse_error(base, {"compare[5].format=hyb"}),
+            "--set compare[5].format=hyb: compare has 2 entries: index 5 must be 0..2 (2 appends "
+            "an entry)");
+  EXPECT_EQ(parse_error(base, {"compare.format=hyb"}),
+            "--set compare.format=hyb: compare is a list: address an entry as compare[N]");
+  EXPECT_STARTS_WITH(parse_error(base, {"compare[1].format=coo"}),
+                     "--set compare[1].format=coo: compare[1].format: unknown value 'coo'");
+  const RunConfig from_nothing = parse(kGenerated, {"compare[0].format=hyb"});
+  ASSERT_EQ(from_nothing.compare.size(), 1u);
+  EXPECT_EQ(from_nothing.compare[0].spmv.format, "hyb");
+  EXPECT_EQ(parse(base, {"compare=[]"}).compare.size(), 0u);
+}
+
+TEST(ConfigOverrides, LoadAppliesOverrides) {
+  TemporaryDirectory directory;
+  const fs::path config = directory.write("run.yaml", kGenerated);
+  const RunConfig loaded = load_run_config(config.string(), {"solver.method=bicgstab"});
+  EXPECT_EQ(loaded.solver.method, Method::bicgstab);
+}
+
+// ---------------------------------------------------------------------------------------
+// Relative input paths: the config file's directory first, then the current directory
+
+TEST(ConfigPaths, RelativeToTheConfigFileFirst) {
+  TemporaryDirectory root;
+  root.write("configs/near.mtx", "x\n");
+  root.write("configs/both.mtx", "x\n");
+  root.write("both.mtx", "x\n");
+  root.write("cwd-only.mtx", "x\n");
+  root.write("data/shared.mtx", "x\n");
+  const fs::path config = root.write("configs/run.yaml", "matrix: {file: near.mtx}\n");
+  const CurrentDirectory cwd(root.path());
+
+  // Found next to the config although the current directory is elsewhere.
+  EXPECT_EQ(load_run_config("configs/run.yaml").matrix.file, "configs/near.mtx");
+  // Config directory wins over the current directory.
+  root.write("configs/run.yaml", "matrix: {file: both.mtx}\n");
+  EXPECT_EQ(load_run_config("configs/run.yaml").matrix.file, "configs/both.mtx");
+  // Not next to the config: the current directory.
+  root.write("configs/run.yaml", "matrix: {file: cwd-only.mtx}\n");
+  EXPECT_EQ(load_run_config("configs/run.yaml").matrix.file, "cwd-only.mtx");
+  // ../ is normalized away.
+  root.write("configs/run.yaml", "matrix: {file: ../data/shared.mtx}\n");
+  EXPECT_EQ(load_run_config("configs/run.yaml").matrix.file, "data/shared.mtx");
+  // An absolute config path gives an absolute resolved path.
+  root.write("configs/run.yaml", "matrix: {file: near.mtx}\n");
+  EXPECT_EQ(load_run_config(config.string()).matrix.file,
+            (root.path() / "configs/near.mtx").generic_string());
+  // The rhs file follows the same rule.
+  root.write("configs/run.yaml", "matrix: {file: near.mtx}\nrhs: {file: both.mtx}\n");
+  EXPECT_EQ(load_run_config("configs/run.yaml").rhs.file, "configs/both.mtx");
+  // Neither: the error names the config, the line, the key and where it looked.
+  root.write("configs/run.yaml", "solver: {method: cg}\nmatrix: {file: nope.mtx}\n");
+  EXPECT_EQ(bad_input_message([] { load_run_config("configs/run.yaml"); }),
+            "configs/run.yaml:2: matrix.file: file 'nope.mtx' does not exist (looked in "
+            "'configs/' and in the current directory)");
+  // A directory is not a matrix file.
+  root.write("configs/run.yaml", "matrix: {file: data}\n");
+  EXPECT_EQ(bad_input_message([] { load_run_config("configs/run.yaml"); }),
+            "configs/run.yaml:1: matrix.file: 'data' is a directory, not a file");
+}
+
+TEST(ConfigPaths, OverridePathsAreRelativeToTheCurrentDirectory) {
+  TemporaryDirectory root;
+  root.write("configs/near.mtx", "x\n");
+  root.write("cwd.mtx", "x\n");
+  root.write("configs/run.yaml", kGenerated);
+  const CurrentDirectory cwd(root.path());
+  EXPECT_EQ(load_run_config("configs/run.yaml", {"matrix.file=cwd.mtx"}).matrix.file, "cwd.mtx");
+  EXPECT_EQ(
+      bad_input_message([] { load_run_config("configs/run.yaml", {"matrix.file=near.mtx"}); }),
+      "--set matrix.file=near.mtx: matrix.file: file 'near.mtx' does not exist");
+}
+
+// ---------------------------------------------------------------------------------------
+// to_yaml round trip
+
+void expect_round_trip(const RunConfig& config) {
+  const std::string yaml = to_yaml(config);
+  SCOPED_TRACE(yaml);
+  const RunConfig parsed = parse_run_config(yaml, "resolved.yaml");
+  expect_same_config(parsed, config);
+  // Writing the parsed config again gives the same text (after the comment naming the source).
+  const std::string again = to_yaml(parsed);
+  EXPECT_EQ(again.substr(again.find('\n')), yaml.substr(yaml.find('\n')));
+}
+
+TEST(ConfigRoundTrip, DefaultConfig) {
+  expect_round_trip(default_run_config());
+}
+
+TEST(ConfigRoundTrip, EveryKeyNonDefault) {
+  TemporaryDirectory directory;
+  const fs::path matrix = directory.write("a matrix: with spaces.mtx", "x\n");
+  const fs::path b = directory.write("b.mtx", "x\n");
+  RunConfig config = default_run_config();
+  config.matrix.generate.reset();
+  config.matrix.file = matrix.generic_string();
+  config.rhs.kind = RhsSpec::Kind::file;
+  config.rhs.file = b.generic_string();
+  config.rhs.seed = 12345678901234ull;
+  config.solver.method = Method::bicgstab;
+  config.solver.tolerance = 1.0 / 3.0;
+  config.solver.tolerance_mode = ToleranceMode::initial;
+  config.solver.max_iterations = 77;
+  config.solver.preconditioner = Preconditioner::jacobi;
+  config.solver.divergence_factor = 0.0;
+  config.solver.time_limit_s = 1e-300;
+  config.solver.check_every = 1;
+  config.solver.cuda_graph = true;
+  config.solver.keep_history = false;
+  config.spmv.format = "aligned-csr";
+  config.spmv.x_cache = XCache::none;
+  config.spmv.threads_per_row = 32;
+  config.spmv.block_size = 1024;
+  config.spmv.hyb_width = 0;
+  config.spmv.max_ell_fill = 2.75;
+  config.spmv.cusparse_algorithm = "default";
+  config.precision = Precision::single_precision;
+  config.device = DeviceChoice::gpu;
+  config.output = {"x.mtx", "out dir/history.csv", "yes", "null"};
+  SpmvOptions first = config.spmv;
+  first.format = "ellpack";
+  first.max_ell_fill = 10.0;
+  SpmvOptions second = config.spmv;
+  second.format = "cusparse";
+  second.x_cache = XCache::texture;
+  config.compare = {{first}, {second}};
+  expect_round_trip(config);
+}
+
+TEST(ConfigRoundTrip, GeneratorsAndRhsKinds) {
+  for (const std::string& kind : generator_kinds()) {
+    SCOPED_TRACE(kind);
+    RunConfig config = default_run_config();
+    config.matrix.generate->kind = kind;
+    config.matrix.generate->n = 100;
+    config.matrix.generate->peclet = 0.1;
+    config.matrix.generate->convection = "central";
+    config.matrix.generate->avg_row_length = 3.3;
+    config.matrix.generate->exponent = 1.01;
+    config.matrix.generate->seed = 0;
+    config.matrix.generate->stencil = 27;
+    expect_round_trip(config);
+  }
+  for (const auto& kind : {RhsSpec::Kind::ones, RhsSpec::Kind::random}) {
+    RunConfig config = default_run_config();
+    config.rhs.kind = kind;
+    config.rhs.seed = 5;
+    expect_round_trip(config);
+  }
+  RunConfig manufactured = default_run_config();
+  manufactured.rhs.kind = RhsSpec::Kind::from_solution;
+  manufactured.rhs.solution = "ones";
+  expect_round_trip(manufactured);
+}
+
+TEST(ConfigRoundTrip, ShippedConfigs) {
+  for (const char* name : {"quickstart.yaml", "bcsstk13-cg-jacobi.yaml", "west0479-bicgstab.yaml",
+                           "compare-formats.yaml", "convdiff-bicgstab.yaml"}) {
+    SCOPED_TRACE(name);
+    expect_round_trip(load_run_config(config_path(name)));
+  }
+}
+
+TEST(ConfigRoundTrip, WritesEveryKey) {
+  const std::string yaml = to_yaml(default_run_config());
+  for (const char* key : {"matrix:",
+                          "generate:",
+                          "kind:",
+                          "n:",
+                          "stencil:",
+                          "peclet:",
+                          "convection:",
+                          "avg_row_length:",
+                          "exponent:",
+                          "seed:",
+                          "rhs:",
+                          "solver:",
+                          "method:",
+                          "tolerance:",
+                          "tolerance_mode:",
+                          "max_iterations:",
+                          "preconditioner:",
+                          "divergence_factor:",
+                          "time_limit_s:",
+                          "check_every:",
+                          "cuda_graph:",
+                          "keep_history:",
+                          "spmv:",
+                          "format:",
+                          "x_cache:",
+                          "threads_per_row:",
+                          "block_size:",
+                          "hyb_width:",
+                          "max_ell_fill:",
+                          "cusparse_algorithm:",
+                          "precision:",
+                          "device:",
+                          "output:",
+                          "solution:",
+                          "history:",
+                          "report:",
+                          "plot:",
+                          "compare:"})
+    EXPECT_CONTAINS(yaml, key);
+  EXPECT_CONTAINS(yaml, "tolerance: 1e-08");
+  EXPECT_CONTAINS(yaml, "<built-in default>");
+}
+
+}  // namespace
+}  // namespace spk

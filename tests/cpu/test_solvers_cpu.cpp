@@ -1,0 +1,245 @@
+// CG and BiCGSTAB on the CPU reference path: convergence checked by the true residual,
+// honest statuses for every way a solve can fail.
+#include <gtest/gtest.h>
+
+#include "solver_test_support.hpp"
+#include "spmv/base/error.hpp"
+
+namespace spk {
+namespace {
+
+using test::generated;
+using test::true_relative_residual;
+
+SolverOptions options_for(Method method, double tolerance = 1e-8) {
+  SolverOptions options;
+  options.method = method;
+  options.tolerance = tolerance;
+  return options;
+}
+
+SolveResult solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
+                      std::vector<double>& x, const SolverOptions& options) {
+  Solver<double> solver(a, options, SpmvOptions{}, ExecutionSpace::cpu);
+  return solver.solve(b, x);
+}
+
+TEST(CgCpu, ConvergesOnPoisson3dByTrueResidual) {
+  const auto a = generated("poisson3d", 16);
+  const auto b = test::random_vector(a.rows, 1);
+  std::vector<double> x(a.rows, 0.0);
+  const SolveResult result = solve_cpu(a, b, x, options_for(Method::cg));
+  ASSERT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_LE(true_relative_residual(a, b, x), 1e-8);
+  EXPECT_NEAR(result.relative_true_residual, true_relative_residual(a, b, x), 1e-12);
+  EXPECT_GT(result.iterations, 10);
+  EXPECT_LT(result.iterations, 200);
+  ASSERT_EQ(result.history.residual.size(), static_cast<std::size_t>(result.iterations + 1));
+  EXPECT_NEAR(result.history.residual.front(), result.initial_residual, 1e-12);
+  EXPECT_LE(result.history.residual.back(), result.threshold);
+  for (std::size_t k = 1; k < result.history.elapsed_s.size(); ++k)
+    EXPECT_GE(result.history.elapsed_s[k], result.history.elapsed_s[k - 1]);
+}
+
+TEST(CgCpu, CheckEveryDoesNotChangeTheAnswer) {
+  // The scalar steps freeze the iterate when it stops, so the extra iterations of a check
+  // block leave x untouched: any check interval reports the same iterations and x.
+  const auto a = generated("poisson2d", 24);
+  const auto b = test::random_vector(a.rows, 2);
+  SolverOptions every_one = options_for(Method::cg);
+  every_one.check_every = 1;
+  SolverOptions every_seven = every_one;
+  every_seven.check_every = 7;
+  std::vector<double> x1(a.rows, 0.0), x7(a.rows, 0.0);
+  const auto r1 = solve_cpu(a, b, x1, every_one);
+  const auto r7 = solve_cpu(a, b, x7, every_seven);
+  ASSERT_TRUE(r1.converged());
+  EXPECT_EQ(r1.iterations, r7.iterations);
+  EXPECT_GE(r7.iterations_executed, r7.iterations);
+  EXPECT_EQ(x1, x7);
+}
+
+TEST(CgCpu, JacobiConvergesOnBcsstk13) {
+  const auto a = read_matrix_market(test::data_path("bcsstk13.mtx"));
+  const std::vector<double> b(a.rows, 1.0);
+  std::vector<double> x(a.rows, 0.0);
+  SolverOptions options = options_for(Method::cg);
+  options.preconditioner = Preconditioner::jacobi;
+  options.max_iterations = 20000;
+  const auto result = solve_cpu(a, b, x, options);
+  ASSERT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_LE(true_relative_residual(a, b, x), 1e-8);
+}
+
+TEST(CgCpu, IndefiniteMatrixIsABreakdownNotANan) {
+  CsrMatrix<double> a;
+  a.rows = a.cols = 2;
+  a.row_offsets = {0, 1, 2};
+  a.columns = {0, 1};
+  a.values = {1.0, -1.0};
+  const std::vector<double> b = {1.0, 1.0};  // (p, Ap) = 1 - 1 = 0 at the first step
+  std::vector<double> x(2, 0.0);
+  const auto result = solve_cpu(a, b, x, options_for(Method::cg));
+  EXPECT_EQ(result.status, SolveStatus::breakdown) << result.message;
+  EXPECT_EQ(result.breakdown, BreakdownQuantity::p_ap);
+  EXPECT_EQ(result.iterations, 0);
+  EXPECT_TRUE(test::all_finite(x));
+  EXPECT_NE(result.message.find("not symmetric positive definite"), std::string::npos);
+}
+
+TEST(CgCpu, ZeroRightHandSideConvergesAtIterationZero) {
+  const auto a = generated("poisson2d", 8);
+  const std::vector<double> b(a.rows, 0.0);
+  std::vector<double> x(a.rows, 0.0);
+  const auto result = solve_cpu(a, b, x, options_for(Method::cg));
+  EXPECT_EQ(result.status, SolveStatus::converged);
+  EXPECT_EQ(result.iterations, 0);
+}
+
+TEST(CgCpu, MaxIterationsIsReportedWithTheExactCount) {
+  const auto a = generated("poisson3d", 12);
+  const std::vector<double> b(a.rows, 1.0);
+  std::vector<double> x(a.rows, 0.0);
+  SolverOptions options = options_for(Method::cg);
+  options.max_iterations = 5;
+  const auto result = solve_cpu(a, b, x, options);
+  EXPECT_EQ(result.status, SolveStatus::max_iterations);
+  EXPECT_EQ(result.iterations, 5);
+  EXPECT_EQ(result.history.residual.size(), 6u);
+}
+
+TEST(CgCpu, ToleranceModes) {
+  const auto a = generated("poisson2d", 16);
+  const std::vector<double> b(a.rows, 1.0);
+  for (const auto mode : {ToleranceMode::rhs, ToleranceMode::initial, ToleranceMode::absolute}) {
+    std::vector<double> x(a.rows, 0.5);
+    SolverOptions options = options_for(Method::cg, 1e-6);
+    options.tolerance_mode = mode;
+    const auto result = solve_cpu(a, b, x, options);
+    ASSERT_TRUE(result.converged()) << to_string(mode) << ": " << result.message;
+    const double expected = mode == ToleranceMode::rhs       ? 1e-6 * result.b_norm
+                            : mode == ToleranceMode::initial ? 1e-6 * result.initial_residual
+                                                             : 1e-6;
+    EXPECT_DOUBLE_EQ(result.threshold, expected);
+    EXPECT_LE(result.true_residual, result.threshold);
+  }
+}
+
+TEST(CgCpu, SinglePrecisionConverges) {
+  const auto a = generated("poisson2d", 32);
+  const auto af = convert_values<float>(a);
+  const std::vector<float> b(a.rows, 1.0f);
+  std::vector<float> x(a.rows, 0.0f);
+  Solver<float> solver(af, options_for(Method::cg, 1e-5), SpmvOptions{}, ExecutionSpace::cpu);
+  const auto result = solver.solve(b, x);
+  ASSERT_TRUE(result.converged()) << result.message;
+  EXPECT_LE(true_relative_residual(a, b, x), 2e-5);
+}
+
+TEST(CgCpu, TimeLimitStopsTheSolve) {
+  const auto a = generated("poisson3d", 20);
+  const std::vector<double> b(a.rows, 1.0);
+  std::vector<double> x(a.rows, 0.0);
+  SolverOptions options = options_for(Method::cg, 1e-14);
+  options.time_limit_s = 1e-9;
+  options.check_every = 1;
+  const auto result = solve_cpu(a, b, x, options);
+  EXPECT_EQ(result.status, SolveStatus::time_limit);
+  EXPECT_EQ(result.iterations, 1);
+}
+
+TEST(BicgstabCpu, ConvergesOnConvectionDiffusion) {
+  GeneratorSpec spec;
+  spec.kind = "convdiff2d";
+  spec.n = 32;
+  spec.peclet = 5.0;
+  const auto a = generate_matrix(spec);
+  const auto b = test::random_vector(a.rows, 3);
+  for (const auto preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
+    std::vector<double> x(a.rows, 0.0);
+    SolverOptions options = options_for(Method::bicgstab);
+    options.preconditioner = preconditioner;
+    const auto result = solve_cpu(a, b, x, options);
+    ASSERT_TRUE(result.converged()) << to_string(preconditioner) << ": " << result.message;
+    EXPECT_LE(true_relative_residual(a, b, x), 1e-8);
+    EXPECT_EQ(result.history.residual.size(), static_cast<std::size_t>(result.iterations + 1));
+  }
+}
+
+TEST(BicgstabCpu, West0479EndsWithAnHonestStatus) {
+  const auto a = read_matrix_market(test::data_path("west0479.mtx"));
+  const std::vector<double> b(a.rows, 1.0);
+  std::vector<double> x(a.rows, 0.0);
+  SolverOptions options = options_for(Method::bicgstab);
+  options.max_iterations = 2000;
+  const auto result = solve_cpu(a, b, x, options);
+  // Unpreconditioned BiCGSTAB does not solve west0479; whatever happens must be named.
+  EXPECT_NE(result.status, SolveStatus::converged) << result.message;
+  EXPECT_NE(result.status, SolveStatus::running);
+  if (result.status != SolveStatus::non_finite) {
+    EXPECT_TRUE(test::all_finite(x)) << result.message;
+  }
+  EXPECT_FALSE(result.message.empty());
+}
+
+TEST(BicgstabCpu, HalfStepConvergenceOnDiagonalSystem) {
+  // A diagonal system with equal entries converges in the first half step: s = 0.
+  CsrMatrix<double> a;
+  a.rows = a.cols = 3;
+  a.row_offsets = {0, 1, 2, 3};
+  a.columns = {0, 1, 2};
+  a.values = {2.0, 2.0, 2.0};
+  const std::vector<double> b = {1.0, 2.0, 3.0};
+  std::vector<double> x(3, 0.0);
+  const auto result = solve_cpu(a, b, x, options_for(Method::bicgstab));
+  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_DOUBLE_EQ(x[2], 1.5);
+}
+
+TEST(SolverInputCpu, RejectsBadSystems) {
+  CsrMatrix<double> rectangular;
+  rectangular.rows = 2;
+  rectangular.cols = 3;
+  rectangular.row_offsets = {0, 1, 2};
+  rectangular.columns = {0, 2};
+  rectangular.values = {1.0, 1.0};
+  EXPECT_THROW(Solver<double>(rectangular, SolverOptions{}, SpmvOptions{}, ExecutionSpace::cpu),
+               BadInput);
+
+  auto a = generated("poisson2d", 4);
+  a.values[3] = std::nan("");
+  EXPECT_THROW(Solver<double>(a, SolverOptions{}, SpmvOptions{}, ExecutionSpace::cpu), BadInput);
+
+  const auto good = generated("poisson2d", 4);
+  Solver<double> solver(good, SolverOptions{}, SpmvOptions{}, ExecutionSpace::cpu);
+  std::vector<double> b(good.rows, 1.0), x(good.rows, 0.0);
+  b[5] = std::numeric_limits<double>::infinity();
+  try {
+    solver.solve(b, x);
+    FAIL() << "expected BadInput";
+  } catch (const BadInput& error) {
+    EXPECT_NE(std::string(error.what()).find("row 6"), std::string::npos) << error.what();
+  }
+  std::vector<double> short_b(3, 1.0);
+  EXPECT_THROW(solver.solve(short_b, x), BadInput);
+}
+
+TEST(SolverInputCpu, JacobiZeroDiagonalNamesTheRow) {
+  CsrMatrix<double> a;
+  a.rows = a.cols = 3;
+  a.row_offsets = {0, 1, 2, 3};
+  a.columns = {0, 2, 2};  // row 2 has no diagonal
+  a.values = {1.0, 1.0, 1.0};
+  SolverOptions options;
+  options.preconditioner = Preconditioner::jacobi;
+  try {
+    Solver<double> solver(a, options, SpmvOptions{}, ExecutionSpace::cpu);
+    FAIL() << "expected BadInput";
+  } catch (const BadInput& error) {
+    EXPECT_NE(std::string(error.what()).find("row 2"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace spk

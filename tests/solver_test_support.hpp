@@ -1,0 +1,54 @@
+#pragma once
+// Systems shared by the CPU and GPU solver tests.
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solver/solver.hpp"
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/generators.hpp"
+#include "spmv/host/matrix_market.hpp"
+#include "spmv/host/reference_spmv.hpp"
+#include "test_support.hpp"
+
+namespace spk::test {
+
+inline CsrMatrix<double> generated(const std::string& kind, int n, int stencil = 7) {
+  GeneratorSpec spec;
+  spec.kind = kind;
+  spec.n = n;
+  spec.stencil = stencil;
+  return generate_matrix(spec);
+}
+
+inline std::vector<double> random_vector(std::size_t n, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (auto& value : v) value = uniform(engine);
+  return v;
+}
+
+// ||b - A x|| / ||b|| in fp64 on the host, independent of the solver's own report.
+template <class T>
+double true_relative_residual(const CsrMatrix<double>& matrix, const std::vector<T>& b,
+                              const std::vector<T>& x) {
+  std::vector<double> xd(x.begin(), x.end()), ax(b.size());
+  reference_spmv(matrix, xd.data(), ax.data());
+  double r2 = 0.0, b2 = 0.0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const double r = static_cast<double>(b[i]) - ax[i];
+    r2 += r * r;
+    b2 += static_cast<double>(b[i]) * static_cast<double>(b[i]);
+  }
+  return std::sqrt(r2 / b2);
+}
+
+inline bool all_finite(const std::vector<double>& x) {
+  for (double value : x)
+    if (!std::isfinite(value)) return false;
+  return true;
+}
+
+}  // namespace spk::test
