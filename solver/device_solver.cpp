@@ -9,32 +9,12 @@
 #include "solver/krylov.hpp"
 #include "solver/solver_impl.hpp"
 #include "spmv/base/device.hpp"
+#include "spmv/base/event_timer.hpp"
 #include "spmv/registry.hpp"
 
 namespace spk {
 
 namespace {
-
-// A pair of CUDA events, destroyed on every path.
-class EventPair {
- public:
-  EventPair() {
-    SPK_CUDA_CHECK(cudaEventCreate(&start));
-    const cudaError_t status = cudaEventCreate(&stop);
-    if (status != cudaSuccess) {
-      (void)cudaEventDestroy(start);
-      SPK_CUDA_CHECK(status);
-    }
-  }
-  ~EventPair() {
-    (void)cudaEventDestroy(start);
-    (void)cudaEventDestroy(stop);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-};
 
 template <class T>
 class DeviceSolver final : public Solver<T>::Impl {
@@ -77,20 +57,9 @@ class DeviceSolver final : public Solver<T>::Impl {
   double time_spmv_ms(int repetitions) override {
     std::vector<T> ones(x_.size(), T(1));
     x_.copy_from_host(ones);
-    EventPair events;
-    std::vector<float> times;
-    for (int i = 0; i < 3; ++i) backend_->apply(x_.data(), b_.data());  // warm-up
-    for (int i = 0; i < std::max(1, repetitions); ++i) {
-      SPK_CUDA_CHECK(cudaEventRecord(events.start, context_.stream()));
-      backend_->apply(x_.data(), b_.data());
-      SPK_CUDA_CHECK(cudaEventRecord(events.stop, context_.stream()));
-      SPK_CUDA_CHECK(cudaEventSynchronize(events.stop));
-      float ms = 0.0f;
-      SPK_CUDA_CHECK(cudaEventElapsedTime(&ms, events.start, events.stop));
-      times.push_back(ms);
-    }
-    std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-    return static_cast<double>(times[times.size() / 2]);
+    return time_on_stream(context_.stream(), 3, repetitions,
+                          [&] { backend_->apply(x_.data(), b_.data()); })
+        .median_ms;
   }
 
  private:

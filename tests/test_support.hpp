@@ -12,10 +12,15 @@
 
 namespace spk::test {
 
-// Files under data/ (copied from ../shared/matrices with attribution).
-inline std::string data_path(const std::string& name) {
-  return std::string(SPK_SOURCE_DIR) + "/data/" + name;
+// The repository root: $SPK_SOURCE_DIR when set (binaries run from another checkout, e.g.
+// on the GPU machine), else the source tree the tests were built from.
+inline std::string source_dir() {
+  const char* value = std::getenv("SPK_SOURCE_DIR");
+  return value != nullptr && *value != '\0' ? std::string(value) : std::string(SPK_SOURCE_DIR);
 }
+
+// Files under data/ (the real matrices, copied from ../shared/matrices with attribution).
+inline std::string data_path(const std::string& name) { return source_dir() + "/data/" + name; }
 
 inline bool gpu_required() {
   const char* value = std::getenv("SPK_REQUIRE_GPU");

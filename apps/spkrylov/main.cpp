@@ -2,12 +2,14 @@
 //
 //   spkrylov solve [CONFIG.yaml] [--set key.path=value ...] [--quiet]
 //   spkrylov info MATRIX.mtx | --generate kind=poisson3d,n=64
+//   spkrylov bench [--suite default|small|none] [--matrix FILE.mtx ...] [--csv F] [--json F]
 //
 // Exit codes: 0 converged (or success), 1 bad input or error, 2 not converged.
 // Every spk::Error is caught here, once, and printed as one line.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "bench_command.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
 #include "spmv/base/error.hpp"
@@ -30,6 +32,29 @@ int main(int argc, char** argv) {
   info_command->add_option("--generate", info.generate,
                            "generator keys, e.g. kind=poisson3d,n=64,stencil=27");
 
+  spk::app::BenchCommandOptions bench;
+  CLI::App* bench_command = app.add_subcommand(
+      "bench", "SpMV bandwidth of every backend vs cuSPARSE and the copy bandwidth (GPU)");
+  bench_command->add_option("--suite", bench.suite, "default | small | none")
+      ->capture_default_str();
+  bench_command->add_option("--matrix", bench.matrix_files, "extra Matrix Market files");
+  bench_command->add_option("--formats", bench.formats, "formats to run (default: all)")
+      ->delimiter(',');
+  bench_command->add_option("--x-cache", bench.x_caches, "x_cache variants (none,ldg,texture)")
+      ->delimiter(',')
+      ->capture_default_str();
+  bench_command->add_option("--precision", bench.precisions, "double,single")
+      ->delimiter(',')
+      ->capture_default_str();
+  bench_command->add_option("--runs", bench.runs, "timed runs (median)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  bench_command->add_option("--warmup", bench.warmup, "untimed runs first")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  bench_command->add_option("--csv", bench.csv_path, "write the table as CSV");
+  bench_command->add_option("--json", bench.json_path, "write the table as JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -38,6 +63,7 @@ int main(int argc, char** argv) {
 
   try {
     if (info_command->parsed()) return spk::app::run_info_command(info);
+    if (bench_command->parsed()) return spk::app::run_bench_command(bench);
     return spk::app::run_solve_command(solve);  // `spkrylov` alone runs the default solve
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";

@@ -279,12 +279,15 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
   } catch (const YAML::ParserException& error) {
     throw BadInput(with_line(source_name, error.mark) + ": YAML syntax error: " + error.msg);
   }
-  if (documents.empty() || (documents.size() == 1 && documents[0].IsNull()))
-    throw BadInput(source_name + ": config is empty");
-  if (documents.size() > 1)
-    throw BadInput(source_name + ": config holds " + std::to_string(documents.size()) +
+  // Empty documents (a lone "---" or a file of comments) do not count.
+  std::vector<YAML::Node> contents;
+  for (const YAML::Node& document : documents)
+    if (!document.IsNull()) contents.push_back(document);
+  if (contents.empty()) throw BadInput(source_name + ": config is empty");
+  if (contents.size() > 1)
+    throw BadInput(source_name + ": config holds " + std::to_string(contents.size()) +
                    " YAML documents (separated by ---); expected one");
-  YAML::Node root = documents[0];
+  YAML::Node root = contents[0];
   ConfigOrigins origins(source_name);
   const ConfigValue root_value(origins, root, "");
   if (!root.IsMap())

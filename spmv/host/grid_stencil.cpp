@@ -68,8 +68,7 @@ CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
     const std::int64_t x = p % n, y = (p / n) % n, z = p / plane;
     index_t neighbours = 0;
     for (const StencilPoint& point : points)
-      if (inside(x, point.dx, n) && inside(y, point.dy, n) && inside(z, point.dz, nz))
-        ++neighbours;
+      if (inside(x, point.dx, n) && inside(y, point.dy, n) && inside(z, point.dz, nz)) ++neighbours;
     for (int a = 0; a < bs; ++a) matrix.row_offsets[p * bs + a + 1] = neighbours * bs;
   }
   for (index_t row = 0; row < matrix.rows; ++row)

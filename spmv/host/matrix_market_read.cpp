@@ -154,11 +154,9 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
   else if (field == "pattern")
     header.field = MarketField::pattern;
   else if (field == "complex")
-    throw NotSupported(scanner.where(scanner.line_number()) +
-                       "complex matrices are not supported");
+    throw NotSupported(scanner.where(scanner.line_number()) + "complex matrices are not supported");
   else
-    scanner.fail("unknown field '" + field +
-                 "' in the banner (expected real, integer or pattern)");
+    scanner.fail("unknown field '" + field + "' in the banner (expected real, integer or pattern)");
 
   if (symmetry == "general")
     header.symmetry = MarketSymmetry::general;
@@ -197,10 +195,10 @@ void parse_size_line(MarketScanner& scanner, MarketHeader& header) {
   header.cols = parse_size(scanner, cols_token, "columns", line, expected_form);
 
   if (header.symmetry != MarketSymmetry::general && header.rows != header.cols)
-    scanner.fail(std::string(header.symmetry == MarketSymmetry::symmetric ? "symmetric"
-                                                                          : "skew-symmetric") +
-                 " matrix must be square, the size line declares " +
-                 std::to_string(header.rows) + " x " + std::to_string(header.cols));
+    scanner.fail(
+        std::string(header.symmetry == MarketSymmetry::symmetric ? "symmetric" : "skew-symmetric") +
+        " matrix must be square, the size line declares " + std::to_string(header.rows) + " x " +
+        std::to_string(header.cols));
 
   if (coordinate) {
     header.stored_count = parse_size(scanner, count_token, "declared entries", line, expected_form);
@@ -307,10 +305,10 @@ void scan_coordinate_entries(MarketScanner& scanner, const MarketHeader& header,
 template <class OnValue>
 void scan_array_values(MarketScanner& scanner, const MarketHeader& header, OnValue&& on_value) {
   const std::int64_t expected = header.stored_count;
-  const std::int64_t first_row_offset =
-      header.symmetry == MarketSymmetry::general ? -1
-      : header.symmetry == MarketSymmetry::symmetric ? 0
-                                                       : 1;  // first stored row below column
+  const std::int64_t first_row_offset = header.symmetry == MarketSymmetry::general ? -1
+                                        : header.symmetry == MarketSymmetry::symmetric
+                                            ? 0
+                                            : 1;  // first stored row below column
   index_t row = 0, column = 0;
   if (header.symmetry == MarketSymmetry::skew_symmetric) row = 1;
   std::int64_t found = 0;

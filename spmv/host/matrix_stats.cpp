@@ -96,7 +96,9 @@ std::string printed(const char* format, double value) {
   return text;
 }
 
-std::string yes_no(bool value) { return value ? "true" : "false"; }
+std::string yes_no(bool value) {
+  return value ? "true" : "false";
+}
 
 }  // namespace
 
@@ -123,27 +125,26 @@ std::string format_matrix_stats(const MatrixStats& stats) {
                                               : "nonsymmetric";
   const std::string strict_rows = std::to_string(stats.strictly_dominant_rows) + " of " +
                                   std::to_string(stats.rows) + " rows strictly";
-  const std::string dominance =
-      stats.diagonally_dominant ? "weakly dominant in every row (" + strict_rows + ")"
-                                : "not diagonally dominant (" + strict_rows + ")";
+  const std::string dominance = stats.diagonally_dominant
+                                    ? "weakly dominant in every row (" + strict_rows + ")"
+                                    : "not diagonally dominant (" + strict_rows + ")";
   const std::string diagonal =
       stats.zero_or_missing_diagonal == 0
           ? "all nonzero"
-          : std::to_string(stats.zero_or_missing_diagonal) +
-                " rows zero or missing (first: row " +
+          : std::to_string(stats.zero_or_missing_diagonal) + " rows zero or missing (first: row " +
                 std::to_string(std::int64_t{stats.first_zero_diagonal_row} + 1) + ", 1-based)";
 
   std::string table;
   table += line("rows x columns", std::to_string(stats.rows) + " x " + std::to_string(stats.cols));
   table += "\n" + line("nonzeros", std::to_string(stats.nnz));
-  table += "\n" + line("row length",
-                       "min " + std::to_string(stats.min_row_length) + "  avg " +
-                           printed("%.2f", stats.avg_row_length) + "  max " +
-                           std::to_string(stats.max_row_length) + "  max-avg " +
-                           printed("%.2f", stats.max_row_length - stats.avg_row_length));
-  table += "\n" + line("row length stddev", printed("%.2f", stats.row_length_stddev) + "  (" +
-                                                printed("%.2f", 100.0 * stats.row_length_variation) +
-                                                "% of avg)");
+  table +=
+      "\n" + line("row length", "min " + std::to_string(stats.min_row_length) + "  avg " +
+                                    printed("%.2f", stats.avg_row_length) + "  max " +
+                                    std::to_string(stats.max_row_length) + "  max-avg " +
+                                    printed("%.2f", stats.max_row_length - stats.avg_row_length));
+  table += "\n" + line("row length stddev",
+                       printed("%.2f", stats.row_length_stddev) + "  (" +
+                           printed("%.2f", 100.0 * stats.row_length_variation) + "% of avg)");
   table += "\n" + line("ELLPACK fill ratio", printed("%.3f", stats.ell_fill_ratio) +
                                                  "  (rows x max row length / nonzeros)");
   table += "\n" + line("empty rows", std::to_string(stats.empty_rows));
@@ -170,9 +171,10 @@ std::vector<std::pair<std::string, std::string>> matrix_stats_fields(const Matri
       {"diagonally_dominant", yes_no(stats.diagonally_dominant)},
       {"strictly_dominant_rows", std::to_string(stats.strictly_dominant_rows)},
       {"zero_or_missing_diagonal", std::to_string(stats.zero_or_missing_diagonal)},
-      {"first_zero_diagonal_row", stats.first_zero_diagonal_row < 0
-                                      ? std::string("null")
-                                      : std::to_string(std::int64_t{stats.first_zero_diagonal_row} + 1)},
+      {"first_zero_diagonal_row",
+       stats.first_zero_diagonal_row < 0
+           ? std::string("null")
+           : std::to_string(std::int64_t{stats.first_zero_diagonal_row} + 1)},
   };
 }
 

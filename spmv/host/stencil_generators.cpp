@@ -84,10 +84,12 @@ CsrMatrix<double> generate_poisson2d(int n) {
 }
 
 CsrMatrix<double> generate_poisson3d(int n, int stencil) {
-  const std::string name = "poisson3d n=" + std::to_string(n) + " stencil=" + std::to_string(stencil);
+  const std::string name =
+      "poisson3d n=" + std::to_string(n) + " stencil=" + std::to_string(stencil);
   if (stencil == 7) return assemble_grid_operator(laplacian_stencil(3), n, name);
   if (stencil == 27) return assemble_grid_operator(laplacian27_stencil(), n, name);
-  throw BadInput("poisson3d: stencil = " + std::to_string(stencil) + " is invalid (expected 7 or 27)");
+  throw BadInput("poisson3d: stencil = " + std::to_string(stencil) +
+                 " is invalid (expected 7 or 27)");
 }
 
 CsrMatrix<double> generate_convdiff2d(int n, double peclet, ConvectionScheme scheme) {

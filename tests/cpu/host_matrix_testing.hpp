@@ -34,15 +34,17 @@ inline void expect_valid_csr(const CsrMatrix<double>& matrix) {
     for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
       ASSERT_GE(matrix.columns[k], 0) << "row " << row;
       ASSERT_LT(matrix.columns[k], matrix.cols) << "row " << row;
-      if (k > matrix.row_offsets[row])
+      if (k > matrix.row_offsets[row]) {
         ASSERT_LT(matrix.columns[k - 1], matrix.columns[k]) << "row " << row << " unsorted";
+      }
     }
   }
 }
 
 // A random rows x cols matrix: each entry is present with probability `density`, values in
 // [-1, 1); rows listed in `empty_rows` are left empty.
-inline CsrMatrix<double> random_csr(index_t rows, index_t cols, double density, std::mt19937_64& rng,
+inline CsrMatrix<double> random_csr(index_t rows, index_t cols, double density,
+                                    std::mt19937_64& rng,
                                     const std::vector<index_t>& empty_rows = {}) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   CsrMatrix<double> matrix;

@@ -595,6 +595,8 @@ TEST(ConfigErrors, YamlSyntaxEmptyAndNotAMap) {
             "run.yaml:1: config must be a map of keys (matrix, rhs, solver, ...), got a list");
   EXPECT_EQ(parse_error("hello\n"),
             "run.yaml:1: config must be a map of keys (matrix, rhs, solver, ...), got 'hello'");
+  EXPECT_EQ(parse_error("---\n...\n"), "run.yaml: config is empty");
+  EXPECT_EQ(parse("---\n" + std::string(kGenerated) + "---\n").matrix.generate->n, 8);
   EXPECT_EQ(parse_error(std::string(kGenerated) + "---\n" + kGenerated),
             "run.yaml: config holds 2 YAML documents (separated by ---); expected one");
 }

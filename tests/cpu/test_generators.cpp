@@ -74,7 +74,9 @@ bool same_matrix(const CsrMatrix<double>& a, const CsrMatrix<double>& b) {
 }
 
 // Row of grid point (x, y, z) on an n^3 grid (x fastest).
-index_t grid_row(int n, int x, int y, int z) { return (z * n + y) * n + x; }
+index_t grid_row(int n, int x, int y, int z) {
+  return (z * n + y) * n + x;
+}
 
 double entry(const CsrMatrix<double>& matrix, index_t row, index_t column) {
   for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
@@ -139,8 +141,8 @@ TEST(Generators, PoissonEqualsKroneckerSumsOfTheSecondDifference) {
     const Dense t = tridiagonal(n, -1, 2, -1), i = identity(n);
     EXPECT_EQ(to_dense(generate_poisson2d(n)), add(kron(i, n, t, n), kron(t, n, i, n)));
     const Dense ii = kron(i, n, i, n);
-    const Dense seven = add(add(kron(ii, n * n, t, n), kron(i, n, kron(t, n, i, n), n * n)),
-                            kron(t, n, ii, n * n));
+    const Dense seven =
+        add(add(kron(ii, n * n, t, n), kron(i, n, kron(t, n, i, n), n * n)), kron(t, n, ii, n * n));
     EXPECT_EQ(to_dense(generate_poisson3d(n, 7)), seven) << "n = " << n;
     // 27-point: 27 I - B (x) B (x) B with B = tridiag(1, 1, 1): -1 to all 26 neighbours.
     const Dense b = tridiagonal(n, 1, 1, 1);
@@ -182,12 +184,14 @@ TEST(Generators, ElasticityBlocksAreTheDocumentedOnes) {
   const int n = 3;
   const CsrMatrix<double> matrix = generate_elasticity3d(n);
   const index_t point = grid_row(n, 1, 1, 1);
-  const auto at = [&](index_t p, int a, index_t q, int b) { return entry(matrix, 3 * p + a, 3 * q + b); };
-  EXPECT_EQ(at(point, 0, point, 0), 28.0);  // 2W, W = 6 + 12/2 + 8/4
-  EXPECT_EQ(at(point, 0, point, 1), -3.5);  // -cW
-  EXPECT_EQ(at(point, 2, point + 1, 2), -1.0);                // face neighbour, diagonal of -C
-  EXPECT_EQ(at(point, 2, point + 1, 0), -0.25);               // face, coupling c
-  EXPECT_EQ(at(point, 1, point + 1 + n, 1), -0.5);            // edge
+  const auto at = [&](index_t p, int a, index_t q, int b) {
+    return entry(matrix, 3 * p + a, 3 * q + b);
+  };
+  EXPECT_EQ(at(point, 0, point, 0), 28.0);                     // 2W, W = 6 + 12/2 + 8/4
+  EXPECT_EQ(at(point, 0, point, 1), -3.5);                     // -cW
+  EXPECT_EQ(at(point, 2, point + 1, 2), -1.0);                 // face neighbour, diagonal of -C
+  EXPECT_EQ(at(point, 2, point + 1, 0), -0.25);                // face, coupling c
+  EXPECT_EQ(at(point, 1, point + 1 + n, 1), -0.5);             // edge
   EXPECT_EQ(at(point, 1, point + 1 + n + n * n, 0), -0.0625);  // corner: -c/4
   // Interior rows sum to zero: exactly weakly dominant.
   double row_sum = 0.0;
@@ -231,18 +235,22 @@ TEST(Generators, SpdGeneratorsAdmitACholeskyFactorization) {
 
 TEST(Generators, ConvdiffIsNonsymmetricAndUpwindStaysDominant) {
   for (double pe : {0.1, 1.0, 10.0, 1000.0}) {
-    const MatrixStats upwind = compute_matrix_stats(generate_convdiff2d(10, pe, ConvectionScheme::upwind));
+    const MatrixStats upwind =
+        compute_matrix_stats(generate_convdiff2d(10, pe, ConvectionScheme::upwind));
     EXPECT_TRUE(upwind.structurally_symmetric);
     EXPECT_FALSE(upwind.numerically_symmetric) << "Pe " << pe;
     EXPECT_TRUE(upwind.diagonally_dominant) << "Pe " << pe;
-    const MatrixStats upwind3 = compute_matrix_stats(generate_convdiff3d(6, pe, ConvectionScheme::upwind));
+    const MatrixStats upwind3 =
+        compute_matrix_stats(generate_convdiff3d(6, pe, ConvectionScheme::upwind));
     EXPECT_FALSE(upwind3.numerically_symmetric) << "Pe " << pe;
     EXPECT_TRUE(upwind3.diagonally_dominant) << "Pe " << pe;
   }
-  const MatrixStats central_small = compute_matrix_stats(generate_convdiff3d(6, 0.5, ConvectionScheme::central));
+  const MatrixStats central_small =
+      compute_matrix_stats(generate_convdiff3d(6, 0.5, ConvectionScheme::central));
   EXPECT_FALSE(central_small.numerically_symmetric);
   EXPECT_TRUE(central_small.diagonally_dominant);
-  const MatrixStats central_large = compute_matrix_stats(generate_convdiff3d(6, 2.0, ConvectionScheme::central));
+  const MatrixStats central_large =
+      compute_matrix_stats(generate_convdiff3d(6, 2.0, ConvectionScheme::central));
   EXPECT_FALSE(central_large.diagonally_dominant);  // documented: Pe > 1 loses dominance
 }
 
@@ -322,7 +330,8 @@ TEST(Generators, EveryListedKindGenerates) {
   spec.kind = "convdiff2d";
   spec.convection = "central";
   spec.peclet = 3.0;
-  EXPECT_TRUE(same_matrix(generate_matrix(spec), generate_convdiff2d(5, 3.0, ConvectionScheme::central)));
+  EXPECT_TRUE(
+      same_matrix(generate_matrix(spec), generate_convdiff2d(5, 3.0, ConvectionScheme::central)));
 }
 
 TEST(Generators, BadParametersThrowBadInputNamingThem) {
@@ -343,7 +352,9 @@ TEST(Generators, BadParametersThrowBadInputNamingThem) {
   expect_error<BadInput>([] { generate_convdiff2d(4, -1.0, ConvectionScheme::upwind); },
                          "convdiff2d: peclet", "must be finite and >= 0");
   expect_error<BadInput>(
-      [] { generate_convdiff3d(4, std::numeric_limits<double>::quiet_NaN(), ConvectionScheme::central); },
+      [] {
+        generate_convdiff3d(4, std::numeric_limits<double>::quiet_NaN(), ConvectionScheme::central);
+      },
       "convdiff3d: peclet", "must be finite");
   GeneratorSpec downwind = spec_with("convdiff3d", 4);
   downwind.convection = "downwind";
@@ -351,11 +362,13 @@ TEST(Generators, BadParametersThrowBadInputNamingThem) {
                          "expected upwind, central");
   expect_error<BadInput>([] { generate_powerlaw(100, 0.5, 2.0, 1); }, "powerlaw: avg_row_length",
                          "must be in [1, n = 100]");
-  expect_error<BadInput>([] { generate_powerlaw(100, 101.0, 2.0, 1); }, "powerlaw: avg_row_length", "");
+  expect_error<BadInput>([] { generate_powerlaw(100, 101.0, 2.0, 1); }, "powerlaw: avg_row_length",
+                         "");
   expect_error<BadInput>([] { generate_powerlaw(100, 8.0, 1.0, 1); }, "powerlaw: exponent",
                          "greater than 1");
-  expect_error<BadInput>([] { generate_powerlaw(100, 8.0, std::numeric_limits<double>::infinity(), 1); },
-                         "powerlaw: exponent", "");
+  expect_error<BadInput>(
+      [] { generate_powerlaw(100, 8.0, std::numeric_limits<double>::infinity(), 1); },
+      "powerlaw: exponent", "");
 }
 
 TEST(Generators, SizesPastThe32BitRangeAreRefusedBeforeAllocating) {
@@ -363,13 +376,13 @@ TEST(Generators, SizesPastThe32BitRangeAreRefusedBeforeAllocating) {
                          "exceeds the 32-bit index limit");
   expect_error<BadInput>([] { generate_poisson3d(1300, 27); }, "poisson3d n=1300 stencil=27: rows",
                          "");
-  expect_error<BadInput>([] { generate_poisson3d(600, 27); }, "poisson3d n=600 stencil=27: nonzeros",
-                         "exceeds the 32-bit index limit");
+  expect_error<BadInput>([] { generate_poisson3d(600, 27); },
+                         "poisson3d n=600 stencil=27: nonzeros", "exceeds the 32-bit index limit");
   expect_error<BadInput>([] { generate_poisson2d(50000); }, "poisson2d n=50000: rows", "");
   expect_error<BadInput>([] { generate_elasticity3d(900); }, "elasticity3d n=900: rows", "");
   expect_error<BadInput>([] { generate_elasticity3d(300); }, "elasticity3d n=300: nonzeros", "");
-  expect_error<BadInput>([] { generate_powerlaw(2000000000, 8.0, 2.0, 1); }, "powerlaw n=2000000000",
-                         "exceeds the 32-bit index limit");
+  expect_error<BadInput>([] { generate_powerlaw(2000000000, 8.0, 2.0, 1); },
+                         "powerlaw n=2000000000", "exceeds the 32-bit index limit");
 }
 
 }  // namespace

@@ -45,7 +45,9 @@ std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + "spk_" + info->name() + "_" + name;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
 
 const std::string general = "%%MatrixMarket matrix coordinate real general\n";
 const std::string symmetric = "%%MatrixMarket matrix coordinate real symmetric\n";
@@ -99,15 +101,16 @@ TEST(MatrixMarketRead, PatternEntriesAreOne) {
 }
 
 TEST(MatrixMarketRead, IntegerFieldCrlfCaseInsensitiveBannerPlusSignAndFortranExponent) {
-  const CsrMatrix<double> integers =
-      parse_matrix("%%MatrixMarket MATRIX Coordinate INTEGER General\r\n2 2 2\r\n1 1 -7\r\n2 2 +12\r\n");
+  const CsrMatrix<double> integers = parse_matrix(
+      "%%MatrixMarket MATRIX Coordinate INTEGER General\r\n2 2 2\r\n1 1 -7\r\n2 2 +12\r\n");
   EXPECT_EQ(to_dense(integers), (std::vector<double>{-7, 0, 0, 12}));
   const CsrMatrix<double> fortran = parse_matrix(general + "1 2 2\n1 1 1.5D+03\n1 2 +2.5d-1\n");
   EXPECT_EQ(fortran.values, (std::vector<double>{1500.0, 0.25}));
 }
 
 TEST(MatrixMarketRead, SubnormalAndTinyValuesAreReadNotRejected) {
-  const CsrMatrix<double> matrix = parse_matrix(general + "1 2 2\n1 1 4.9406564584124654e-324\n1 2 1e-400\n");
+  const CsrMatrix<double> matrix =
+      parse_matrix(general + "1 2 2\n1 1 4.9406564584124654e-324\n1 2 1e-400\n");
   EXPECT_EQ(matrix.values[0], std::numeric_limits<double>::denorm_min());
   EXPECT_EQ(matrix.values[1], 0.0);  // underflows to zero, like strtod
 }
@@ -165,34 +168,34 @@ TEST(MatrixMarketErrors, MissingFileNamesThePath) {
 TEST(MatrixMarketErrors, ErrorsFromAFileUseThePathAsGiven) {
   const std::string path = temp_path("bad.mtx");
   std::ofstream(path) << general << "2 2 1\n1 3 1.0\n";
-  expect_error<BadInput>([&] { read_matrix_market(path); }, path + ":3: ",
-                         "column index 3 out of range 1..2");
+  expect_error<BadInput>([&] { read_matrix_market(path); },
+                         path + ":3: ", "column index 3 out of range 1..2");
 }
 
 TEST(MatrixMarketErrors, EmptyFileAndMissingOrMalformedBanner) {
   expect_matrix_error("", "bad.mtx:1: ", "empty file");
   expect_matrix_error("3 3 1\n1 1 1\n", "bad.mtx:1: ", "missing Matrix Market banner");
-  expect_matrix_error("%MatrixMarket matrix coordinate real general\n1 1 0\n", "bad.mtx:1: ",
-                      "missing Matrix Market banner");
-  expect_matrix_error("%%MatrixMarket matrix coordinate real\n1 1 0\n", "bad.mtx:1: ",
-                      "malformed banner");
+  expect_matrix_error("%MatrixMarket matrix coordinate real general\n1 1 0\n",
+                      "bad.mtx:1: ", "missing Matrix Market banner");
+  expect_matrix_error("%%MatrixMarket matrix coordinate real\n1 1 0\n",
+                      "bad.mtx:1: ", "malformed banner");
   expect_matrix_error("%%MatrixMarket matrix coordinate real general extra\n1 1 0\n",
                       "bad.mtx:1: ", "malformed banner");
 }
 
 TEST(MatrixMarketErrors, UnknownObjectFormatFieldSymmetry) {
-  expect_matrix_error("%%MatrixMarket vector coordinate real general\n", "bad.mtx:1: ",
-                      "unknown object 'vector'");
-  expect_matrix_error("%%MatrixMarket matrix sparse real general\n", "bad.mtx:1: ",
-                      "unknown format 'sparse'");
-  expect_matrix_error("%%MatrixMarket matrix coordinate float general\n", "bad.mtx:1: ",
-                      "unknown field 'float'");
-  expect_matrix_error("%%MatrixMarket matrix coordinate real upper\n", "bad.mtx:1: ",
-                      "unknown symmetry 'upper'");
-  expect_matrix_error("%%MatrixMarket matrix array pattern general\n", "bad.mtx:1: ",
-                      "'pattern' is only valid with format 'coordinate'");
-  expect_matrix_error("%%MatrixMarket matrix coordinate pattern skew-symmetric\n", "bad.mtx:1: ",
-                      "cannot be skew-symmetric");
+  expect_matrix_error("%%MatrixMarket vector coordinate real general\n",
+                      "bad.mtx:1: ", "unknown object 'vector'");
+  expect_matrix_error("%%MatrixMarket matrix sparse real general\n",
+                      "bad.mtx:1: ", "unknown format 'sparse'");
+  expect_matrix_error("%%MatrixMarket matrix coordinate float general\n",
+                      "bad.mtx:1: ", "unknown field 'float'");
+  expect_matrix_error("%%MatrixMarket matrix coordinate real upper\n",
+                      "bad.mtx:1: ", "unknown symmetry 'upper'");
+  expect_matrix_error("%%MatrixMarket matrix array pattern general\n",
+                      "bad.mtx:1: ", "'pattern' is only valid with format 'coordinate'");
+  expect_matrix_error("%%MatrixMarket matrix coordinate pattern skew-symmetric\n",
+                      "bad.mtx:1: ", "cannot be skew-symmetric");
 }
 
 TEST(MatrixMarketErrors, ComplexAndHermitianAreNotSupported) {
@@ -216,8 +219,8 @@ TEST(MatrixMarketErrors, MissingMalformedAndNegativeSizeLine) {
   expect_matrix_error(general + "-3 3 1\n", "bad.mtx:2: ", "negative rows -3");
   expect_matrix_error(general + "3 -3 1\n", "bad.mtx:2: ", "negative columns -3");
   expect_matrix_error(general + "3 3 -1\n", "bad.mtx:2: ", "negative declared entries -1");
-  expect_matrix_error("%%MatrixMarket matrix array real general\n3\n", "bad.mtx:2: ",
-                      "malformed size line");
+  expect_matrix_error("%%MatrixMarket matrix array real general\n3\n",
+                      "bad.mtx:2: ", "malformed size line");
 }
 
 TEST(MatrixMarketErrors, SizesPastThe32BitIndexRangeAreRefusedBeforeAllocating) {
@@ -225,22 +228,23 @@ TEST(MatrixMarketErrors, SizesPastThe32BitIndexRangeAreRefusedBeforeAllocating) 
                       "declared entries = 3000000000 exceeds the 32-bit index limit");
   expect_matrix_error(general + "3000000000 3 1\n1 1 1\n", "bad.mtx:2: ", "rows = 3000000000");
   expect_matrix_error(general + "3 2147483648 1\n1 1 1\n", "bad.mtx:2: ", "columns = 2147483648");
-  expect_matrix_error("%%MatrixMarket matrix array real general\n100000 100000\n", "bad.mtx:2: ",
-                      "dense array values = 10000000000");
+  expect_matrix_error("%%MatrixMarket matrix array real general\n100000 100000\n",
+                      "bad.mtx:2: ", "dense array values = 10000000000");
   // A huge but representable declared count with few lines is a truncated file, not an OOM.
-  expect_matrix_error(general + "3 3 2000000000\n1 1 1\n", "bad.mtx:3: ",
-                      "file ends after 1 of 2000000000 declared entries");
+  expect_matrix_error(general + "3 3 2000000000\n1 1 1\n",
+                      "bad.mtx:3: ", "file ends after 1 of 2000000000 declared entries");
 }
 
 TEST(MatrixMarketErrors, TruncatedFileNamesExpectedAndFoundCounts) {
-  expect_matrix_error(general + "3 3 3\n1 1 1\n2 2 1\n", "bad.mtx:4: ",
-                      "file ends after 2 of 3 declared entries");
-  expect_matrix_error(general + "3 3 3\n", "bad.mtx:2: ", "file ends after 0 of 3 declared entries");
+  expect_matrix_error(general + "3 3 3\n1 1 1\n2 2 1\n",
+                      "bad.mtx:4: ", "file ends after 2 of 3 declared entries");
+  expect_matrix_error(general + "3 3 3\n",
+                      "bad.mtx:2: ", "file ends after 0 of 3 declared entries");
 }
 
 TEST(MatrixMarketErrors, ExtraEntries) {
-  expect_matrix_error(general + "3 3 2\n1 1 1\n2 2 1\n% fine\n3 3 1\n", "bad.mtx:6: ",
-                      "extra entry after the 2 declared entries");
+  expect_matrix_error(general + "3 3 2\n1 1 1\n2 2 1\n% fine\n3 3 1\n",
+                      "bad.mtx:6: ", "extra entry after the 2 declared entries");
 }
 
 TEST(MatrixMarketErrors, IndexOutOfRangeOrNotAnInteger) {
@@ -258,11 +262,12 @@ TEST(MatrixMarketErrors, IndexOutOfRangeOrNotAnInteger) {
   expect_matrix_error(general + "3 3 1\n0 1 1.0\n", "bad.mtx:3: ", "row index 0 out of range 1..3");
   expect_matrix_error(general + "3 3 1\n1 0 1.0\n", "bad.mtx:3: ", "column index 0 out of range");
   expect_matrix_error(general + "0 3 1\n1 1 1.0\n", "bad.mtx:3: ", "the matrix has no rows");
-  expect_matrix_error(general + "3 3 1\n1.5 1 1.0\n", "bad.mtx:3: ",
-                      "row index '1.5' is not an integer");
-  expect_matrix_error(general + "3 3 1\n1 x 1.0\n", "bad.mtx:3: ", "column index 'x' is not an integer");
-  expect_matrix_error(general + "3 3 1\n99999999999999999999 1 1.0\n", "bad.mtx:3: ",
-                      "row index '99999999999999999999' is not an integer");
+  expect_matrix_error(general + "3 3 1\n1.5 1 1.0\n",
+                      "bad.mtx:3: ", "row index '1.5' is not an integer");
+  expect_matrix_error(general + "3 3 1\n1 x 1.0\n",
+                      "bad.mtx:3: ", "column index 'x' is not an integer");
+  expect_matrix_error(general + "3 3 1\n99999999999999999999 1 1.0\n",
+                      "bad.mtx:3: ", "row index '99999999999999999999' is not an integer");
 }
 
 TEST(MatrixMarketErrors, NonNumericAndNonFiniteValues) {
@@ -279,8 +284,9 @@ TEST(MatrixMarketErrors, MissingValueAndTrailingGarbage) {
   expect_matrix_error(general + "2 2 1\n1 1\n", "bad.mtx:3: ", "expected 'row column value'");
   expect_matrix_error(general + "2 2 1\n1 1 1.0 extra\n", "bad.mtx:3: ", "unexpected text 'extra'");
   expect_matrix_error(general + "2 2 1\n1 1 1.0 % comment\n", "bad.mtx:3: ", "unexpected text '%'");
-  expect_matrix_error("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1.0\n",
-                      "bad.mtx:3: ", "unexpected text '1.0' after the entry (expected 'row column')");
+  expect_matrix_error(
+      "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1.0\n",
+      "bad.mtx:3: ", "unexpected text '1.0' after the entry (expected 'row column')");
 }
 
 TEST(MatrixMarketErrors, SymmetryViolations) {
@@ -288,16 +294,19 @@ TEST(MatrixMarketErrors, SymmetryViolations) {
                       "symmetric matrix must be square, the size line declares 3 x 4");
   expect_matrix_error("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 2 1.0\n",
                       "bad.mtx:3: ", "skew-symmetric matrix has a nonzero diagonal entry (2,2)");
-  expect_matrix_error(symmetric + "3 3 3\n2 1 1\n3 3 1\n1 3 1\n", "bad.mtx:5: ",
-                      "than line 3; a symmetric file must store one triangle only");
+  expect_matrix_error(symmetric + "3 3 3\n2 1 1\n3 3 1\n1 3 1\n",
+                      "bad.mtx:5: ", "than line 3; a symmetric file must store one triangle only");
 }
 
 TEST(VectorMarketErrors, ShapeCountValuesAndLayout) {
   const std::string array = "%%MatrixMarket matrix array real general\n";
-  expect_vector_error(array + "3 4\n", "bad.mtx:2: ", "expected a vector (n x 1 or 1 x n), found a 3 x 4 matrix");
+  expect_vector_error(array + "3 4\n",
+                      "bad.mtx:2: ", "expected a vector (n x 1 or 1 x n), found a 3 x 4 matrix");
   expect_vector_error(general + "% c\n2 2 1\n1 1 1\n", "bad.mtx:3: ", "found a 2 x 2 matrix");
-  expect_vector_error(array + "3 1\n1\n2\n", "bad.mtx:4: ", "file ends after 2 of 3 declared values");
-  expect_vector_error(array + "2 1\n1\n2\n3\n", "bad.mtx:5: ", "extra value after the 2 declared values");
+  expect_vector_error(array + "3 1\n1\n2\n",
+                      "bad.mtx:4: ", "file ends after 2 of 3 declared values");
+  expect_vector_error(array + "2 1\n1\n2\n3\n",
+                      "bad.mtx:5: ", "extra value after the 2 declared values");
   expect_vector_error(array + "2 1\n1\nNaN\n", "bad.mtx:4: ", "value 'NaN' is not finite");
   expect_vector_error(array + "2 1\n1 2\n", "bad.mtx:3: ", "unexpected text '2' after the value");
   expect_vector_error(array + "2 1\n1\nx\n", "bad.mtx:4: ", "value 'x' is not a number");
@@ -308,8 +317,10 @@ TEST(VectorMarketErrors, ShapeCountValuesAndLayout) {
 TEST(MatrixMarketWriteErrors, UnopenablePathIsBadInputNamingIt) {
   const std::string path = temp_path("missing_directory") + "/out.mtx";
   CsrMatrix<double> matrix;
-  expect_error<BadInput>([&] { write_matrix_market(path, matrix); }, path + ": cannot open for writing", "");
-  expect_error<BadInput>([&] { write_vector_market(path, {1.0}); }, path + ": cannot open for writing", "");
+  expect_error<BadInput>([&] { write_matrix_market(path, matrix); },
+                         path + ": cannot open for writing", "");
+  expect_error<BadInput>([&] { write_vector_market(path, {1.0}); },
+                         path + ": cannot open for writing", "");
 }
 
 // ---- round trips --------------------------------------------------------------------
@@ -320,8 +331,11 @@ TEST(MatrixMarketRoundTrip, RandomMatrixIsBitIdenticalAfterWriteAndRead) {
   // Awkward values: extremes, subnormals, negative zero, many digits.
   const std::vector<double> awkward = {std::numeric_limits<double>::max(),
                                        std::numeric_limits<double>::denorm_min(),
-                                       -std::numeric_limits<double>::min(), -0.0, 1.0 / 3.0,
-                                       -2.5e300, 123456789.123456789};
+                                       -std::numeric_limits<double>::min(),
+                                       -0.0,
+                                       1.0 / 3.0,
+                                       -2.5e300,
+                                       123456789.123456789};
   ASSERT_GE(matrix.values.size(), awkward.size());
   std::copy(awkward.begin(), awkward.end(), matrix.values.begin());
 
@@ -404,8 +418,8 @@ INSTANTIATE_TEST_SUITE_P(Data, RealMatrices,
                                            RealMatrix{"watt_2.mtx", 1856, 11550, false, 128},
                                            RealMatrix{"rajat01.mtx", 6833, 43250, false, 1442},
                                            RealMatrix{"Pd.mtx", 8081, 13036, false, 5}),
-                         [](const ::testing::TestParamInfo<RealMatrix>& info) {
-                           std::string name = info.param.file;
+                         [](const ::testing::TestParamInfo<RealMatrix>& param_info) {
+                           std::string name = param_info.param.file;
                            return name.substr(0, name.find('.'));
                          });
 

@@ -1,0 +1,24 @@
+#pragma once
+// `spkrylov bench`: SpMV bandwidth of every backend on a suite of matrices several times
+// the L2 cache, each checked against the CPU reference before it is timed, with the device
+// copy bandwidth and cuSPARSE measured in the same run.
+#include <string>
+#include <vector>
+
+namespace spk::app {
+
+struct BenchCommandOptions {
+  std::string suite = "default";          // default | small | none
+  std::vector<std::string> matrix_files;  // extra .mtx files
+  std::vector<std::string> formats;       // empty: every format
+  std::vector<std::string> x_caches = {"none", "ldg", "texture"};
+  std::vector<std::string> precisions = {"double"};
+  int runs = 50;
+  int warmup = 5;
+  std::string csv_path;
+  std::string json_path;
+};
+
+int run_bench_command(const BenchCommandOptions& options);
+
+}  // namespace spk::app

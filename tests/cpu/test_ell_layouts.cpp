@@ -1,0 +1,534 @@
+// Host layouts of the ELL family (ellpack, ellpack-r, hyb): element-by-element layout checks
+// on hand-made matrices, layout reference SpMV against the CSR reference on random and
+// awkward matrices, the refusal rules, the HYB width rule, and the update_values helpers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "spmv/base/error.hpp"
+#include "spmv/formats/block_size.hpp"
+#include "spmv/formats/ellpack_layout.hpp"
+#include "spmv/formats/ellpack_r_layout.hpp"
+#include "spmv/formats/hyb_layout.hpp"
+#include "spmv/formats/sparsity_pattern.hpp"
+#include "spmv/host/generators.hpp"
+#include "spmv/host/matrix_market.hpp"
+#include "spmv/host/reference_spmv.hpp"
+#include "tests/cpu/host_matrix_testing.hpp"
+#include "tests/test_support.hpp"
+
+namespace spk {
+namespace {
+
+using test::expect_error;
+
+// The 4x4 of the layout tests (row 2 empty):
+//   [ 1 0 2 0 ]
+//   [ 0 3 0 0 ]
+//   [ 0 0 0 0 ]
+//   [ 4 5 0 6 ]
+template <class T>
+CsrMatrix<T> four_by_four() {
+  CsrMatrix<T> matrix;
+  matrix.rows = 4;
+  matrix.cols = 4;
+  matrix.row_offsets = {0, 2, 3, 3, 6};
+  matrix.columns = {0, 2, 1, 0, 1, 3};
+  matrix.values = {1, 2, 3, 4, 5, 6};
+  return matrix;
+}
+
+// Row r has lengths[r] distinct sorted random columns (partial Fisher-Yates), values in
+// [-1, 1).
+CsrMatrix<double> matrix_with_row_lengths(index_t cols, const std::vector<index_t>& lengths,
+                                          std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  CsrMatrix<double> matrix;
+  matrix.rows = static_cast<index_t>(lengths.size());
+  matrix.cols = cols;
+  std::vector<index_t> all_columns(static_cast<std::size_t>(cols));
+  for (index_t column = 0; column < cols; ++column) all_columns[column] = column;
+  for (const index_t length : lengths) {
+    for (index_t k = 0; k < length; ++k) {
+      std::uniform_int_distribution<index_t> pick(k, cols - 1);
+      std::swap(all_columns[k], all_columns[pick(rng)]);
+    }
+    std::vector<index_t> row(all_columns.begin(), all_columns.begin() + length);
+    std::sort(row.begin(), row.end());
+    for (const index_t column : row) {
+      matrix.columns.push_back(column);
+      matrix.values.push_back(value(rng));
+    }
+    matrix.row_offsets.push_back(matrix.nnz());
+  }
+  return matrix;
+}
+
+std::vector<index_t> random_lengths(index_t rows, index_t max_length, std::mt19937_64& rng) {
+  std::uniform_int_distribution<index_t> length(0, max_length);
+  std::vector<index_t> lengths(static_cast<std::size_t>(rows));
+  for (auto& value : lengths) value = length(rng);
+  return lengths;
+}
+
+struct NamedMatrix {
+  std::string name;
+  CsrMatrix<double> matrix;
+};
+
+// Random and awkward shapes for the layout-vs-CSR reference checks.
+std::vector<NamedMatrix> awkward_matrices(std::mt19937_64& rng) {
+  std::vector<NamedMatrix> cases;
+  cases.push_back(
+      {"random 300x300", matrix_with_row_lengths(300, random_lengths(300, 17, rng), rng)});
+  std::vector<index_t> with_empty = random_lengths(200, 9, rng);
+  for (std::size_t row = 0; row < with_empty.size(); row += 3) with_empty[row] = 0;
+  cases.push_back({"every third row empty", matrix_with_row_lengths(200, with_empty, rng)});
+  cases.push_back({"n=1", matrix_with_row_lengths(1, {1}, rng)});
+  cases.push_back({"n=1 empty", matrix_with_row_lengths(1, {0}, rng)});
+  cases.push_back(
+      {"nnz=0 (all rows empty)", matrix_with_row_lengths(50, std::vector<index_t>(50, 0), rng)});
+  std::vector<index_t> one_full = random_lengths(120, 4, rng);
+  one_full[37] = 120;
+  cases.push_back({"one row holding every column", matrix_with_row_lengths(120, one_full, rng)});
+  cases.push_back({"tall 400x37", matrix_with_row_lengths(37, random_lengths(400, 8, rng), rng)});
+  cases.push_back({"wide 37x400", matrix_with_row_lengths(400, random_lengths(37, 60, rng), rng)});
+  cases.push_back({"5x0", matrix_with_row_lengths(0, std::vector<index_t>(5, 0), rng)});
+  cases.push_back({"0x0", matrix_with_row_lengths(0, {}, rng)});
+  cases.push_back(
+      {"every row the same length", matrix_with_row_lengths(64, std::vector<index_t>(90, 7), rng)});
+  return cases;
+}
+
+template <class T>
+std::vector<T> random_vector(std::size_t size, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<T> vector(size);
+  for (auto& entry : vector) entry = static_cast<T>(value(rng));
+  return vector;
+}
+
+// ---------------------------------------------------------------------------------------
+// ELLPACK layout, element by element
+
+TEST(EllpackLayout, PitchRoundsRowsUpToWholeAlignedColumns) {
+  EXPECT_EQ(ell_pitch(0), 0u);
+  EXPECT_EQ(ell_pitch(1), 32u);
+  EXPECT_EQ(ell_pitch(32), 32u);
+  EXPECT_EQ(ell_pitch(33), 64u);
+  EXPECT_EQ(ell_pitch(max_index), 2147483648u);  // 2^31: past the 32-bit index range
+}
+
+TEST(EllpackLayout, FourByFourIsColumnMajorPaddedWithMinusOne) {
+  const EllpackLayout<double> layout = to_ellpack(four_by_four<double>(), EllPaddingLimits{});
+  EXPECT_EQ(layout.rows, 4);
+  EXPECT_EQ(layout.cols, 4);
+  EXPECT_EQ(layout.width, 3);  // row 3 has 3 entries
+  EXPECT_EQ(layout.pitch, 32u);
+  EXPECT_EQ(layout.stored_entries, 6);
+  EXPECT_EQ(layout.padded_entries(), 12);
+  EXPECT_DOUBLE_EQ(layout.fill_ratio(), 2.0);
+  ASSERT_EQ(layout.columns.size(), 96u);
+  ASSERT_EQ(layout.values.size(), 96u);
+  // slot k of row i at k * 32 + i
+  const index_t expected_columns[3][4] = {{0, 1, -1, 0}, {2, -1, -1, 1}, {-1, -1, -1, 3}};
+  const double expected_values[3][4] = {{1, 3, 0, 4}, {2, 0, 0, 5}, {0, 0, 0, 6}};
+  for (int slot = 0; slot < 3; ++slot)
+    for (int row = 0; row < 4; ++row) {
+      EXPECT_EQ(layout.columns[slot * 32 + row], expected_columns[slot][row])
+          << "slot " << slot << " row " << row;
+      EXPECT_EQ(layout.values[slot * 32 + row], expected_values[slot][row])
+          << "slot " << slot << " row " << row;
+    }
+  // the pitch rows past `rows` are padding too
+  for (int slot = 0; slot < 3; ++slot)
+    for (int row = 4; row < 32; ++row) {
+      EXPECT_EQ(layout.columns[slot * 32 + row], ell_padding_column);
+      EXPECT_EQ(layout.values[slot * 32 + row], 0.0);
+    }
+}
+
+TEST(EllpackLayout, WithWidthKeepsTheFirstEntriesOfEachRow) {
+  const EllpackLayout<float> layout =
+      to_ellpack_with_width(four_by_four<float>(), 1, EllPaddingLimits{});
+  EXPECT_EQ(layout.width, 1);
+  EXPECT_EQ(layout.stored_entries, 3);
+  const std::vector<index_t> first_columns = {0, 1, -1, 0};
+  const std::vector<float> first_values = {1, 3, 0, 4};
+  for (int row = 0; row < 4; ++row) {
+    EXPECT_EQ(layout.columns[row], first_columns[row]);
+    EXPECT_EQ(layout.values[row], first_values[row]);
+  }
+  const EllpackLayout<float> empty =
+      to_ellpack_with_width(four_by_four<float>(), 0, EllPaddingLimits{});
+  EXPECT_EQ(empty.width, 0);
+  EXPECT_TRUE(empty.columns.empty());
+  EXPECT_EQ(empty.stored_entries, 0);
+}
+
+TEST(EllpackLayout, ValuesAloneMatchTheFullConversion) {
+  std::mt19937_64 rng(11);
+  const CsrMatrix<double> matrix = matrix_with_row_lengths(90, random_lengths(70, 12, rng), rng);
+  for (const index_t width : {0, 3, 12}) {
+    const EllpackLayout<double> layout = to_ellpack_with_width(matrix, width, EllPaddingLimits{});
+    EXPECT_EQ(ellpack_values(matrix, width, layout.pitch), layout.values) << "width " << width;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// ELLPACK-R layout
+
+TEST(EllpackRLayout, FourByFourHasTheEllpackArraysPlusRowLengths) {
+  const EllpackRLayout<double> layout = to_ellpack_r(four_by_four<double>(), EllPaddingLimits{});
+  const EllpackLayout<double> plain = to_ellpack(four_by_four<double>(), EllPaddingLimits{});
+  EXPECT_EQ(layout.row_lengths, (std::vector<index_t>{2, 1, 0, 3}));
+  EXPECT_EQ(layout.ell.width, 3);
+  EXPECT_EQ(layout.ell.columns, plain.columns);
+  EXPECT_EQ(layout.ell.values, plain.values);
+}
+
+TEST(EllpackRLayout, ReferenceReadsOnlyTheFirstRowLengthSlots) {
+  // Corrupt the padding: ELLPACK-R's reference must not look at it.
+  EllpackRLayout<double> layout = to_ellpack_r(four_by_four<double>(), EllPaddingLimits{});
+  layout.ell.columns[2 * 32 + 0] = 3;  // row 0, slot 2 (padding)
+  layout.ell.values[2 * 32 + 0] = 1000.0;
+  const std::vector<double> x = {1, 10, 100, 1000};
+  std::vector<double> y(4, -1.0);
+  ellpack_r_reference_spmv(layout, x.data(), y.data());
+  EXPECT_EQ(y, (std::vector<double>{201, 30, 0, 6054}));
+}
+
+// ---------------------------------------------------------------------------------------
+// Layout reference SpMV == CSR reference
+
+template <class T>
+void expect_layout_references_match_csr(const CsrMatrix<double>& source, const std::string& name,
+                                        std::mt19937_64& rng) {
+  const CsrMatrix<T> matrix = convert_values<T>(source);
+  const std::vector<T> x = random_vector<T>(static_cast<std::size_t>(matrix.cols), rng);
+  const std::size_t rows = static_cast<std::size_t>(matrix.rows);
+  // fp64 reference of the very same T values
+  const CsrMatrix<double> exact = convert_values<double>(matrix);
+  const std::vector<double> x_double(x.begin(), x.end());
+  std::vector<double> expected(rows);
+  reference_spmv(exact, x_double.data(), expected.data());
+  const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+
+  std::vector<T> y(rows, std::numeric_limits<T>::quiet_NaN());
+  ellpack_reference_spmv(to_ellpack(matrix, EllPaddingLimits{}), x.data(), y.data());
+  EXPECT_LT(test::relative_error(y, expected), tolerance) << name << ": ellpack";
+
+  y.assign(rows, std::numeric_limits<T>::quiet_NaN());
+  ellpack_r_reference_spmv(to_ellpack_r(matrix, EllPaddingLimits{}), x.data(), y.data());
+  EXPECT_LT(test::relative_error(y, expected), tolerance) << name << ": ellpack-r";
+
+  const index_t longest = spk::max_row_length(matrix);
+  for (const int width : {-1, 0, 1, 2, static_cast<int>(longest), static_cast<int>(longest) + 5}) {
+    y.assign(rows, std::numeric_limits<T>::quiet_NaN());
+    const HybLayout<T> hyb = to_hyb(matrix, width, EllPaddingLimits{});
+    hyb_reference_spmv(hyb, x.data(), y.data());
+    EXPECT_LT(test::relative_error(y, expected), tolerance) << name << ": hyb width " << width;
+    EXPECT_EQ(hyb.choice.ell_entries + hyb.choice.coo_entries, matrix.nnz()) << name;
+    EXPECT_EQ(hyb.ell.stored_entries, hyb.choice.ell_entries) << name;
+    EXPECT_EQ(hyb.coo.entries(), hyb.choice.coo_entries) << name;
+  }
+}
+
+TEST(EllLayoutReference, MatchesCsrReferenceOnRandomAndAwkwardMatrices) {
+  std::mt19937_64 rng(2024);
+  for (const NamedMatrix& named : awkward_matrices(rng)) {
+    expect_layout_references_match_csr<double>(named.matrix, named.name, rng);
+    expect_layout_references_match_csr<float>(named.matrix, named.name, rng);
+  }
+}
+
+TEST(EllLayoutReference, MatchesCsrReferenceOnEverySharedMatrix) {
+  std::mt19937_64 rng(7);
+  for (const char* file :
+       {"bcsstk13.mtx", "1138_bus.mtx", "west0479.mtx", "watt_2.mtx", "rajat01.mtx", "Pd.mtx"}) {
+    const CsrMatrix<double> matrix =
+        read_matrix_market(std::string(SPK_SHARED_MATRICES) + "/" + file);
+    // ellpack would refuse rajat01 under the default fill rule; the unlimited rule is fine here
+    expect_layout_references_match_csr<double>(matrix, file, rng);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Refusal rules
+
+CsrMatrix<double> skewed_matrix(index_t rows, index_t long_row_length, std::mt19937_64& rng) {
+  std::vector<index_t> lengths(static_cast<std::size_t>(rows), 2);
+  lengths[rows / 2] = long_row_length;
+  return matrix_with_row_lengths(std::max(rows, long_row_length), lengths, rng);
+}
+
+TEST(EllpackRefusal, FillPastTheLimitIsRefusedWithRatioAndAlternatives) {
+  std::mt19937_64 rng(3);
+  // 2000 rows padded to 500: 1e6 slots for 4498 nonzeros, fill 222
+  const CsrMatrix<double> matrix = skewed_matrix(2000, 500, rng);
+  EllPaddingLimits limits;
+  limits.max_fill = 3.0;
+  expect_error<BadInput>([&] { (void)to_ellpack(matrix, limits); }, "ellpack: ", "fill ratio 222");
+  expect_error<BadInput>([&] { (void)to_ellpack(matrix, limits); },
+                         "ellpack: ", "use spmv.format: hyb or ellpack-r");
+  expect_error<BadInput>([&] { (void)to_ellpack(matrix, limits); },
+                         "ellpack: ", "spmv.max_ell_fill = 3");
+  limits.max_fill = 250.0;  // raised: accepted
+  EXPECT_EQ(to_ellpack(matrix, limits).width, 500);
+}
+
+TEST(EllpackRefusal, SmallMatricesAreNeverRefusedForFill) {
+  std::mt19937_64 rng(4);
+  // 300 rows padded to 300: 9e4 slots (under the 1e5 floor) for ~900 nonzeros, fill ~100
+  const CsrMatrix<double> matrix = skewed_matrix(300, 300, rng);
+  EllPaddingLimits limits;
+  limits.max_fill = 3.0;
+  const EllpackLayout<double> layout = to_ellpack(matrix, limits);
+  EXPECT_GT(layout.fill_ratio(), 3.0);
+  EXPECT_LE(layout.padded_entries(), limits.fill_floor);
+}
+
+TEST(EllpackRefusal, PaddedArraysLargerThanTheDeviceAreRefusedBeforeAllocation) {
+  std::mt19937_64 rng(5);
+  const CsrMatrix<float> matrix = convert_values<float>(skewed_matrix(1000, 800, rng));
+  EllPaddingLimits limits;
+  limits.max_bytes = 1 << 20;  // 1 MiB "device"; the arrays need 1024 * 800 * 8 = 6.25 MiB
+  expect_error<BadInput>([&] { (void)to_ellpack(matrix, limits); },
+                         "ellpack: ", "6.25 MiB of values and column indices");
+  limits.format = "ellpack-r";
+  expect_error<BadInput>([&] { (void)to_ellpack_r(matrix, limits); },
+                         "ellpack-r: ", "more than the device's 1.00 MiB");
+  // a width of a billion slots would need terabytes: refused, nothing allocated
+  limits.max_bytes = std::size_t{16} << 30;
+  limits.format = "hyb";
+  expect_error<BadInput>([&] { (void)to_ellpack_with_width(matrix, 1000000000, limits); },
+                         "hyb: ", "padding 1000 rows to 1000000000 slots");
+}
+
+TEST(EllpackRefusal, PaddedByteCountUses64BitArithmetic) {
+  // 2^31-row pitch times a 2^31 width: far past 2^64 bytes, saturates instead of wrapping
+  EXPECT_EQ(ell_array_bytes<double>(max_index, max_index), std::numeric_limits<std::size_t>::max());
+  // 100000 rows x 50000 slots: 5e9 slots, past 2^32, computed exactly
+  EXPECT_EQ(ell_array_bytes<float>(100000, 50000), std::size_t{100000} * 50000 * 8);
+}
+
+TEST(EllpackRRefusal, NoFillRuleOnlyTheSizeRule) {
+  std::mt19937_64 rng(6);
+  const CsrMatrix<double> matrix = skewed_matrix(2000, 500, rng);
+  EllPaddingLimits limits;
+  limits.max_fill = 3.0;  // ignored by ELLPACK-R
+  const EllpackRLayout<double> layout = to_ellpack_r(matrix, limits);
+  EXPECT_EQ(layout.ell.width, 500);
+  EXPECT_GT(layout.ell.fill_ratio(), 200.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// HYB width rule
+
+// bytes(K) straight from the definition in hyb_layout.hpp, over the CSR.
+double brute_force_bytes(const CsrMatrix<double>& matrix, index_t width, std::size_t value_bytes) {
+  double coo = 0.0;
+  for (index_t row = 0; row < matrix.rows; ++row)
+    coo += std::max(0, matrix.row_length(row) - width);
+  return static_cast<double>(matrix.rows) * width * static_cast<double>(value_bytes + 4) +
+         coo * static_cast<double>(value_bytes + 8) * 2.0;
+}
+
+// The K the rule must pick: the smallest argmin over EVERY K from 0 to the longest row.
+index_t brute_force_width(const CsrMatrix<double>& matrix, std::size_t value_bytes) {
+  index_t best_width = 0;
+  double best = brute_force_bytes(matrix, 0, value_bytes);
+  for (index_t width = 1; width <= spk::max_row_length(matrix); ++width) {
+    const double bytes = brute_force_bytes(matrix, width, value_bytes);
+    if (bytes < best) {
+      best = bytes;
+      best_width = width;
+    }
+  }
+  return best_width;
+}
+
+void expect_rule_is_the_brute_force_minimum(const CsrMatrix<double>& matrix,
+                                            const std::string& name) {
+  for (const std::size_t value_bytes : {std::size_t{4}, std::size_t{8}}) {
+    const HybWidthChoice choice = choose_hyb_width(row_length_histogram(matrix), value_bytes, -1);
+    EXPECT_EQ(choice.width, brute_force_width(matrix, value_bytes))
+        << name << ", " << value_bytes << "-byte values";
+    EXPECT_DOUBLE_EQ(hyb_estimated_bytes(row_length_histogram(matrix), choice.width, value_bytes),
+                     brute_force_bytes(matrix, choice.width, value_bytes));
+  }
+}
+
+TEST(HybWidthRule, HistogramIsCompact) {
+  const RowLengthHistogram histogram = row_length_histogram(four_by_four<double>());
+  ASSERT_EQ(histogram.size(), 4u);
+  const index_t lengths[] = {0, 1, 2, 3};
+  for (std::size_t bar = 0; bar < 4; ++bar) {
+    EXPECT_EQ(histogram[bar].length, lengths[bar]);
+    EXPECT_EQ(histogram[bar].rows, 1);
+  }
+}
+
+TEST(HybWidthRule, SmallRegularMatricesStayInEll) {
+  // CUSP's rule sends any matrix under 4096 rows to COO (K = 0); this one must not.
+  const CsrMatrix<double> poisson = generate_poisson2d(8);  // 64 rows of 3..5 entries
+  expect_rule_is_the_brute_force_minimum(poisson, "poisson2d 8");
+  const HybWidthChoice choice = choose_hyb_width(row_length_histogram(poisson), 8, -1);
+  EXPECT_GT(choice.width, 0);
+  EXPECT_GT(choice.ell_entries, choice.coo_entries);
+  // every row the same length: all in ELL, no padding
+  std::mt19937_64 rng(8);
+  const CsrMatrix<double> regular = matrix_with_row_lengths(50, std::vector<index_t>(40, 6), rng);
+  const HybWidthChoice exact = choose_hyb_width(row_length_histogram(regular), 4, -1);
+  EXPECT_EQ(exact.width, 6);
+  EXPECT_EQ(exact.coo_entries, 0);
+  EXPECT_EQ(exact.coo_rows, 0);
+}
+
+TEST(HybWidthRule, Rajat01SpillsItsLongRowButKeepsTheBulkInEll) {
+  const CsrMatrix<double> matrix =
+      read_matrix_market(std::string(SPK_SHARED_MATRICES) + "/rajat01.mtx");
+  expect_rule_is_the_brute_force_minimum(matrix, "rajat01");
+  const index_t longest = spk::max_row_length(matrix);
+  ASSERT_EQ(longest, 1442);
+  for (const std::size_t value_bytes : {std::size_t{4}, std::size_t{8}}) {
+    const HybWidthChoice choice = choose_hyb_width(row_length_histogram(matrix), value_bytes, -1);
+    EXPECT_GT(choice.width, 0);
+    EXPECT_LT(choice.width, 64);                            // nowhere near the long row
+    EXPECT_GT(choice.ell_entries, 2 * choice.coo_entries);  // the bulk is in ELL
+    EXPECT_GE(choice.coo_entries, longest - choice.width);  // the long row overflows
+    // the ELL part's padding stays modest
+    EXPECT_LT(static_cast<double>(matrix.rows) * choice.width,
+              2.0 * static_cast<double>(choice.ell_entries));
+  }
+}
+
+TEST(HybWidthRule, PowerlawMatrixGetsTheCostMinimum) {
+  const CsrMatrix<double> matrix = generate_powerlaw(20000, 8.0, 1.8, 42);
+  expect_rule_is_the_brute_force_minimum(matrix, "powerlaw");
+  const HybWidthChoice choice = choose_hyb_width(row_length_histogram(matrix), 8, -1);
+  EXPECT_GT(choice.width, 0);
+  EXPECT_LT(choice.width, spk::max_row_length(matrix));
+  EXPECT_GT(choice.coo_entries, 0);
+  // at the minimum, widening by one would pad more than it saves: at most 3/8 of the rows
+  // (double) are longer than K, and more than that are longer than K - 1
+  std::int64_t longer_than_width = 0, longer_than_narrower = 0;
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    longer_than_width += matrix.row_length(row) > choice.width;
+    longer_than_narrower += matrix.row_length(row) > choice.width - 1;
+  }
+  EXPECT_LE(static_cast<double>(longer_than_width), 0.375 * matrix.rows);
+  EXPECT_GT(static_cast<double>(longer_than_narrower), 0.375 * matrix.rows);
+}
+
+TEST(HybWidthRule, RandomMatricesGetTheCostMinimum) {
+  std::mt19937_64 rng(9);
+  for (const NamedMatrix& named : awkward_matrices(rng))
+    expect_rule_is_the_brute_force_minimum(named.matrix, named.name);
+}
+
+TEST(HybWidthRule, FixedWidthIsUsedAndClampedToTheLongestRow) {
+  const RowLengthHistogram histogram = row_length_histogram(four_by_four<double>());
+  const HybWidthChoice two = choose_hyb_width(histogram, 8, 2);
+  EXPECT_EQ(two.width, 2);
+  EXPECT_EQ(two.ell_entries, 5);
+  EXPECT_EQ(two.coo_entries, 1);
+  EXPECT_EQ(two.coo_rows, 1);
+  EXPECT_EQ(two.rule, "spmv.hyb_width = 2");
+  const HybWidthChoice zero = choose_hyb_width(histogram, 8, 0);
+  EXPECT_EQ(zero.width, 0);
+  EXPECT_EQ(zero.coo_entries, 6);
+  EXPECT_EQ(zero.coo_rows, 3);
+  const HybWidthChoice wide = choose_hyb_width(histogram, 8, 50);
+  EXPECT_EQ(wide.width, 3);
+  EXPECT_EQ(wide.coo_entries, 0);
+  EXPECT_NE(wide.rule.find("clamped to the longest row, 3"), std::string::npos);
+  expect_error<BadInput>([&] { (void)choose_hyb_width(histogram, 8, -2); }, "spmv.hyb_width: -2",
+                         "-1 for the histogram rule");
+}
+
+TEST(HybWidthRule, EmptyMatricesGetWidthZero) {
+  std::mt19937_64 rng(10);
+  const CsrMatrix<double> empty = matrix_with_row_lengths(10, std::vector<index_t>(10, 0), rng);
+  const HybWidthChoice choice = choose_hyb_width(row_length_histogram(empty), 8, -1);
+  EXPECT_EQ(choice.width, 0);
+  EXPECT_EQ(choice.ell_entries + choice.coo_entries, 0);
+  EXPECT_EQ(choose_hyb_width(RowLengthHistogram{}, 8, -1).width, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// HYB layout
+
+TEST(HybLayout, FourByFourWidthOneSplitsIntoEllAndRowSortedCoo) {
+  const HybLayout<double> layout = to_hyb(four_by_four<double>(), 1, EllPaddingLimits{});
+  EXPECT_EQ(layout.ell.width, 1);
+  EXPECT_EQ(layout.ell.columns[0], 0);
+  EXPECT_EQ(layout.ell.columns[1], 1);
+  EXPECT_EQ(layout.ell.columns[2], ell_padding_column);
+  EXPECT_EQ(layout.ell.columns[3], 0);
+  EXPECT_EQ(layout.coo.rows, (std::vector<index_t>{0, 3, 3}));
+  EXPECT_EQ(layout.coo.columns, (std::vector<index_t>{2, 1, 3}));
+  EXPECT_EQ(layout.coo.values, (std::vector<double>{2, 5, 6}));
+  EXPECT_EQ(hyb_coo_values(four_by_four<double>(), 1), layout.coo.values);
+}
+
+TEST(HybLayout, LongRowAndEveryRowOverflowing) {
+  std::mt19937_64 rng(12);
+  std::vector<index_t> lengths = random_lengths(500, 9, rng);
+  for (auto& length : lengths) length += 2;  // every row longer than width 1
+  lengths[250] = 5000;
+  const CsrMatrix<double> matrix = matrix_with_row_lengths(6000, lengths, rng);
+  const HybLayout<double> layout = to_hyb(matrix, 1, EllPaddingLimits{});
+  EXPECT_EQ(layout.choice.coo_rows, 500);
+  EXPECT_TRUE(std::is_sorted(layout.coo.rows.begin(), layout.coo.rows.end()));
+  EXPECT_EQ(std::count(layout.coo.rows.begin(), layout.coo.rows.end(), 250), 4999);
+  expect_layout_references_match_csr<double>(matrix, "long row", rng);
+}
+
+// ---------------------------------------------------------------------------------------
+// update_values support and options
+
+TEST(SparsityPattern, AcceptsTheSamePatternAndNamesTheFirstDifference) {
+  const CsrMatrix<double> original = four_by_four<double>();
+  const SparsityPattern pattern(original);
+  CsrMatrix<double> new_values = original;
+  for (auto& value : new_values.values) value *= -3.0;
+  EXPECT_NO_THROW(pattern.check_same(new_values, "hyb"));
+
+  CsrMatrix<double> moved = original;
+  moved.columns[3] = 2;  // row 4 (1-based), first entry
+  expect_error<BadInput>([&] { pattern.check_same(moved, "hyb"); },
+                         "hyb: update_values: ", "row 4 has a different sparsity pattern");
+  CsrMatrix<double> fewer = original;
+  fewer.columns.pop_back();
+  fewer.values.pop_back();
+  fewer.row_offsets.back() = 5;
+  expect_error<BadInput>([&] { pattern.check_same(fewer, "ellpack"); },
+                         "ellpack: update_values: ", "5 nonzeros");
+  CsrMatrix<double> wider = original;
+  wider.cols = 5;
+  expect_error<BadInput>([&] { pattern.check_same(wider, "ellpack-r"); },
+                         "ellpack-r: update_values: ", "matrix is 4x5");
+}
+
+TEST(BlockSize, WholeWarpsUpTo1024) {
+  for (const int good : {32, 64, 96, 256, 512, 544, 1024})
+    EXPECT_EQ(checked_block_size(good), good);
+  for (const int bad : {0, -32, 16, 100, 1056, 2048})
+    expect_error<BadInput>([&] { (void)checked_block_size(bad); },
+                           "spmv.block_size: ", "multiple of 32 from 32 to 1024");
+  int chosen = 0;
+  with_block_class(256, [&](auto block_class) { chosen = decltype(block_class)::value; });
+  EXPECT_EQ(chosen, 512);
+  with_block_class(544, [&](auto block_class) { chosen = decltype(block_class)::value; });
+  EXPECT_EQ(chosen, 1024);
+}
+
+}  // namespace
+}  // namespace spk

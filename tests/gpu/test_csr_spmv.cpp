@@ -1,0 +1,395 @@
+// GPU tests of the CSR-family backends (csr-scalar, csr-vector / csr, aligned-csr, cusparse)
+// x spmv.x_cache {none, ldg, texture} x {float, double}: every apply on a fresh random x with
+// y poisoned by NaN, checked against the fp64 CPU reference of the same matrix
+// (spmv_test_support.hpp explains the tolerances). Each matrix is checked with its own values
+// and again after update_values() with random ones.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/error.hpp"
+#include "spmv/formats/aligned_csr_layout.hpp"
+#include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/host/generators.hpp"
+#include "spmv/host/matrix_market.hpp"
+#include "spmv/registry.hpp"
+#include "tests/cpu/host_matrix_testing.hpp"
+#include "tests/gpu/spmv_test_support.hpp"
+
+namespace spk {
+namespace {
+
+struct BackendCase {
+  std::string format;
+  XCache x_cache;
+};
+
+std::string case_name(const ::testing::TestParamInfo<BackendCase>& info) {
+  std::string name = info.param.format + "_" + to_string(info.param.x_cache);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+std::string detail(const SpmvBackend<double>& backend, const std::string& key) {
+  for (const auto& [name, value] : backend.details())
+    if (name == key) return value;
+  return "<missing " + key + ">";
+}
+
+// Matrices shared by all parameters, built once.
+const CsrMatrix<double>& million_row_matrix() {
+  static const CsrMatrix<double> matrix = generate_poisson2d(1000);  // 10^6 rows, ~5 * 10^6 nnz
+  return matrix;
+}
+
+// Rows of awkward lengths around the sub-warp and warp boundaries (csr-vector's warp-aligned
+// start, aligned-csr's padding), in a random order so rows start at every alignment.
+CsrMatrix<double> boundary_length_matrix(std::mt19937_64& rng) {
+  const std::vector<index_t> lengths = {0,  1,  2,  3,  7,  8,  9,  15, 16,  17,  31,  32,
+                                        33, 34, 63, 64, 65, 95, 96, 97, 127, 128, 129, 500};
+  std::vector<index_t> row_lengths;
+  for (int repeat = 0; repeat < 20; ++repeat)
+    row_lengths.insert(row_lengths.end(), lengths.begin(), lengths.end());
+  std::shuffle(row_lengths.begin(), row_lengths.end(), rng);
+  return test::random_pattern_matrix(
+      static_cast<index_t>(row_lengths.size()), 700,
+      [&](index_t row) { return row_lengths[static_cast<std::size_t>(row)]; }, rng);
+}
+
+class CsrSpmv : public ::testing::TestWithParam<BackendCase> {
+ protected:
+  void SetUp() override {
+    if (device_available()) stream_ = std::make_unique<test::TestStream>();
+  }
+
+  SpmvOptions options() const {
+    SpmvOptions options;
+    options.format = GetParam().format;
+    options.x_cache = GetParam().x_cache;
+    return options;
+  }
+
+  // Builds the backend for `source` in precision T, checks one apply, then update_values()
+  // with random values of the same pattern and another apply.
+  template <class T>
+  void expect_matches_reference(const CsrMatrix<double>& source, const std::string& what,
+                                const SpmvOptions& spmv_options) {
+    SCOPED_TRACE(what + (std::is_same_v<T, float> ? " (float)" : " (double)"));
+    const CsrMatrix<T> matrix = convert_values<T>(source);
+    const auto backend = make_spmv_backend<T>(matrix, spmv_options, stream_->get());
+    ASSERT_EQ(backend->rows(), matrix.rows);
+    ASSERT_EQ(backend->cols(), matrix.cols);
+    const double tolerance = test::spmv_tolerance<T>(test::max_row_length(matrix));
+    EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), tolerance)
+        << backend->name();
+    const CsrMatrix<T> updated = test::with_random_values(matrix, rng_);
+    backend->update_values(updated);
+    EXPECT_LT(test::spmv_relative_error(*backend, updated, rng_, *stream_), tolerance)
+        << backend->name() << " after update_values";
+  }
+
+  void expect_matches_reference(const CsrMatrix<double>& source, const std::string& what) {
+    expect_matches_reference<float>(source, what, options());
+    expect_matches_reference<double>(source, what, options());
+  }
+
+  std::unique_ptr<test::TestStream> stream_;
+  std::mt19937_64 rng_{20240917};
+};
+
+TEST_P(CsrSpmv, GeneratorMatrices) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  expect_matches_reference(generate_poisson2d(40), "poisson2d n=40");
+  expect_matches_reference(generate_poisson3d(12, 7), "poisson3d n=12 7-point");
+  expect_matches_reference(generate_poisson3d(8, 27), "poisson3d n=8 27-point");
+  expect_matches_reference(generate_convdiff2d(30, 10.0, ConvectionScheme::upwind),
+                           "convdiff2d n=30");
+  expect_matches_reference(generate_convdiff3d(10, 2.0, ConvectionScheme::central),
+                           "convdiff3d n=10 central");
+  expect_matches_reference(generate_elasticity3d(5), "elasticity3d n=5");
+  expect_matches_reference(generate_powerlaw(3000, 8.0, 1.5, 7), "powerlaw heavy tail");
+  expect_matches_reference(generate_powerlaw(3000, 30.0, 3.0, 8), "powerlaw mean 30");
+}
+
+TEST_P(CsrSpmv, SharedMatrices) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto paths = test::shared_matrix_paths();
+  ASSERT_FALSE(paths.empty()) << "no .mtx in " << SPK_SHARED_MATRICES << " nor in data/";
+  for (const auto& path : paths) expect_matches_reference(read_matrix_market(path), path);
+}
+
+TEST_P(CsrSpmv, AwkwardShapes) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  std::mt19937_64& rng = rng_;
+  const auto lengths_up_to = [&rng](index_t longest) {
+    return [&rng, longest](index_t) {
+      return std::uniform_int_distribution<index_t>(0, longest)(rng);
+    };
+  };
+  expect_matches_reference(test::random_pattern_matrix(
+                               1, 1, [](index_t) { return 1; }, rng),
+                           "n=1");
+  expect_matches_reference(test::random_pattern_matrix(
+                               1, 1, [](index_t) { return 0; }, rng),
+                           "n=1, no entry");
+  expect_matches_reference(
+      test::random_pattern_matrix(
+          500, 500, [&](index_t row) { return row % 3 == 0 ? 0 : lengths_up_to(40)(row); }, rng),
+      "every third row empty");
+  expect_matches_reference(test::random_pattern_matrix(
+                               100, 100, [](index_t) { return 0; }, rng),
+                           "all rows empty (nnz = 0)");
+  expect_matches_reference(test::random_pattern_matrix(
+                               10, 0, [](index_t) { return 0; }, rng),
+                           "no columns");
+  expect_matches_reference(
+      test::random_pattern_matrix(
+          2000, 2000, [&](index_t row) { return row == 17 ? 2000 : lengths_up_to(6)(row); }, rng),
+      "row 17 holds every column");
+  expect_matches_reference(
+      test::random_pattern_matrix(
+          64, 100003, [&](index_t row) { return row == 5 ? 100000 : lengths_up_to(10)(row); }, rng),
+      "one row of 100000 entries");
+  expect_matches_reference(test::random_pattern_matrix(1000, 37, lengths_up_to(37), rng),
+                           "rectangular 1000x37");
+  expect_matches_reference(test::random_pattern_matrix(37, 1000, lengths_up_to(300), rng),
+                           "rectangular 37x1000");
+  expect_matches_reference(boundary_length_matrix(rng), "row lengths around warp boundaries");
+}
+
+TEST_P(CsrSpmv, NoRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = test::random_pattern_matrix(
+      0, 10, [](index_t) { return 0; }, rng_);
+  const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
+  EXPECT_EQ(backend->rows(), 0);
+  EXPECT_EQ(backend->cols(), 10);
+  DeviceBuffer<double> x(10);
+  backend->apply(x.data(), nullptr);  // nothing to write
+  stream_->synchronize();
+  SUCCEED();
+}
+
+TEST_P(CsrSpmv, MillionRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  expect_matches_reference(million_row_matrix(), "poisson2d n=1000");
+}
+
+TEST_P(CsrSpmv, EveryThreadsPerRowAndBlockSize) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = boundary_length_matrix(rng_);
+  for (int threads : {2, 4, 8, 16, 32})
+    for (int block_size : {32, 96, 256, 1024}) {
+      SpmvOptions spmv_options = options();
+      spmv_options.threads_per_row = threads;
+      spmv_options.block_size = block_size;
+      const std::string what = "threads_per_row " + std::to_string(threads) + ", block_size " +
+                               std::to_string(block_size);
+      expect_matches_reference<float>(matrix, what, spmv_options);
+      expect_matches_reference<double>(matrix, what, spmv_options);
+      if (GetParam().format == "csr-vector" || GetParam().format == "aligned-csr") {
+        const auto backend = make_spmv_backend<double>(matrix, spmv_options, stream_->get());
+        EXPECT_EQ(detail(*backend, "threads_per_row"), std::to_string(threads));
+      }
+    }
+}
+
+// A solver applies the operator to the same few vectors over and over: the texture cache
+// reuses one texture object per x pointer. Alternate two x vectors, poison y every time.
+TEST_P(CsrSpmv, RepeatedApplyOnTheSameVectors) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_powerlaw(5000, 12.0, 2.0, 3);
+  const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
+  const auto n = static_cast<std::size_t>(matrix.rows);
+  std::vector<std::vector<double>> x_host = {test::random_values<double>(n, rng_),
+                                             test::random_values<double>(n, rng_)};
+  std::vector<DeviceBuffer<double>> x_device;
+  for (const auto& x : x_host) x_device.emplace_back(x, "test x");
+  std::vector<std::vector<double>> expected(2, std::vector<double>(n));
+  for (int which = 0; which < 2; ++which)
+    reference_spmv(matrix, x_host[which].data(), expected[which].data());
+  DeviceBuffer<double> y_device(n, "test y");
+  for (int round = 0; round < 6; ++round) {
+    const int which = round % 3 == 2 ? 1 : 0;  // x0, x0, x1, x0, x0, x1
+    SPK_CUDA_CHECK(cudaMemsetAsync(y_device.data(), 0xFF, n * sizeof(double), stream_->get()));
+    backend->apply(x_device[which].data(), y_device.data());
+    std::vector<double> y(n);
+    SPK_CUDA_CHECK(cudaMemcpyAsync(y.data(), y_device.data(), n * sizeof(double),
+                                   cudaMemcpyDeviceToHost, stream_->get()));
+    stream_->synchronize();
+    EXPECT_LT(test::relative_error(y, expected[which]), 1e-12) << "round " << round;
+  }
+}
+
+// x one element into its allocation: not aligned for a texture (textureAlignment is larger
+// than 8 bytes), so the texture path must fall back instead of failing or reading wrong data.
+TEST_P(CsrSpmv, MisalignedX) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> source = generate_poisson3d(10, 27);
+  for (const std::size_t offset : {1, 3}) {
+    const CsrMatrix<float> single = convert_values<float>(source);
+    const auto float_backend = make_spmv_backend<float>(single, options(), stream_->get());
+    EXPECT_LT(test::spmv_relative_error(*float_backend, single, rng_, *stream_, offset), 1e-5);
+    const auto double_backend = make_spmv_backend<double>(source, options(), stream_->get());
+    EXPECT_LT(test::spmv_relative_error(*double_backend, source, rng_, *stream_, offset), 1e-12);
+  }
+}
+
+TEST_P(CsrSpmv, UpdateValuesRefusesAnotherPattern) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_poisson2d(20);
+  const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
+  CsrMatrix<double> moved = matrix;
+  moved.columns[1] += 1;  // row 0: (0, 1) -> (0, 2)
+  EXPECT_THROW(backend->update_values(moved), BadInput);
+  EXPECT_THROW(backend->update_values(generate_poisson2d(21)), BadInput);
+  // The refused updates changed nothing.
+  EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), 1e-12);
+}
+
+// device_bytes() and bytes_per_spmv() against the documented byte model, on the 4x4 matrix
+// [1 . 2 .; . . . .; 3 4 5 6; . . . 7] (nnz 7).
+TEST_P(CsrSpmv, ByteModel) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  CsrMatrix<double> matrix;
+  matrix.rows = 4;
+  matrix.cols = 4;
+  matrix.row_offsets = {0, 2, 2, 6, 7};
+  matrix.columns = {0, 2, 0, 1, 2, 3, 3};
+  matrix.values = {1, 2, 3, 4, 5, 6, 7};
+  const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
+  const std::size_t x_and_y = 4 * 8 + 4 * 8;
+  const std::string& format = GetParam().format;
+  if (format == "aligned-csr") {
+    // 16 threads per row: rows pad to 16, 0, 16, 16 entries.
+    EXPECT_EQ(detail(*backend, "padded_entries"), "48");
+    EXPECT_EQ(detail(*backend, "padding_overhead"), "585.7%");
+    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 48u * (4 + 8));
+    EXPECT_EQ(backend->bytes_per_spmv(), 48u * (8 + 4) + 5u * 4 + x_and_y);
+  } else {
+    std::size_t extra = 0;
+    if (format == "cusparse") extra = std::stoull(detail(*backend, "workspace_bytes"));
+    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 7u * (4 + 8) + extra);
+    EXPECT_EQ(backend->bytes_per_spmv(), 7u * (8 + 4) + 5u * 4 + x_and_y);
+  }
+  const CsrMatrix<float> single = convert_values<float>(matrix);
+  const auto float_backend = make_spmv_backend<float>(single, options(), stream_->get());
+  const std::size_t stored = format == "aligned-csr" ? 48 : 7;
+  EXPECT_EQ(float_backend->bytes_per_spmv(), stored * (4 + 4) + 5u * 4 + 4u * 4 + 4u * 4);
+}
+
+TEST_P(CsrSpmv, NameAndDetails) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_poisson3d(6, 7);  // mean row length < 7
+  const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
+  const std::string& format = GetParam().format;
+  if (format == "cusparse") {
+    EXPECT_EQ(backend->name(), "cusparse/alg1");  // x_cache does not apply
+    EXPECT_EQ(detail(*backend, "algorithm"), "alg1");
+  } else {
+    EXPECT_EQ(backend->name(), format + "/" + to_string(GetParam().x_cache));
+    EXPECT_EQ(detail(*backend, "x_cache"), to_string(GetParam().x_cache));
+    EXPECT_EQ(detail(*backend, "block_size"), "256");
+  }
+  if (format == "csr-vector") {
+    EXPECT_EQ(detail(*backend, "threads_per_row"), "8");
+    EXPECT_EQ(detail(*backend, "threads_per_row_from").rfind("mean row length", 0), 0u);
+  }
+  if (format == "aligned-csr") {
+    EXPECT_EQ(detail(*backend, "threads_per_row"), "16");
+  }
+}
+
+std::vector<BackendCase> all_cases() {
+  std::vector<BackendCase> cases;
+  for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr", "cusparse"})
+    for (XCache cache : {XCache::none, XCache::ldg, XCache::texture})
+      cases.push_back({format, cache});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(CsrFamily, CsrSpmv, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(CsrFamilyRegistry, CsrIsAnAliasOfCsrVector) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(5);
+  const CsrMatrix<double> matrix = generate_powerlaw(2000, 20.0, 2.5, 9);
+  SpmvOptions options;
+  options.format = "csr";
+  for (XCache cache : {XCache::none, XCache::ldg, XCache::texture}) {
+    options.x_cache = cache;
+    const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
+    EXPECT_EQ(backend->name(), std::string("csr-vector/") + to_string(cache));
+    EXPECT_EQ(detail(*backend, "threads_per_row"),
+              std::to_string(csr_vector_threads_per_row(matrix.rows, matrix.nnz(), 0)));
+    EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
+  }
+}
+
+TEST(CsrFamilyCusparse, EveryAlgorithm) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(6);
+  const std::vector<std::pair<std::string, CsrMatrix<double>>> matrices = {
+      {"poisson3d", generate_poisson3d(16, 7)},
+      {"powerlaw", generate_powerlaw(20000, 10.0, 1.5, 4)},
+      {"rectangular", test::random_pattern_matrix(
+                          300, 1200, [](index_t r) { return r % 50; }, rng)}};
+  for (const std::string algorithm : {"alg1", "alg2", "default"}) {
+    SpmvOptions options;
+    options.format = "cusparse";
+    options.cusparse_algorithm = algorithm;
+    for (const auto& [name, matrix] : matrices) {
+      SCOPED_TRACE(algorithm + " " + name);
+      const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
+      EXPECT_EQ(backend->name(), "cusparse/" + algorithm);
+      EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
+      const CsrMatrix<float> single = convert_values<float>(matrix);
+      const auto float_backend = make_spmv_backend<float>(single, options, stream.get());
+      EXPECT_LT(test::spmv_relative_error(*float_backend, single, rng, stream), 1e-5);
+      // Repeated applies reuse the preprocessing done at setup.
+      EXPECT_LT(test::spmv_relative_error(*float_backend, single, rng, stream), 1e-5);
+    }
+  }
+}
+
+TEST(CsrFamilyOptions, BadOptionsAreRefusedWithOneLine) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  const CsrMatrix<double> matrix = generate_poisson2d(8);
+  for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr"})
+    for (int block_size : {0, 100, 2048}) {
+      SpmvOptions options;
+      options.format = format;
+      options.block_size = block_size;
+      test::expect_error<BadInput>(
+          [&] { make_spmv_backend<double>(matrix, options, stream.get()); }, "spmv.block_size",
+          std::to_string(block_size));
+    }
+  for (const char* format : {"csr-vector", "aligned-csr"})
+    for (int threads : {1, 3, 64}) {
+      SpmvOptions options;
+      options.format = format;
+      options.threads_per_row = threads;
+      test::expect_error<BadInput>(
+          [&] { make_spmv_backend<double>(matrix, options, stream.get()); },
+          std::string(format) + ": spmv.threads_per_row", std::to_string(threads));
+    }
+  SpmvOptions options;
+  options.format = "cusparse";
+  options.cusparse_algorithm = "alg3";
+  test::expect_error<BadInput>([&] { make_spmv_backend<double>(matrix, options, stream.get()); },
+                               "cusparse: spmv.cusparse_algorithm = 'alg3'", "alg1, alg2, default");
+}
+
+}  // namespace
+}  // namespace spk

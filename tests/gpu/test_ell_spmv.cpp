@@ -1,0 +1,429 @@
+// GPU tests of the ELL-family backends (ellpack, ellpack-r, hyb) x spmv.x_cache {none, ldg,
+// texture} x {float, double}. Every apply runs on a fresh random x with y poisoned by NaN and
+// is checked against the fp64 CPU reference of the same T-valued matrix, whose values are
+// random too (spmv_test_support.hpp explains the tolerances). HYB's COO atomics make the last
+// bits of y run-dependent; the tolerances cover that.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/error.hpp"
+#include "spmv/host/generators.hpp"
+#include "spmv/host/matrix_market.hpp"
+#include "spmv/registry.hpp"
+#include "tests/gpu/spmv_test_support.hpp"
+
+namespace spk {
+namespace {
+
+struct BackendCase {
+  std::string format;
+  XCache x_cache;
+};
+
+std::string case_name(const ::testing::TestParamInfo<BackendCase>& info) {
+  std::string name = info.param.format + "_" + to_string(info.param.x_cache);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+template <class T>
+std::string detail(const SpmvBackend<T>& backend, const std::string& key) {
+  for (const auto& [name, value] : backend.details())
+    if (name == key) return value;
+  return "<missing " + key + ">";
+}
+
+// The default `ellpack` fill rule, restated: refused when rows * longest row > 1e5 slots
+// and > 3 * nnz.
+bool ellpack_refuses_by_default(const CsrMatrix<double>& matrix) {
+  const double padded = static_cast<double>(matrix.rows) * test::max_row_length(matrix);
+  return padded > 1e5 && padded > 3.0 * matrix.nnz();
+}
+
+CsrMatrix<double> lengths_matrix(index_t rows, index_t cols,
+                                 const std::function<index_t(index_t)>& length,
+                                 std::mt19937_64& rng) {
+  return test::random_pattern_matrix(rows, cols, length, rng);
+}
+
+class EllSpmv : public ::testing::TestWithParam<BackendCase> {
+ protected:
+  void SetUp() override {
+    if (device_available()) stream_ = std::make_unique<test::TestStream>();
+  }
+
+  SpmvOptions options() const {
+    SpmvOptions options;
+    options.format = GetParam().format;
+    options.x_cache = GetParam().x_cache;
+    return options;
+  }
+
+  // Builds the backend for `source` (fresh random values) in precision T and checks two
+  // applies: on the built values, then after update_values() with new random values. For
+  // `ellpack`, a matrix past the default fill rule must be refused instead.
+  template <class T>
+  void check(const CsrMatrix<double>& source, const std::string& what,
+             const SpmvOptions& spmv_options) {
+    SCOPED_TRACE(what + (std::is_same_v<T, float> ? " [float]" : " [double]"));
+    const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
+    if (spmv_options.format == "ellpack" && spmv_options.max_ell_fill == 3.0 &&
+        ellpack_refuses_by_default(source)) {
+      EXPECT_THROW((void)make_spmv_backend(matrix, spmv_options, stream_->get()), BadInput);
+      return;
+    }
+    const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
+    EXPECT_EQ(backend->rows(), matrix.rows);
+    EXPECT_EQ(backend->cols(), matrix.cols);
+    const double tolerance = test::spmv_tolerance<T>(test::max_row_length(matrix));
+    EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), tolerance);
+    const CsrMatrix<T> updated = test::with_random_values(matrix, rng_);
+    backend->update_values(updated);
+    EXPECT_LT(test::spmv_relative_error(*backend, updated, rng_, *stream_), tolerance)
+        << "after update_values";
+  }
+
+  void check_both(const CsrMatrix<double>& source, const std::string& what) {
+    check_both(source, what, options());
+  }
+  void check_both(const CsrMatrix<double>& source, const std::string& what,
+                  const SpmvOptions& spmv_options) {
+    check<double>(source, what, spmv_options);
+    check<float>(source, what, spmv_options);
+  }
+
+  std::mt19937_64 rng_{20250611};
+  std::unique_ptr<test::TestStream> stream_;
+};
+
+TEST_P(EllSpmv, GeneratorMatrices) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  check_both(generate_poisson2d(40), "poisson2d 40");
+  check_both(generate_poisson3d(12, 7), "poisson3d 12 7-point");
+  check_both(generate_poisson3d(9, 27), "poisson3d 9 27-point");
+  check_both(generate_convdiff2d(30, 10.0, ConvectionScheme::upwind), "convdiff2d 30");
+  check_both(generate_convdiff3d(10, 3.0, ConvectionScheme::central), "convdiff3d 10");
+  check_both(generate_elasticity3d(5), "elasticity3d 5");
+  check_both(generate_powerlaw(20000, 8.0, 2.0, 5), "powerlaw 20000");
+}
+
+TEST_P(EllSpmv, EverySharedMatrix) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto paths = test::shared_matrix_paths();
+  ASSERT_FALSE(paths.empty()) << "no .mtx under " << SPK_SHARED_MATRICES;
+  for (const std::string& path : paths) check_both(read_matrix_market(path), path);
+}
+
+TEST_P(EllSpmv, AwkwardShapes) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  check_both(lengths_matrix(
+                 1, 1, [](index_t) { return 1; }, rng_),
+             "n=1");
+  check_both(lengths_matrix(
+                 1, 1, [](index_t) { return 0; }, rng_),
+             "n=1, nnz=0");
+  check_both(lengths_matrix(
+                 500, 500, [](index_t row) { return row % 3 == 0 ? 0 : row % 11; }, rng_),
+             "every third row empty");
+  check_both(lengths_matrix(
+                 3000, 3000, [](index_t) { return 0; }, rng_),
+             "all rows empty (nnz=0)");
+  check_both(lengths_matrix(
+                 7, 0, [](index_t) { return 0; }, rng_),
+             "7x0");
+  check_both(lengths_matrix(
+                 0, 9, [](index_t) { return 0; }, rng_),
+             "0x9");
+  check_both(lengths_matrix(
+                 400, 400, [](index_t row) { return row == 123 ? 400 : row % 6; }, rng_),
+             "one row holding every column");
+  check_both(lengths_matrix(
+                 2000, 90, [](index_t row) { return 1 + row % 9; }, rng_),
+             "tall 2000x90");
+  check_both(lengths_matrix(
+                 90, 2000, [](index_t row) { return 5 + 7 * (row % 13); }, rng_),
+             "wide 90x2000");
+  // every row length 0 .. 40 (unroll remainders 0..3 for every quotient), in random order
+  std::vector<index_t> lengths;
+  for (int repeat = 0; repeat < 30; ++repeat)
+    for (index_t length = 0; length <= 40; ++length) lengths.push_back(length);
+  std::shuffle(lengths.begin(), lengths.end(), rng_);
+  check_both(lengths_matrix(
+                 static_cast<index_t>(lengths.size()), 300,
+                 [&](index_t row) { return lengths[static_cast<std::size_t>(row)]; }, rng_),
+             "row lengths 0..40 shuffled");
+}
+
+TEST_P(EllSpmv, RowOfOneHundredThousandEntries) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  // one row holding all 100000 columns, far more than a block's worth of work; `ellpack`
+  // must refuse it (3e7 padded slots for ~1.3e5 nonzeros)
+  const CsrMatrix<double> matrix = lengths_matrix(
+      300, 100000, [](index_t row) { return row == 150 ? 100000 : row % 9; }, rng_);
+  ASSERT_TRUE(ellpack_refuses_by_default(matrix));
+  check_both(matrix, "a row of 100000 entries");
+}
+
+TEST_P(EllSpmv, MillionRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  static const CsrMatrix<double> matrix = generate_poisson2d(1000);  // 10^6 rows, ~5e6 nnz
+  check_both(matrix, "poisson2d 1000 (10^6 rows)");
+}
+
+TEST_P(EllSpmv, RepeatedApplyOnTheSameXAndOnOtherPointers) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix =
+      test::with_random_values(generate_powerlaw(3000, 6.0, 2.5, 9), rng_);
+  const auto backend = make_spmv_backend(matrix, options(), stream_->get());
+  const std::size_t rows = static_cast<std::size_t>(matrix.rows);
+  const std::vector<double> x =
+      test::random_values<double>(static_cast<std::size_t>(matrix.cols), rng_);
+  DeviceBuffer<double> x_device(x, "x");
+  DeviceBuffer<double> y_device(rows, "y");
+  std::vector<double> reference(rows);
+  reference_spmv(matrix, x.data(), reference.data());
+  std::vector<double> first;
+  for (int repeat = 0; repeat < 4; ++repeat) {  // the texture object is created once, reused
+    SPK_CUDA_CHECK(cudaMemsetAsync(y_device.data(), 0xFF, rows * sizeof(double), stream_->get()));
+    backend->apply(x_device.data(), y_device.data());
+    std::vector<double> y(rows);
+    SPK_CUDA_CHECK(cudaMemcpyAsync(y.data(), y_device.data(), rows * sizeof(double),
+                                   cudaMemcpyDeviceToHost, stream_->get()));
+    stream_->synchronize();
+    EXPECT_LT(test::relative_error(y, reference), 1e-12) << "apply " << repeat;
+    if (repeat == 0) first = y;
+    if (GetParam().format != "hyb") EXPECT_EQ(y, first) << "apply " << repeat;  // no atomics
+  }
+  // other x pointers: a new allocation, and ones the texture cannot start at (x + 1, x + 3)
+  for (const std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}})
+    EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_, offset), 1e-12)
+        << "x offset " << offset;
+  const CsrMatrix<float> single = convert_values<float>(matrix);
+  const auto single_backend = make_spmv_backend(single, options(), stream_->get());
+  for (const std::size_t offset : {std::size_t{0}, std::size_t{1}})
+    EXPECT_LT(test::spmv_relative_error(*single_backend, single, rng_, *stream_, offset), 1e-5)
+        << "float, x offset " << offset;
+}
+
+TEST_P(EllSpmv, EveryBlockSize) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_powerlaw(5000, 10.0, 2.2, 3);
+  for (const int block_size : {32, 96, 256, 512, 544, 1024}) {
+    SpmvOptions spmv_options = options();
+    spmv_options.block_size = block_size;
+    check_both(matrix, "block_size " + std::to_string(block_size), spmv_options);
+  }
+  for (const int bad : {0, 100, 2048}) {
+    SpmvOptions spmv_options = options();
+    spmv_options.block_size = bad;
+    EXPECT_THROW((void)make_spmv_backend(matrix, spmv_options, stream_->get()), BadInput)
+        << "block_size " << bad;
+  }
+}
+
+TEST_P(EllSpmv, UpdateValuesRefusesAnotherPattern) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_poisson2d(20);
+  const auto backend = make_spmv_backend(matrix, options(), stream_->get());
+  CsrMatrix<double> moved = matrix;
+  moved.columns[5] = moved.columns[5] == 0 ? 1 : 0;  // row 2 (1-based) changes
+  EXPECT_THROW(backend->update_values(moved), BadInput);
+  EXPECT_THROW(backend->update_values(generate_poisson2d(21)), BadInput);
+  // the backend is intact after the refusals
+  EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), 1e-12);
+}
+
+TEST_P(EllSpmv, NameAndDetails) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_poisson2d(10);
+  const auto backend = make_spmv_backend(matrix, options(), stream_->get());
+  EXPECT_EQ(backend->name(), GetParam().format + "/" + to_string(GetParam().x_cache));
+  EXPECT_EQ(detail(*backend, "ell_width"), "5");
+  EXPECT_EQ(detail(*backend, "threads_per_row").substr(0, 1), "1");
+}
+
+TEST_P(EllSpmv, TextureLongerThanTheDeviceAllowsIsRefusedAtSetup) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  if (GetParam().x_cache != XCache::texture) GTEST_SKIP() << "texture only";
+  int device = 0, max_width = 0;
+  SPK_CUDA_CHECK(cudaGetDevice(&device));
+  SPK_CUDA_CHECK(cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, device));
+  if (static_cast<std::int64_t>(max_width) >= max_index) GTEST_SKIP() << "no index past the limit";
+  CsrMatrix<double> matrix;  // 1 x (limit + 1), one entry
+  matrix.rows = 1;
+  matrix.cols = max_width + 1;
+  matrix.row_offsets = {0, 1};
+  matrix.columns = {max_width};
+  matrix.values = {1.0};
+  try {
+    (void)make_spmv_backend(matrix, options(), stream_->get());
+    ADD_FAILURE() << "no exception";
+  } catch (const BadInput& error) {
+    EXPECT_NE(std::string(error.what()).find("maxTexture1DLinear"), std::string::npos)
+        << error.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Formats, EllSpmv,
+    ::testing::Values(BackendCase{"ellpack", XCache::none}, BackendCase{"ellpack", XCache::ldg},
+                      BackendCase{"ellpack", XCache::texture},
+                      BackendCase{"ellpack-r", XCache::none}, BackendCase{"ellpack-r", XCache::ldg},
+                      BackendCase{"ellpack-r", XCache::texture}, BackendCase{"hyb", XCache::none},
+                      BackendCase{"hyb", XCache::ldg}, BackendCase{"hyb", XCache::texture}),
+    case_name);
+
+// ---------------------------------------------------------------------------------------
+// HYB's COO part: many entries per row, every row overflowing, all-COO
+
+class HybOverflow : public EllSpmv {};
+
+TEST_P(HybOverflow, EveryRowOverflows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  SpmvOptions spmv_options = options();
+  spmv_options.hyb_width = 1;
+  check_both(lengths_matrix(
+                 20000, 3000, [](index_t row) { return 2 + row % 37; }, rng_),
+             "hyb_width 1, rows of 2..38", spmv_options);
+  spmv_options.hyb_width = 3;
+  check_both(generate_powerlaw(30000, 12.0, 1.7, 17), "hyb_width 3, powerlaw", spmv_options);
+}
+
+TEST_P(HybOverflow, AllCoo) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  SpmvOptions spmv_options = options();
+  spmv_options.hyb_width = 0;
+  check_both(generate_poisson2d(60), "hyb_width 0 (all COO)", spmv_options);
+  check_both(lengths_matrix(
+                 1, 5, [](index_t) { return 3; }, rng_),
+             "1x5, all COO", spmv_options);
+}
+
+TEST_P(HybOverflow, RowOfOneHundredThousandOverflowEntries) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  SpmvOptions spmv_options = options();
+  spmv_options.hyb_width = 2;
+  // ~100k COO entries of one row span ~390 warps' chunks, each ending in one atomicAdd;
+  // the rows before and after it overflow too
+  check_both(lengths_matrix(
+                 64, 100002, [](index_t row) { return row == 40 ? 100002 : 3 + row % 5; }, rng_),
+             "a row of 100000 overflow entries", spmv_options);
+}
+
+TEST_P(HybOverflow, DetailsReportTheSplit) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix =
+      read_matrix_market(std::string(SPK_SHARED_MATRICES) + "/rajat01.mtx");
+  SpmvOptions spmv_options = options();
+  const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
+  const std::int64_t ell = std::stoll(detail(*backend, "ell_entries"));
+  const std::int64_t coo = std::stoll(detail(*backend, "coo_entries"));
+  EXPECT_EQ(ell + coo, matrix.nnz());
+  EXPECT_GT(std::stoi(detail(*backend, "ell_width")), 0);
+  EXPECT_GT(coo, 1442 - std::stoi(detail(*backend, "ell_width")) - 1);
+  EXPECT_NE(detail(*backend, "width_rule").find("histogram"), std::string::npos);
+  spmv_options.hyb_width = 4;
+  const auto fixed = make_spmv_backend(matrix, spmv_options, stream_->get());
+  EXPECT_EQ(detail(*fixed, "ell_width"), "4");
+  EXPECT_EQ(detail(*fixed, "width_rule"), "spmv.hyb_width = 4");
+  spmv_options.hyb_width = -7;
+  EXPECT_THROW((void)make_spmv_backend(matrix, spmv_options, stream_->get()), BadInput);
+}
+
+INSTANTIATE_TEST_SUITE_P(Hyb, HybOverflow,
+                         ::testing::Values(BackendCase{"hyb", XCache::none},
+                                           BackendCase{"hyb", XCache::ldg},
+                                           BackendCase{"hyb", XCache::texture}),
+                         case_name);
+
+// ---------------------------------------------------------------------------------------
+// Byte models and refusals (one x_cache: they do not depend on it)
+
+// 70 x 50, row r has r % 6 entries (rows 0, 6, 12, ... empty), longest row 5.
+CsrMatrix<double> byte_model_matrix() {
+  std::mt19937_64 rng(77);
+  return test::random_pattern_matrix(
+      70, 50, [](index_t row) { return row % 6; }, rng);
+}
+
+TEST(EllByteModel, EllpackCountsEverySlotOfTheRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = byte_model_matrix();
+  SpmvOptions options;
+  options.format = "ellpack";
+  const auto backend = make_spmv_backend(matrix, options, nullptr);
+  // pitch 96, width 5
+  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4));
+  EXPECT_EQ(backend->bytes_per_spmv(), 70u * 5 * (8 + 4) + 50 * 8 + 70 * 8);
+  EXPECT_EQ(detail(*backend, "pitch"), "96");
+  EXPECT_EQ(detail(*backend, "padded_slots"), "350");
+}
+
+TEST(EllByteModel, EllpackRCountsOnlyTheStoredEntriesAndRowLengths) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<float> matrix = convert_values<float>(byte_model_matrix());
+  SpmvOptions options;
+  options.format = "ellpack-r";
+  const auto backend = make_spmv_backend(matrix, options, nullptr);
+  const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
+  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4);
+  EXPECT_EQ(backend->bytes_per_spmv(), nnz * (4 + 4) + 70 * 4 + 50 * 4 + 70 * 4);
+}
+
+TEST(EllByteModel, HybCountsEllSlotsCooTriplesAndAtomicRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = byte_model_matrix();
+  SpmvOptions options;
+  options.format = "hyb";
+  options.hyb_width = 2;
+  const auto backend = make_spmv_backend(matrix, options, nullptr);
+  std::size_t coo_entries = 0, coo_rows = 0;
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    const index_t length = matrix.row_length(row);
+    coo_entries += static_cast<std::size_t>(std::max(0, length - 2));
+    coo_rows += length > 2;
+  }
+  EXPECT_EQ(backend->device_bytes(), 96u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4));
+  EXPECT_EQ(backend->bytes_per_spmv(),
+            70u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4) + 50 * 8 + 70 * 8 + coo_rows * 2 * 8);
+  EXPECT_EQ(detail(*backend, "coo_entries"), std::to_string(coo_entries));
+  EXPECT_EQ(detail(*backend, "coo_rows"), std::to_string(coo_rows));
+}
+
+TEST(EllRefusal, EllpackRefusesExcessiveFillThroughTheRegistry) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  std::mt19937_64 rng(5);
+  const CsrMatrix<double> matrix = test::random_pattern_matrix(
+      5000, 5000, [](index_t row) { return row == 9 ? 2000 : 3; }, rng);
+  SpmvOptions options;
+  options.format = "ellpack";
+  try {
+    (void)make_spmv_backend(matrix, options, nullptr);
+    ADD_FAILURE() << "no exception";
+  } catch (const BadInput& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("fill ratio"), std::string::npos) << what;
+    EXPECT_NE(what.find("hyb or ellpack-r"), std::string::npos) << what;
+  }
+  options.format = "ellpack-r";  // no fill rule
+  EXPECT_NO_THROW((void)make_spmv_backend(matrix, options, nullptr));
+  options.format = "ellpack";
+  for (const double bad : {0.5, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+    options.max_ell_fill = bad;
+    EXPECT_THROW((void)make_spmv_backend(generate_poisson2d(5), options, nullptr), BadInput);
+  }
+}
+
+}  // namespace
+}  // namespace spk
