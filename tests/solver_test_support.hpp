@@ -10,7 +10,7 @@
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"
-#include "test_support.hpp"
+#include "tests/test_support.hpp"
 
 namespace spk::test {
 

@@ -1,8 +1,11 @@
 #include "solve_command.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <iostream>
 
+#include "compare_table.hpp"
+#include "convergence_plot.hpp"
 #include "problem.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
@@ -41,10 +44,10 @@ double relative_difference(const std::vector<double>& x, const std::vector<doubl
 }
 
 template <class T>
-std::vector<double> solve_in_precision(const RunConfig& config, const Problem& problem,
+std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem& problem,
+                                       const SolverOptions& options, const SpmvOptions& spmv,
                                        ExecutionSpace space, bool quiet, RunReport& report) {
-  const CsrMatrix<T> matrix = convert_values<T>(problem.matrix);
-  Solver<T> solver(matrix, config.solver, config.spmv, space);
+  Solver<T> solver(matrix, options, spmv, space);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
   ProgressLine progress(!quiet);
@@ -55,34 +58,109 @@ std::vector<double> solve_in_precision(const RunConfig& config, const Problem& p
   return std::vector<double>(x.begin(), x.end());
 }
 
+// The SpMV configurations to run: `spmv:` alone, or the `compare:` list plus csr-scalar and
+// cusparse as references when the list lacks them (the table's speedups need them).
+std::vector<SpmvOptions> runs_for(const RunConfig& config, ExecutionSpace space) {
+  if (config.compare.empty()) return {config.spmv};
+  if (space == ExecutionSpace::cpu) {
+    std::cerr
+        << "notice: compare: formats differ only on the GPU; the CPU reference path runs once\n";
+    return {config.spmv};
+  }
+  std::vector<SpmvOptions> runs;
+  bool has_scalar = false, has_cusparse = false;
+  for (const auto& entry : config.compare) {
+    runs.push_back(entry.spmv);
+    has_scalar = has_scalar || entry.spmv.format == "csr-scalar";
+    has_cusparse = has_cusparse || entry.spmv.format == "cusparse";
+  }
+  SpmvOptions reference = config.spmv;
+  if (!has_scalar) {
+    reference.format = "csr-scalar";
+    runs.push_back(reference);
+  }
+  if (!has_cusparse) {
+    reference.format = "cusparse";
+    runs.push_back(reference);
+  }
+  return runs;
+}
+
+void write_histories_csv(const std::string& path, const std::vector<RunReport>& runs) {
+  if (runs.size() == 1) return write_history_csv(path, runs.front().result);
+  std::ofstream file(path);
+  if (!file) throw BadInput(path + ": cannot open the history CSV for writing");
+  file << "format,iteration,residual,elapsed_s\n";
+  char line[160];
+  for (const auto& run : runs) {
+    const auto& history = run.result.history;
+    for (std::size_t k = 0; k < history.residual.size(); ++k) {
+      std::snprintf(line, sizeof line, "%s,%zu,%.17g,%.9f\n", run.setup.operator_name.c_str(), k,
+                    history.residual[k], history.elapsed_s[k]);
+      file << line;
+    }
+  }
+}
+
 }  // namespace
 
 int run_solve_command(const SolveCommandOptions& options) {
-  const RunConfig config = options.config_path.empty()
-                               ? parse_run_config(to_yaml(default_run_config()),
-                                                  "<built-in default>", options.overrides)
-                               : load_run_config(options.config_path, options.overrides);
+  const RunConfig config =
+      options.config_path.empty()
+          ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
+          : load_run_config(options.config_path, options.overrides);
   const ExecutionSpace space = choose_space(config.device);
   const Problem problem = build_problem(config);
-
-  RunReport report;
-  report.resolved_config = to_yaml(config);
-  report.problem_name = problem.name;
-  report.stats = compute_matrix_stats(problem.matrix);
-  report.solver = config.solver;
-  report.load_s = problem.load_s;
   const bool single = config.precision == Precision::single_precision;
-  report.precision = single ? "single" : "double";
-  const std::vector<double> x =
-      single ? solve_in_precision<float>(config, problem, space, options.quiet, report)
-             : solve_in_precision<double>(config, problem, space, options.quiet, report);
-  if (problem.exact_solution) report.solution_error = relative_difference(x, *problem.exact_solution);
+  const CsrMatrix<float> matrix_single =
+      single ? convert_values<float>(problem.matrix) : CsrMatrix<float>{};
 
-  print_text_report(std::cout, report);
-  if (!config.output.report.empty()) write_json_report(config.output.report, report);
-  if (!config.output.history.empty()) write_history_csv(config.output.history, report.result);
-  if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
-  return exit_code_for(report.result.status);
+  RunReport common;
+  common.resolved_config = to_yaml(config);
+  common.problem_name = problem.name;
+  common.stats = compute_matrix_stats(problem.matrix);
+  common.solver = config.solver;
+  common.load_s = problem.load_s;
+  common.precision = single ? "single" : "double";
+
+  std::vector<RunReport> runs;
+  std::vector<double> x;
+  for (const SpmvOptions& spmv : runs_for(config, space)) {
+    RunReport report = common;
+    x = single ? solve_in_precision(matrix_single, problem, config.solver, spmv, space,
+                                    options.quiet, report)
+               : solve_in_precision(problem.matrix, problem, config.solver, spmv, space,
+                                    options.quiet, report);
+    if (problem.exact_solution)
+      report.solution_error = relative_difference(x, *problem.exact_solution);
+    runs.push_back(std::move(report));
+  }
+
+  int exit_code = 0;
+  for (const auto& run : runs) exit_code = std::max(exit_code, exit_code_for(run.result.status));
+  if (runs.size() == 1) {
+    print_text_report(std::cout, runs.front());
+    if (!config.output.report.empty()) write_json_report(config.output.report, runs.front());
+    if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
+  } else {
+    print_text_report(std::cout, runs.front());
+    std::cout << "\ncompare (" << runs.size() << " runs of the same system):\n";
+    print_compare_table(std::cout, runs);
+    if (!config.output.report.empty()) write_json_report(config.output.report, runs.front());
+    if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
+  }
+  if (!config.output.history.empty()) write_histories_csv(config.output.history, runs);
+  if (!config.output.plot.empty()) {
+    std::vector<PlotSeries> series;
+    for (const auto& run : runs)
+      series.push_back({run.setup.operator_name + " (" + to_string(run.result.status) + ", " +
+                            std::to_string(run.result.iterations) + " it)",
+                        run.result.history.residual, run.result.history.elapsed_s});
+    write_convergence_svg(config.output.plot,
+                          std::string(to_string(config.solver.method)) + " on " + problem.name,
+                          series);
+  }
+  return exit_code;
 }
 
 }  // namespace spk::app

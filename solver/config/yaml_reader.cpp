@@ -165,7 +165,7 @@ std::vector<ConfigValue> ConfigValue::as_list() const {
   return elements;
 }
 
-ConfigMap::ConfigMap(const ConfigValue& value, std::vector<std::string> valid_keys)
+ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& valid_keys)
     : value_(value) {
   const YAML::Node& node = value.node();
   if (!node.IsMap())

@@ -87,7 +87,7 @@ class ConfigValue {
 class ConfigMap {
  public:
   // Fails unless `value` is a map whose keys are all in `valid_keys`, each at most once.
-  ConfigMap(const ConfigValue& value, std::vector<std::string> valid_keys);
+  ConfigMap(const ConfigValue& value, const std::vector<std::string>& valid_keys);
 
   const ConfigValue& self() const { return value_; }
   bool has(const std::string& key) const;

@@ -4,7 +4,8 @@
 // already written every y[row].
 //
 // Thread mapping: each warp owns a contiguous chunk of entries_per_warp (256) triples and
-// walks it in tiles of 32, one triple per lane (coalesced loads of rows, columns, values).
+// walks it in tiles of 32, one triple per lane (coalesced loads of rows, columns, values;
+// the next tile's triples are loaded while the current tile's x gather is in flight).
 // Per tile, a segmented inclusive scan with warp shuffles sums the products of equal rows
 // (rows are sorted, so "same row as the lane `offset` below" is a valid segment test); the
 // last lane of each segment holds the segment's sum. Segments that end inside the tile are
@@ -45,16 +46,28 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
   // Lanes past `end` take the chunk's last row and a zero product, so they join the last
   // valid lane's segment and change nothing.
   const index_t last_row = rows[end - 1];
+  // One triple per lane; lanes past `end` get column -1 (no product).
+  const auto load_triple = [&](std::int64_t entry, index_t& row, index_t& column, T& value) {
+    row = last_row;
+    column = -1;
+    value = T(0);
+    if (entry < end) {
+      row = __ldcs(rows + entry);
+      column = __ldcs(columns + entry);
+      value = __ldcs(values + entry);
+    }
+  };
+  index_t next_row, next_column;
+  T next_value;
+  load_triple(begin + lane, next_row, next_column, next_value);
   index_t carry_row = rows[begin];
   T carry = T(0);
   for (std::int64_t base = begin; base < end; base += warp_size) {
-    const std::int64_t entry = base + lane;
-    index_t row = last_row;
-    T sum = T(0);
-    if (entry < end) {
-      row = __ldcs(rows + entry);
-      sum = __ldcs(values + entry) * x.load(__ldcs(columns + entry));
-    }
+    const index_t row = next_row;
+    const index_t column = next_column;
+    T sum = column >= 0 ? next_value * x.load(column) : T(0);
+    // Prefetch the next tile's triples while this tile's x gather is in flight.
+    load_triple(base + warp_size + lane, next_row, next_column, next_value);
     if (lane == 0) {
       if (row == carry_row)
         sum += carry;
@@ -67,8 +80,8 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
       const index_t lower_row = __shfl_up_sync(full_mask, row, offset);
       if (lane >= offset && lower_row == row) sum += lower_sum;
     }
-    const index_t next_row = __shfl_down_sync(full_mask, row, 1);
-    if (lane < warp_size - 1 && next_row != row) atomicAdd(y + row, sum);
+    const index_t row_above = __shfl_down_sync(full_mask, row, 1);
+    if (lane < warp_size - 1 && row_above != row) atomicAdd(y + row, sum);
     carry = __shfl_sync(full_mask, sum, warp_size - 1);
     carry_row = __shfl_sync(full_mask, row, warp_size - 1);
   }

@@ -17,14 +17,16 @@ void check_threads_per_row(int threads_per_row, const std::string& format) {
   }
 }
 
-int csr_vector_threads_per_row(index_t rows, std::int64_t nnz, int requested) {
+int csr_vector_threads_per_row(index_t rows, std::int64_t nnz, int requested,
+                               std::size_t value_bytes) {
   if (requested != 0) {
     check_threads_per_row(requested, "csr-vector");
     return requested;
   }
+  const std::int64_t entries_per_lane = value_bytes >= 8 ? 3 : 4;
   int threads = 2;
-  // threads < mean  <=>  threads * rows < nnz (exact integer test, no rounding of the mean).
-  while (threads < 32 && static_cast<std::int64_t>(threads) * rows < nnz) threads *= 2;
+  // threads < mean / e  <=>  e * threads * rows < nnz (exact integer test, no rounding).
+  while (threads < 16 && entries_per_lane * threads * rows < nnz) threads *= 2;
   return threads;
 }
 

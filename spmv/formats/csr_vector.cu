@@ -9,6 +9,7 @@
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/formats/csr_long_rows.hpp"
 #include "spmv/formats/csr_vector.hpp"
 #include "spmv/formats/device_csr.hpp"
 #include "spmv/formats/x_access.cuh"
@@ -29,6 +30,7 @@ __global__ void __launch_bounds__(max_block_size)
                       const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
                       T* __restrict__ y) {
   constexpr unsigned int stride = ThreadsPerRow;
+  constexpr unsigned int long_row_length = csr_vector_long_row_length(ThreadsPerRow);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t row = thread / ThreadsPerRow;
   // A sub-warp never spans two rows (block_size is a multiple of 32), so it leaves as a whole
@@ -38,7 +40,8 @@ __global__ void __launch_bounds__(max_block_size)
 
   index_t first = row_offsets[row];
   unsigned int length = static_cast<unsigned int>(row_offsets[row + 1] - first);
-  unsigned int k = lane;  // offset of this lane's next entry from `first`
+  if (length > long_row_length) return;  // the long-row kernels compute this row
+  unsigned int k = lane;                 // offset of this lane's next entry from `first`
   T sum = T(0);
   if constexpr (ThreadsPerRow == 32) {
     if (length > 32) {  // start the walk at a warp-aligned entry (128-byte aligned for float)
@@ -74,6 +77,101 @@ __global__ void __launch_bounds__(max_block_size)
   if (lane == 0) y[row] = sum;
 }
 
+// Long rows, pass 1: warp c computes the partial sum of chunk c (see csr_long_rows.hpp).
+template <class T, class Reader>
+__global__ void __launch_bounds__(max_block_size)
+    csr_long_row_chunks_kernel(index_t chunks, const index_t* __restrict__ chunk_rows,
+                               const index_t* __restrict__ chunk_offsets,
+                               const index_t* __restrict__ long_rows,
+                               const index_t* __restrict__ row_offsets,
+                               const index_t* __restrict__ columns, const T* __restrict__ values,
+                               Reader x, T* __restrict__ partials) {
+  constexpr unsigned int stride = 32;
+  const std::int64_t chunk =
+      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (chunk >= chunks) return;  // the whole warp leaves together
+  const unsigned int lane = threadIdx.x % 32u;
+  const index_t slot = chunk_rows[chunk];
+  const index_t row = long_rows[slot];
+  const EntryRange range = long_row_chunk_range(row_offsets[row], row_offsets[row + 1],
+                                                static_cast<index_t>(chunk) - chunk_offsets[slot]);
+  const T* chunk_values = values + range.begin;
+  const index_t* chunk_columns = columns + range.begin;
+  const auto length = static_cast<unsigned int>(range.end - range.begin);
+  T sum = T(0);
+  unsigned int k = lane;
+#pragma unroll 1
+  for (; k + (kUnroll - 1) * stride < length; k += kUnroll * stride) {
+    index_t column[kUnroll];
+    T value[kUnroll];
+#pragma unroll
+    for (unsigned int u = 0; u < kUnroll; ++u) {
+      column[u] = load_streaming(chunk_columns + k + u * stride);
+      value[u] = load_streaming(chunk_values + k + u * stride);
+    }
+#pragma unroll
+    for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
+  }
+  for (; k < length; k += stride)
+    sum += load_streaming(chunk_values + k) * x.load(load_streaming(chunk_columns + k));
+  sum = sub_warp_sum<32>(sum);
+  if (lane == 0) partials[chunk] = sum;
+}
+
+// Long rows, pass 2: warp i adds the partial sums of long row i in a fixed order and writes y.
+template <class T>
+__global__ void __launch_bounds__(max_block_size)
+    csr_long_row_sums_kernel(index_t long_row_count, const index_t* __restrict__ long_rows,
+                             const index_t* __restrict__ chunk_offsets,
+                             const T* __restrict__ partials, T* __restrict__ y) {
+  const std::int64_t slot = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (slot >= long_row_count) return;
+  const unsigned int lane = threadIdx.x % 32u;
+  T sum = T(0);
+  for (index_t chunk = chunk_offsets[slot] + static_cast<index_t>(lane);
+       chunk < chunk_offsets[slot + 1]; chunk += 32)
+    sum += partials[chunk];
+  sum = sub_warp_sum<32>(sum);
+  if (lane == 0) y[long_rows[slot]] = sum;
+}
+
+// The long-row split of one matrix, on the device.
+struct DeviceLongRows {
+  // Nothing is allocated when there are no long rows.
+  explicit DeviceLongRows(const CsrLongRows& host)
+      : long_row_count(static_cast<index_t>(host.rows.size())),
+        chunks(host.chunks()),
+        rows(host.rows, kFormat + " long rows"),
+        chunk_offsets(host.rows.empty() ? std::vector<index_t>{} : host.chunk_offsets,
+                      kFormat + " long-row chunk offsets"),
+        chunk_rows(host.chunk_rows, kFormat + " long-row chunk rows") {}
+  std::size_t device_bytes() const {
+    return rows.bytes() + chunk_offsets.bytes() + chunk_rows.bytes();
+  }
+  index_t long_row_count;
+  index_t chunks;
+  DeviceBuffer<index_t> rows;
+  DeviceBuffer<index_t> chunk_offsets;
+  DeviceBuffer<index_t> chunk_rows;
+};
+
+template <class T, class Reader>
+void launch_long_rows(const DeviceCsr<T>& matrix, const DeviceLongRows& long_rows, T* partials,
+                      Reader x, T* y, int block_size, cudaStream_t stream) {
+  if (long_rows.long_row_count == 0) return;
+  csr_long_row_chunks_kernel<T>
+      <<<csr_grid_blocks(long_rows.chunks, 32, block_size), block_size, 0, stream>>>(
+          long_rows.chunks, long_rows.chunk_rows.data(), long_rows.chunk_offsets.data(),
+          long_rows.rows.data(), matrix.row_offsets(), matrix.columns(), matrix.values(), x,
+          partials);
+  SPK_CHECK_LAUNCH("csr_long_row_chunks_kernel");
+  csr_long_row_sums_kernel<T>
+      <<<csr_grid_blocks(long_rows.long_row_count, 32, block_size), block_size, 0, stream>>>(
+          long_rows.long_row_count, long_rows.rows.data(), long_rows.chunk_offsets.data(), partials,
+          y);
+  SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
+}
+
 template <class T, int ThreadsPerRow, class Reader>
 void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, T* y, int block_size,
                        cudaStream_t stream) {
@@ -97,12 +195,15 @@ class CsrVectorBackend final : public SpmvBackend<T> {
   CsrVectorBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : SpmvBackend<T>(stream),
         block_size_(checked_block_size(options.block_size)),
-        threads_per_row_(
-            csr_vector_threads_per_row(matrix.rows, matrix.nnz(), options.threads_per_row)),
+        threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz(),
+                                                    options.threads_per_row, sizeof(T))),
         threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz())),
         x_cache_(options.x_cache),
         texture_limits_(query_x_texture_limits()),
-        matrix_(matrix, kFormat) {
+        matrix_(matrix, kFormat),
+        long_rows_(
+            find_long_rows(matrix.row_offsets, csr_vector_long_row_length(threads_per_row_))),
+        partials_(static_cast<std::size_t>(long_rows_.chunks), kFormat + " long-row partial sums") {
     if (x_cache_ == XCache::texture)
       check_x_texture_length(static_cast<std::size_t>(matrix.cols), texture_limits_, kFormat);
   }
@@ -117,36 +218,47 @@ class CsrVectorBackend final : public SpmvBackend<T> {
     }
     with_x_reader(x_cache_, x, static_cast<std::size_t>(matrix_.cols()), textures_, texture_limits_,
                   [&](auto reader) {
-                    using Reader = decltype(reader);
                     const cudaStream_t stream = this->stream();
                     switch (threads_per_row_) {
                       case 2:
-                        launch_csr_vector<T, 2, Reader>(matrix_, reader, y, block_size_, stream);
+                        launch_csr_vector<T, 2>(matrix_, reader, y, block_size_, stream);
                         break;
                       case 4:
-                        launch_csr_vector<T, 4, Reader>(matrix_, reader, y, block_size_, stream);
+                        launch_csr_vector<T, 4>(matrix_, reader, y, block_size_, stream);
                         break;
                       case 8:
-                        launch_csr_vector<T, 8, Reader>(matrix_, reader, y, block_size_, stream);
+                        launch_csr_vector<T, 8>(matrix_, reader, y, block_size_, stream);
                         break;
                       case 16:
-                        launch_csr_vector<T, 16, Reader>(matrix_, reader, y, block_size_, stream);
+                        launch_csr_vector<T, 16>(matrix_, reader, y, block_size_, stream);
                         break;
                       default:
-                        launch_csr_vector<T, 32, Reader>(matrix_, reader, y, block_size_, stream);
+                        launch_csr_vector<T, 32>(matrix_, reader, y, block_size_, stream);
                         break;
                     }
+                    launch_long_rows(matrix_, long_rows_, partials_.data(), reader, y, block_size_,
+                                     stream);
                   });
   }
 
   index_t rows() const override { return matrix_.rows(); }
   index_t cols() const override { return matrix_.cols(); }
   std::string name() const override { return kFormat + "/" + to_string(x_cache_); }
-  std::size_t device_bytes() const override { return matrix_.device_bytes(); }
-  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(); }
+  std::size_t device_bytes() const override {
+    return matrix_.device_bytes() + long_rows_.device_bytes() + partials_.bytes();
+  }
+  // The CSR model plus the long-row split: its index arrays read once, each partial sum
+  // written once and read once.
+  std::size_t bytes_per_spmv() const override {
+    return matrix_.bytes_per_spmv() + long_rows_.device_bytes() + 2 * partials_.bytes();
+  }
   std::vector<std::pair<std::string, std::string>> details() const override {
     return {{"threads_per_row", std::to_string(threads_per_row_)},
             {"threads_per_row_from", threads_per_row_source_},
+            {"long_rows", std::to_string(long_rows_.long_row_count) + " (over " +
+                              std::to_string(csr_vector_long_row_length(threads_per_row_)) +
+                              " entries, " + std::to_string(long_rows_.chunks) + " chunks of " +
+                              std::to_string(kCsrLongRowChunk) + ")"},
             {"block_size", std::to_string(block_size_)},
             {"x_cache", to_string(x_cache_)}};
   }
@@ -161,6 +273,8 @@ class CsrVectorBackend final : public SpmvBackend<T> {
   XCache x_cache_;
   XTextureLimits texture_limits_;
   DeviceCsr<T> matrix_;
+  DeviceLongRows long_rows_;
+  mutable DeviceBuffer<T> partials_;  // one partial sum per long-row chunk, scratch of apply()
   mutable XTextureCache<T> textures_;
 };
 

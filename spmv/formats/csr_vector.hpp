@@ -15,6 +15,14 @@
 // of unequal length, which Baskaran & Bordawekar found better than a fixed grid with a loop.
 // w comes from spmv.threads_per_row or from the mean row length (csr_launch_policy.hpp) and is
 // reported in details(). x is read through spmv.x_cache (none | ldg | texture).
+// Long rows: a row of more than 32 w entries is left out by the row kernel and computed by
+// two more kernels (only launched when such rows exist): whole warps compute chunks of 1024
+// entries of it into partial sums, then one warp per long row adds its partials in a fixed
+// order and writes y (csr_long_rows.hpp). A power-law row of 10^5 entries thus spreads over
+// ~100 warps instead of holding one sub-warp for the whole kernel. The number of long rows
+// and chunks is reported in details().
+// Byte model: the CSR model (device_csr.hpp) plus, with long rows, the split's index arrays
+// (read once) and the partial sums (written once, read once).
 //
 // Sources: Bell & Garland, "Efficient sparse matrix-vector multiplication on CUDA" (NVIDIA
 // NVR-2008-004), CSR-vector kernel; the sub-warp width choice follows seeds/

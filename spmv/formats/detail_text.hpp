@@ -13,10 +13,10 @@ inline std::string percent_text(double fraction) {
   return text;
 }
 
-// 1.3379 -> "1.34"
+// 1.3379 -> "1.34", 1303.2 -> "1303" (no exponent)
 inline std::string ratio_text(double value) {
   char text[32];
-  std::snprintf(text, sizeof(text), "%.3g", value);
+  std::snprintf(text, sizeof(text), value < 100.0 ? "%.3g" : "%.0f", value);
   return text;
 }
 

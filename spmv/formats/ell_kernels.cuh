@@ -7,7 +7,8 @@
 // synchronisation.
 //
 // * The slot loop is unrolled by 4: four column indices and four values are loaded before
-//   any is used, so each thread keeps 8 independent loads (then 4 x gathers) in flight.
+//   any is used, so each thread keeps 8 independent loads (then 4 x gathers) in flight; the
+//   0..3 remaining slots are one predicated group (row_dot).
 // * Slot offsets advance a pointer by the pitch (64-bit pointer arithmetic): k * pitch + row
 //   may pass 2^31 on large padded arrays.
 // * The matrix arrays are read exactly once per SpMV, so they are loaded with __ldcs
@@ -27,54 +28,15 @@ namespace spk::ell_kernels {
 
 constexpr int slot_unroll = 4;
 
-// Plain ELLPACK: every slot of the row is read; a padding slot (column -1) adds nothing and
-// never touches x (0 * Inf would otherwise turn y into NaN).
-template <int MaxThreads, class T, class Reader>
-__global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
-    ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const T* __restrict__ values,
-                   const index_t* __restrict__ columns, Reader x, T* __restrict__ y) {
-  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= static_cast<std::size_t>(rows)) return;
-  const T* value = values + row;
-  const index_t* column = columns + row;
-  T sum = T(0);
-  index_t slot = 0;
-  for (; width - slot >= slot_unroll; slot += slot_unroll) {
-    index_t c[slot_unroll];
-    T v[slot_unroll];
-#pragma unroll
-    for (int u = 0; u < slot_unroll; ++u) {
-      c[u] = __ldcs(column + u * pitch);
-      v[u] = __ldcs(value + u * pitch);
-    }
-#pragma unroll
-    for (int u = 0; u < slot_unroll; ++u)
-      if (c[u] >= 0) sum += v[u] * x.load(c[u]);
-    column += slot_unroll * pitch;
-    value += slot_unroll * pitch;
-  }
-  for (; slot < width; ++slot) {
-    const index_t c = __ldcs(column);
-    const T v = __ldcs(value);
-    if (c >= 0) sum += v * x.load(c);
-    column += pitch;
-    value += pitch;
-  }
-  y[row] = sum;
-}
-
-// ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
-// padding is never read and the loop has no per-slot branch.
-template <int MaxThreads, class T, class Reader>
-__global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
-    ellpack_r_kernel(index_t rows, std::size_t pitch, const T* __restrict__ values,
-                     const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
-                     Reader x, T* __restrict__ y) {
-  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= static_cast<std::size_t>(rows)) return;
-  const index_t length = __ldcs(row_lengths + row);
-  const T* value = values + row;
-  const index_t* column = columns + row;
+// The dot product of one row with x over its first `length` slots, starting at `value` and
+// `column` (the row's slot 0) and stepping by `pitch`. Slots go 4 at a time, all loads of a
+// group issued before any product; the last 0..3 slots form one predicated group, so a short
+// row (a 7-point stencil: 4 + 3) still has all its loads in flight at once. With
+// SkipPadding, a slot whose column is -1 adds nothing and never touches x (0 * Inf would
+// otherwise turn y into NaN).
+template <bool SkipPadding, class T, class Reader>
+__device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const T* value,
+                                     const index_t* column, const Reader& x) {
   T sum = T(0);
   index_t slot = 0;
   for (; length - slot >= slot_unroll; slot += slot_unroll) {
@@ -86,16 +48,49 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
       v[u] = __ldcs(value + u * pitch);
     }
 #pragma unroll
-    for (int u = 0; u < slot_unroll; ++u) sum += v[u] * x.load(c[u]);
+    for (int u = 0; u < slot_unroll; ++u)
+      if (!SkipPadding || c[u] >= 0) sum += v[u] * x.load(c[u]);
     column += slot_unroll * pitch;
     value += slot_unroll * pitch;
   }
-  for (; slot < length; ++slot) {
-    sum += __ldcs(value) * x.load(__ldcs(column));
-    column += pitch;
-    value += pitch;
+  const index_t remaining = length - slot;  // 0 .. slot_unroll - 1
+  index_t c[slot_unroll - 1];
+  T v[slot_unroll - 1];
+#pragma unroll
+  for (int u = 0; u < slot_unroll - 1; ++u) {
+    c[u] = -1;
+    v[u] = T(0);
+    if (u < remaining) {
+      c[u] = __ldcs(column + u * pitch);
+      v[u] = __ldcs(value + u * pitch);
+    }
   }
-  y[row] = sum;
+#pragma unroll
+  for (int u = 0; u < slot_unroll - 1; ++u)
+    if (u < remaining && (!SkipPadding || c[u] >= 0)) sum += v[u] * x.load(c[u]);
+  return sum;
+}
+
+// Plain ELLPACK: every one of the `width` slots of the row is read; padding is skipped.
+template <int MaxThreads, class T, class Reader>
+__global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
+    ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const T* __restrict__ values,
+                   const index_t* __restrict__ columns, Reader x, T* __restrict__ y) {
+  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= static_cast<std::size_t>(rows)) return;
+  y[row] = row_dot<true>(width, pitch, values + row, columns + row, x);
+}
+
+// ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
+// padding is never read and no slot needs a padding test.
+template <int MaxThreads, class T, class Reader>
+__global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
+    ellpack_r_kernel(index_t rows, std::size_t pitch, const T* __restrict__ values,
+                     const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
+                     Reader x, T* __restrict__ y) {
+  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= static_cast<std::size_t>(rows)) return;
+  y[row] = row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x);
 }
 
 // Blocks for one thread per row.

@@ -19,9 +19,10 @@ std::string format_bytes(double bytes) {
   return text;
 }
 
+// 3 significant digits, without an exponent for large fill ratios (1303, not 1.3e+03).
 std::string format_ratio(double value) {
   char text[32];
-  std::snprintf(text, sizeof(text), "%.3g", value);
+  std::snprintf(text, sizeof(text), value < 100.0 ? "%.3g" : "%.0f", value);
   return text;
 }
 

@@ -103,7 +103,7 @@ HybWidthChoice choose_hyb_width(const RowLengthHistogram& histogram, std::size_t
       choice.rule += " (clamped to the longest row, " + std::to_string(longest) + ")";
   } else {
     choice.width = width_by_cost(histogram, value_bytes);
-    choice.rule = "histogram: min estimated bytes, COO entry cost x2";
+    choice.rule = "histogram: min estimated bytes, COO byte cost x1.25";
   }
   const Overflow overflow = overflow_at(histogram, choice.width);
   choice.coo_entries = overflow.entries;

@@ -12,14 +12,20 @@
 // and K minimises bytes(K) over every K from 0 to the longest row (ties: the smaller K).
 // bytes(K) is linear between consecutive distinct row lengths, so evaluating it at K = 0 and
 // at every distinct length (the compact histogram below) finds that minimum exactly.
-// hyb_coo_relative_cost = 2 prices a COO entry at twice its bytes: a second kernel, the
-// segmented reduction and the atomics make it about half as fast per byte as the streaming
-// ELL loop. Raising K by one adds R slots and removes one COO entry from each row longer than
-// K, so the minimum is where the share of rows longer than K drops to (s+4) / (2 (s+8)):
-// 1/3 of the rows for float, 3/8 for double. Unlike CUSP (whose "fewer than 4096 spilling
-// rows" breakeven gives K = 0 for every matrix under 4096 rows, cusplibrary #93) or Ginkgo
-// (K <= rows/1000), the rule is scale-free: a small regular matrix keeps all its entries in
-// the ELL part. A fixed spmv.hyb_width = N >= 0 is used as given, clamped to the longest row.
+// hyb_coo_relative_cost = 1.25 prices a COO byte at 1.25 ELL bytes (a second kernel, the
+// segmented reduction, the atomics). Measured on an H100 (poisson3d 7-point, 4.1M rows, all
+// in ELL vs all in COO): a COO entry took 1.66x (double) / 1.87x (float) the time of an ELL
+// slot, i.e. 1.25x per byte. On three powerlaw matrices (2-4M rows, 24-32M nonzeros, tail
+// exponents 1.5, 2, 3) the K it picks ran within 1% of the fastest K in 4 of 6 cases
+// (precision x matrix), 2% and 9.5% slower in the other two (double; there a narrower K won:
+// the random x gathers, not the bytes, dominate); a cost of 2 was up to 13% slower.
+// Raising K by one adds R slots and removes one COO entry from each row longer than K, so the
+// minimum is where the share of rows longer than K drops to (s+4) / (1.25 (s+8)): 8/15 of the
+// rows for float, 3/5 for double. Unlike CUSP (whose "fewer than 4096 spilling rows"
+// breakeven gives K = 0 for every matrix under 4096 rows, cusplibrary #93) or Ginkgo
+// (K <= rows/1000), the rule is scale-free: K > 0 as soon as more than that share of the rows
+// is non-empty, whatever the size, so a small regular matrix stays (almost) all in ELL. A
+// fixed spmv.hyb_width = N >= 0 is used as given, clamped to the longest row.
 //
 // The ELL part's size guard is the size rule of ellpack_layout.hpp (no fill refusal: the
 // rule bounds the padding, and a fixed width is the user's explicit choice).
@@ -32,7 +38,7 @@
 
 namespace spk {
 
-constexpr double hyb_coo_relative_cost = 2.0;
+constexpr double hyb_coo_relative_cost = 1.25;
 
 // One bar of the row-length histogram: `rows` rows have exactly `length` entries.
 struct RowLengthCount {

@@ -2,30 +2,30 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <tuple>
 
 namespace spk {
 namespace {
 
-// n^dimensions * block_size, saturating just past max_index so it cannot overflow.
-std::int64_t saturating_rows(int dimensions, int block_size, int n) {
+// n^dimensions * block_size; INT64_MAX when even 64 bits overflow (n > ~2 million in 3D).
+std::int64_t grid_rows(int dimensions, int block_size, int n) {
   std::int64_t rows = block_size;
-  for (int d = 0; d < dimensions; ++d) {
-    rows *= n;
-    if (rows > max_index) return max_index + 1;
-  }
+  for (int d = 0; d < dimensions; ++d)
+    if (__builtin_mul_overflow(rows, std::int64_t{n}, &rows))
+      return std::numeric_limits<std::int64_t>::max();
   return rows;
 }
 
 }  // namespace
 
 std::int64_t grid_operator_rows(const GridStencil& stencil, int n) {
-  return saturating_rows(stencil.dimensions, stencil.block_size, n);
+  return grid_rows(stencil.dimensions, stencil.block_size, n);
 }
 
 std::int64_t grid_operator_nnz(const GridStencil& stencil, int n) {
   // An offset d couples prod_k (n - |d_k|) pairs of grid points, each with a full block.
-  if (grid_operator_rows(stencil, n) > max_index) return max_index + 1;
+  if (grid_operator_rows(stencil, n) > max_index) return std::numeric_limits<std::int64_t>::max();
   const std::int64_t block_entries = std::int64_t{stencil.block_size} * stencil.block_size;
   std::int64_t nnz = 0;
   for (const StencilPoint& point : stencil.points) {
@@ -40,7 +40,10 @@ std::int64_t grid_operator_nnz(const GridStencil& stencil, int n) {
 CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
                                          const std::string& name) {
   if (n < 1) throw BadInput(name + ": n = " + std::to_string(n) + " must be at least 1");
-  check_index_range(grid_operator_rows(stencil, n), name + ": rows");
+  const std::int64_t rows = grid_operator_rows(stencil, n);
+  if (rows == std::numeric_limits<std::int64_t>::max())
+    throw BadInput(name + ": rows exceed the 32-bit index limit 2147483647 (and 64 bits)");
+  check_index_range(rows, name + ": rows");
   check_index_range(grid_operator_nnz(stencil, n), name + ": nonzeros");
 
   // Offsets sorted by (dz, dy, dx) give ascending neighbour indices, hence sorted columns.

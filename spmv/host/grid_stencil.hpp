@@ -31,7 +31,8 @@ struct GridStencil {
 CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
                                          const std::string& name);
 
-// Rows and nonzeros the assembly will produce, in 64 bits (no range check).
+// Rows and nonzeros the assembly will produce, in 64 bits (no range check); INT64_MAX when
+// they do not even fit 64 bits, or (nonzeros) when the rows exceed the 32-bit range.
 std::int64_t grid_operator_rows(const GridStencil& stencil, int n);
 std::int64_t grid_operator_nnz(const GridStencil& stencil, int n);
 

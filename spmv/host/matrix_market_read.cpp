@@ -126,6 +126,8 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
   if (!scanner.next_line(line))
     scanner.fail_at(1, std::string("empty file; expected the banner ") + banner_form);
   std::string_view rest = line;
+  constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";  // some Windows editors add one
+  if (rest.substr(0, utf8_bom.size()) == utf8_bom) rest.remove_prefix(utf8_bom.size());
   const std::string_view magic = next_token(rest);
   if (lowercase(magic) != "%%matrixmarket")
     scanner.fail(std::string("missing Matrix Market banner: the first line must be ") +
@@ -305,12 +307,16 @@ void scan_coordinate_entries(MarketScanner& scanner, const MarketHeader& header,
 template <class OnValue>
 void scan_array_values(MarketScanner& scanner, const MarketHeader& header, OnValue&& on_value) {
   const std::int64_t expected = header.stored_count;
-  const std::int64_t first_row_offset = header.symmetry == MarketSymmetry::general ? -1
-                                        : header.symmetry == MarketSymmetry::symmetric
-                                            ? 0
-                                            : 1;  // first stored row below column
-  index_t row = 0, column = 0;
-  if (header.symmetry == MarketSymmetry::skew_symmetric) row = 1;
+  // Row where each column's stored values start: the top, the diagonal, or just below it.
+  const auto first_stored_row = [&header](index_t column) -> index_t {
+    switch (header.symmetry) {
+      case MarketSymmetry::symmetric: return column;
+      case MarketSymmetry::skew_symmetric: return column + 1;
+      case MarketSymmetry::general: break;
+    }
+    return 0;
+  };
+  index_t column = 0, row = first_stored_row(0);
   std::int64_t found = 0;
   std::string_view line;
   while (scanner.next_content_line(line)) {
@@ -327,7 +333,7 @@ void scan_array_values(MarketScanner& scanner, const MarketHeader& header, OnVal
     ++found;
     if (++row == header.rows) {
       ++column;
-      row = first_row_offset < 0 ? 0 : static_cast<index_t>(column + first_row_offset);
+      row = first_stored_row(column);
     }
   }
   if (found < expected)
@@ -379,15 +385,18 @@ std::vector<double> parse_vector_text(std::string_view text, const std::string& 
     scanner.fail_at(header.size_line, "expected a vector (n x 1 or 1 x n), found a " +
                                           std::to_string(header.rows) + " x " +
                                           std::to_string(header.cols) + " matrix");
-  std::vector<double> vector(static_cast<std::size_t>(header.cols == 1 ? header.rows : header.cols),
-                             0.0);
-  const auto add = [&vector, &header](index_t row, index_t column, double value) {
-    vector[header.cols == 1 ? row : column] += value;
-  };
-  if (header.format == MarketFormat::coordinate)
-    scan_coordinate_entries(scanner, header, add);
-  else
-    scan_array_values(scanner, header, add);
+  const auto length = static_cast<std::size_t>(header.cols == 1 ? header.rows : header.cols);
+  std::vector<double> vector;
+  if (header.format == MarketFormat::coordinate) {  // missing entries 0, duplicates summed
+    vector.assign(length, 0.0);
+    scan_coordinate_entries(scanner, header, [&](index_t row, index_t column, double value) {
+      vector[header.cols == 1 ? row : column] += value;
+    });
+  } else {  // file order is vector order; the declared length is not trusted for allocation
+    vector.reserve(std::min(length, scanner.remaining_bytes() / 2 + 1));
+    scan_array_values(scanner, header,
+                      [&vector](index_t, index_t, double value) { vector.push_back(value); });
+  }
   return vector;
 }
 

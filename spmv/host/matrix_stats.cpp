@@ -1,6 +1,7 @@
 #include "spmv/host/matrix_stats.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -26,8 +27,14 @@ bool nearly_equal(double a, double b) {
 void scan_symmetry(const CsrMatrix<double>& matrix, MatrixStats& stats) {
   if (!matrix.square()) return;
   int structural = 1, numerical = 1;
+  std::atomic<bool> both_disproved{false};  // lets every thread skip the remaining rows
 #pragma omp parallel for schedule(dynamic, 1024) reduction(&& : structural, numerical)
   for (index_t row = 0; row < matrix.rows; ++row) {
+    if (both_disproved.load(std::memory_order_relaxed)) continue;
+    if (!structural && !numerical) {
+      both_disproved.store(true, std::memory_order_relaxed);
+      continue;
+    }
     for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
       const index_t column = matrix.columns[k];
       if (column == row) continue;

@@ -428,6 +428,11 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
                      "seed)");
 }
 
+TEST(ConfigErrors, KeysMustBePlainNames) {
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver: {[1, 2]: 3}\n"),
+            "run.yaml:2: solver: a key must be a plain name, got a list");
+}
+
 TEST(ConfigErrors, DuplicateKey) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  tolerance: 1\n  tolerance: 2\n"),
             "run.yaml:4: solver.tolerance: duplicate key (it is already given above)");

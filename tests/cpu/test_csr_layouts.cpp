@@ -7,11 +7,13 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/error.hpp"
 #include "spmv/formats/aligned_csr_layout.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/formats/csr_long_rows.hpp"
 #include "spmv/formats/device_csr.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
@@ -166,29 +168,36 @@ TEST(AlignedCsrLayout, RefusesPaddedSizePastThe32BitIndexRange) {
   EXPECT_EQ(aligned_csr_row_starts(row_offsets, 16).back(), index_t{1} << 30);
 }
 
-TEST(CsrVectorThreadsPerRow, SmallestPowerOfTwoNotBelowTheMeanRowLength) {
-  EXPECT_EQ(csr_vector_threads_per_row(100, 0, 0), 2);
-  EXPECT_EQ(csr_vector_threads_per_row(100, 100, 0), 2);    // mean 1
-  EXPECT_EQ(csr_vector_threads_per_row(100, 200, 0), 2);    // mean 2
-  EXPECT_EQ(csr_vector_threads_per_row(100, 201, 0), 4);    // mean 2.01
-  EXPECT_EQ(csr_vector_threads_per_row(100, 400, 0), 4);    // mean 4
-  EXPECT_EQ(csr_vector_threads_per_row(100, 700, 0), 8);    // mean 7 (7-point stencil)
-  EXPECT_EQ(csr_vector_threads_per_row(100, 800, 0), 8);    // mean 8
-  EXPECT_EQ(csr_vector_threads_per_row(100, 900, 0), 16);   // mean 9
-  EXPECT_EQ(csr_vector_threads_per_row(100, 2700, 0), 32);  // mean 27 (27-point stencil)
-  EXPECT_EQ(csr_vector_threads_per_row(1, 100000, 0), 32);  // clamped to a warp
-  EXPECT_EQ(csr_vector_threads_per_row(0, 0, 0), 2);        // no rows: no division by zero
-  // 2^31 - 1 rows of mean 31.99: the product threads * rows needs 64 bits.
-  EXPECT_EQ(csr_vector_threads_per_row(2147483647, std::int64_t{2147483647} * 31 + 5, 0), 32);
+// float: 4 entries per lane, double: 3.
+TEST(CsrVectorThreadsPerRow, SmallestPowerOfTwoNotBelowTheMeanOverEntriesPerLane) {
+  const std::size_t f = sizeof(float), d = sizeof(double);
+  EXPECT_EQ(csr_vector_threads_per_row(100, 0, 0, f), 2);
+  EXPECT_EQ(csr_vector_threads_per_row(100, 500, 0, f), 2);    // mean 5 (5-point stencil)
+  EXPECT_EQ(csr_vector_threads_per_row(100, 500, 0, d), 2);    // 5 / 3 < 2
+  EXPECT_EQ(csr_vector_threads_per_row(100, 700, 0, f), 2);    // mean 7 (7-point stencil)
+  EXPECT_EQ(csr_vector_threads_per_row(100, 700, 0, d), 4);    // 7 / 3 > 2
+  EXPECT_EQ(csr_vector_threads_per_row(100, 600, 0, d), 2);    // 6 / 3 = 2
+  EXPECT_EQ(csr_vector_threads_per_row(100, 800, 0, f), 2);    // 8 / 4 = 2
+  EXPECT_EQ(csr_vector_threads_per_row(100, 801, 0, f), 4);    // mean 8.01
+  EXPECT_EQ(csr_vector_threads_per_row(100, 1600, 0, f), 4);   // mean 16
+  EXPECT_EQ(csr_vector_threads_per_row(100, 2700, 0, f), 8);   // mean 27 (27-point stencil)
+  EXPECT_EQ(csr_vector_threads_per_row(100, 2700, 0, d), 16);  // 27 / 3 = 9
+  EXPECT_EQ(csr_vector_threads_per_row(100, 3201, 0, f), 16);  // mean 32.01
+  EXPECT_EQ(csr_vector_threads_per_row(100, 8100, 0, f), 16);  // mean 81 (elasticity), clamped
+  EXPECT_EQ(csr_vector_threads_per_row(1, 100000, 0, d), 16);  // clamped to a half-warp
+  EXPECT_EQ(csr_vector_threads_per_row(0, 0, 0, d), 2);        // no rows: no division by zero
+  // 2^31 - 1 rows: the product e * threads * rows needs 64 bits.
+  EXPECT_EQ(csr_vector_threads_per_row(2147483647, std::int64_t{2147483647} * 60 + 5, 0, f), 16);
+  EXPECT_EQ(csr_vector_threads_per_row(2147483647, std::int64_t{2147483647} * 31 + 5, 0, f), 8);
 }
 
 TEST(CsrVectorThreadsPerRow, ExplicitChoiceIsKeptOrRefused) {
   for (int threads : {2, 4, 8, 16, 32})
-    EXPECT_EQ(csr_vector_threads_per_row(100, 700, threads), threads);
+    EXPECT_EQ(csr_vector_threads_per_row(100, 700, threads, sizeof(double)), threads);
   for (int threads : {-1, 1, 3, 24, 64})
-    test::expect_error<BadInput>([&] { csr_vector_threads_per_row(100, 700, threads); },
-                                 "csr-vector: spmv.threads_per_row = " + std::to_string(threads),
-                                 "2, 4, 8, 16, 32");
+    test::expect_error<BadInput>(
+        [&] { csr_vector_threads_per_row(100, 700, threads, sizeof(float)); },
+        "csr-vector: spmv.threads_per_row = " + std::to_string(threads), "2, 4, 8, 16, 32");
 }
 
 TEST(AlignedCsrThreadsPerRow, HalfWarpByDefault) {
@@ -196,6 +205,74 @@ TEST(AlignedCsrThreadsPerRow, HalfWarpByDefault) {
   EXPECT_EQ(aligned_csr_threads_per_row(4), 4);
   test::expect_error<BadInput>([] { aligned_csr_threads_per_row(48); },
                                "aligned-csr: spmv.threads_per_row = 48", "2, 4, 8, 16, 32");
+}
+
+// Row lengths 3000 (starting at 0), 5, 1025 (starting at 3005), 0, 64 with a threshold of 64:
+// rows 0 and 2 are long. Chunks are cut at multiples of 1024: row 0 = [0,1024) [1024,2048)
+// [2048,3000); row 2 = [3005,3072) [3072,4030).
+TEST(CsrLongRows, FindsLongRowsAndCutsChunksAtMultiplesOf1024) {
+  const std::vector<index_t> row_offsets = {0, 3000, 3005, 4030, 4030, 4094};
+  const CsrLongRows long_rows = find_long_rows(row_offsets, 64);
+  EXPECT_EQ(long_rows.rows, (std::vector<index_t>{0, 2}));
+  EXPECT_EQ(long_rows.chunk_offsets, (std::vector<index_t>{0, 3, 5}));
+  EXPECT_EQ(long_rows.chunk_rows, (std::vector<index_t>{0, 0, 0, 1, 1}));
+  EXPECT_EQ(long_rows.chunks(), 5);
+  const std::vector<std::pair<index_t, index_t>> expected = {
+      {0, 1024}, {1024, 2048}, {2048, 3000}, {3005, 3072}, {3072, 4030}};
+  for (index_t chunk = 0; chunk < long_rows.chunks(); ++chunk) {
+    const index_t slot = long_rows.chunk_rows[chunk];
+    const index_t row = long_rows.rows[slot];
+    const EntryRange range = long_row_chunk_range(row_offsets[row], row_offsets[row + 1],
+                                                  chunk - long_rows.chunk_offsets[slot]);
+    EXPECT_EQ(range.begin, expected[chunk].first) << "chunk " << chunk;
+    EXPECT_EQ(range.end, expected[chunk].second) << "chunk " << chunk;
+  }
+  EXPECT_TRUE(find_long_rows(row_offsets, 3000).rows.empty());
+  EXPECT_EQ(find_long_rows(row_offsets, 2999).rows, (std::vector<index_t>{0}));
+  EXPECT_TRUE(find_long_rows({0}, 64).rows.empty());
+}
+
+TEST(CsrLongRows, ThresholdIsEightUnrolledStepsOfTheSubWarp) {
+  EXPECT_EQ(csr_vector_long_row_length(2), 64);
+  EXPECT_EQ(csr_vector_long_row_length(8), 256);
+  EXPECT_EQ(csr_vector_long_row_length(32), 1024);
+}
+
+// The chunked sum is another summation order: equal to the CSR reference up to rounding.
+TEST(CsrLongRows, ChunkedReferenceMatchesCsrReference) {
+  std::mt19937_64 rng(77);
+  CsrMatrix<double> matrix = test::random_csr(40, 5000, 0.02, rng);
+  // Make rows 3 and 31 full (5000 entries, 5 or 6 chunks depending on alignment).
+  for (index_t full : {3, 31}) {
+    CsrMatrix<double> rebuilt;
+    rebuilt.rows = matrix.rows;
+    rebuilt.cols = matrix.cols;
+    rebuilt.row_offsets = {0};
+    for (index_t row = 0; row < matrix.rows; ++row) {
+      if (row == full) {
+        for (index_t column = 0; column < matrix.cols; ++column) {
+          rebuilt.columns.push_back(column);
+          rebuilt.values.push_back(std::uniform_real_distribution<double>(-1, 1)(rng));
+        }
+      } else {
+        for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
+          rebuilt.columns.push_back(matrix.columns[k]);
+          rebuilt.values.push_back(matrix.values[k]);
+        }
+      }
+      rebuilt.row_offsets.push_back(rebuilt.nnz());
+    }
+    matrix = rebuilt;
+  }
+  std::vector<double> x(5000);
+  for (auto& value : x) value = std::uniform_real_distribution<double>(-1, 1)(rng);
+  std::vector<double> expected(40), y(40, 0.0);
+  reference_spmv(matrix, x.data(), expected.data());
+  const CsrLongRows long_rows = find_long_rows(matrix.row_offsets, 1024);
+  ASSERT_EQ(long_rows.rows, (std::vector<index_t>{3, 31}));
+  csr_long_rows_reference_spmv(matrix, long_rows, x.data(), y.data());
+  for (index_t row : {3, 31}) EXPECT_NEAR(y[row], expected[row], 1e-12) << "row " << row;
+  EXPECT_EQ(y[0], 0.0) << "rows that are not long are left alone";
 }
 
 TEST(CsrGridBlocks, CoversEveryRowWithOneSubWarp) {

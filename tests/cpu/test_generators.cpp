@@ -373,12 +373,14 @@ TEST(Generators, BadParametersThrowBadInputNamingThem) {
 
 TEST(Generators, SizesPastThe32BitRangeAreRefusedBeforeAllocating) {
   expect_error<BadInput>([] { generate_poisson3d(2000, 7); }, "poisson3d n=2000 stencil=7: rows",
-                         "exceeds the 32-bit index limit");
+                         "rows = 8000000000 exceeds the 32-bit index limit");
   expect_error<BadInput>([] { generate_poisson3d(1300, 27); }, "poisson3d n=1300 stencil=27: rows",
                          "");
   expect_error<BadInput>([] { generate_poisson3d(600, 27); },
                          "poisson3d n=600 stencil=27: nonzeros", "exceeds the 32-bit index limit");
   expect_error<BadInput>([] { generate_poisson2d(50000); }, "poisson2d n=50000: rows", "");
+  expect_error<BadInput>([] { generate_poisson3d(2100000000, 7); }, "poisson3d n=2100000000",
+                         "rows exceed the 32-bit index limit 2147483647 (and 64 bits)");
   expect_error<BadInput>([] { generate_elasticity3d(900); }, "elasticity3d n=900: rows", "");
   expect_error<BadInput>([] { generate_elasticity3d(300); }, "elasticity3d n=300: nonzeros", "");
   expect_error<BadInput>([] { generate_powerlaw(2000000000, 8.0, 2.0, 1); },

@@ -100,10 +100,12 @@ TEST(MatrixMarketRead, PatternEntriesAreOne) {
   EXPECT_EQ(to_dense(matrix), (std::vector<double>{0, 1, 1, 1}));
 }
 
-TEST(MatrixMarketRead, IntegerFieldCrlfCaseInsensitiveBannerPlusSignAndFortranExponent) {
+TEST(MatrixMarketRead, IntegerFieldCrlfCaseInsensitiveBannerBomPlusSignAndFortranExponent) {
   const CsrMatrix<double> integers = parse_matrix(
       "%%MatrixMarket MATRIX Coordinate INTEGER General\r\n2 2 2\r\n1 1 -7\r\n2 2 +12\r\n");
   EXPECT_EQ(to_dense(integers), (std::vector<double>{-7, 0, 0, 12}));
+  const CsrMatrix<double> with_bom = parse_matrix("\xEF\xBB\xBF" + general + "1 1 1\n1 1 3\n");
+  EXPECT_EQ(with_bom.values, (std::vector<double>{3.0}));
   const CsrMatrix<double> fortran = parse_matrix(general + "1 2 2\n1 1 1.5D+03\n1 2 +2.5d-1\n");
   EXPECT_EQ(fortran.values, (std::vector<double>{1500.0, 0.25}));
 }
@@ -312,6 +314,11 @@ TEST(VectorMarketErrors, ShapeCountValuesAndLayout) {
   expect_vector_error(array + "2 1\n1\nx\n", "bad.mtx:4: ", "value 'x' is not a number");
   expect_vector_error(general + "3 1 1\n4 1 1.0\n", "bad.mtx:3: ", "row index 4 out of range 1..3");
   expect_vector_error("", "bad.mtx:1: ", "empty file");
+  // A huge declared length with few lines is a truncated file, not a 16 GB allocation.
+  expect_vector_error(array + "2000000000 1\n1\n",
+                      "bad.mtx:3: ", "file ends after 1 of 2000000000 declared values");
+  expect_matrix_error(array + "40000 40000\n1\n",
+                      "bad.mtx:3: ", "file ends after 1 of 1600000000 declared values");
 }
 
 TEST(MatrixMarketWriteErrors, UnopenablePathIsBadInputNamingIt) {
@@ -427,7 +434,7 @@ TEST(RealMatrixContents, Bcsstk13FirstEntryAndRajat01PatternValues) {
   const CsrMatrix<double> bcsstk13 = read_matrix_market(test::data_path("bcsstk13.mtx"));
   ASSERT_GT(bcsstk13.row_length(0), 0);
   EXPECT_EQ(bcsstk13.columns[0], 0);
-  EXPECT_EQ(bcsstk13.values[0], 277281165.18);  // "1 1 277281165.18" in the file
+  EXPECT_EQ(bcsstk13.values[0], 277281165.183);  // "1 1 277281165.183" on line 15
 
   const CsrMatrix<double> rajat01 = read_matrix_market(test::data_path("rajat01.mtx"));
   for (double value : rajat01.values) ASSERT_EQ(value, 1.0);

@@ -190,8 +190,9 @@ TEST(MatrixStats, AgreesWithANaiveDenseRecomputation) {
     EXPECT_EQ(stats.first_zero_diagonal_row, first_zero);
     EXPECT_EQ(stats.numerically_symmetric, symmetric);           // random values never tie
     EXPECT_EQ(stats.structurally_symmetric, pattern_symmetric);  // no explicit zeros here
-    if (matrix.nnz() > 0)
+    if (matrix.nnz() > 0) {
       EXPECT_DOUBLE_EQ(stats.ell_fill_ratio, static_cast<double>(rows) * max_length / matrix.nnz());
+    }
   }
 }
 
@@ -253,8 +254,11 @@ TEST(MatrixStats, JsonFieldsAreUniqueLiteralsWithOneBasedRows) {
     EXPECT_NE(value_of(key), "<missing>") << key;
 
   const auto clean = matrix_stats_fields(compute_matrix_stats(csr_from_dense(1, 1, {3})));
-  for (const auto& [key, value] : clean)
-    if (key == "first_zero_diagonal_row") EXPECT_EQ(value, "null");
+  for (const auto& [key, value] : clean) {
+    if (key == "first_zero_diagonal_row") {
+      EXPECT_EQ(value, "null");
+    }
+  }
 }
 
 }  // namespace

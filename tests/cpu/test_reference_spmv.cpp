@@ -86,10 +86,14 @@ TEST(ReferenceSpmv, MatchesDenseProductInDoubleOnAwkwardShapes) {
       reference_spmv(matrix, x.data(), y.data());
       const std::vector<double> expected = dense_product(matrix, x);
       EXPECT_LE(test::relative_error(y, expected), 1e-14);
-      for (index_t row : shape.empty_rows)
-        if (row < shape.rows) EXPECT_EQ(y[row], 0.0) << "empty row " << row;
-      if (shape.density == 0.0)
+      for (index_t row : shape.empty_rows) {
+        if (row < shape.rows) {
+          EXPECT_EQ(y[row], 0.0) << "empty row " << row;
+        }
+      }
+      if (shape.density == 0.0) {
         for (double value : y) EXPECT_EQ(value, 0.0);
+      }
     }
   }
 }

@@ -2,8 +2,8 @@
 // honest statuses for every way a solve can fail.
 #include <gtest/gtest.h>
 
-#include "solver_test_support.hpp"
 #include "spmv/base/error.hpp"
+#include "tests/solver_test_support.hpp"
 
 namespace spk {
 namespace {

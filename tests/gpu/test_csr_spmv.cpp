@@ -17,6 +17,7 @@
 #include "spmv/base/error.hpp"
 #include "spmv/formats/aligned_csr_layout.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/formats/csr_long_rows.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/registry.hpp"
@@ -53,14 +54,16 @@ const CsrMatrix<double>& million_row_matrix() {
 // Rows of awkward lengths around the sub-warp and warp boundaries (csr-vector's warp-aligned
 // start, aligned-csr's padding), in a random order so rows start at every alignment.
 CsrMatrix<double> boundary_length_matrix(std::mt19937_64& rng) {
-  const std::vector<index_t> lengths = {0,  1,  2,  3,  7,  8,  9,  15, 16,  17,  31,  32,
-                                        33, 34, 63, 64, 65, 95, 96, 97, 127, 128, 129, 500};
+  // Also around csr-vector's long-row thresholds (32 w: 64 ... 1024) and its 1024-entry chunks.
+  const std::vector<index_t> lengths = {0,   1,   2,   3,   7,   8,   9,    15,   16,   17,  31,
+                                        32,  33,  34,  63,  64,  65,  95,   96,   97,   127, 128,
+                                        129, 255, 256, 257, 500, 511, 1023, 1024, 1025, 2049};
   std::vector<index_t> row_lengths;
-  for (int repeat = 0; repeat < 20; ++repeat)
+  for (int repeat = 0; repeat < 8; ++repeat)
     row_lengths.insert(row_lengths.end(), lengths.begin(), lengths.end());
   std::shuffle(row_lengths.begin(), row_lengths.end(), rng);
   return test::random_pattern_matrix(
-      static_cast<index_t>(row_lengths.size()), 700,
+      static_cast<index_t>(row_lengths.size()), 3000,
       [&](index_t row) { return row_lengths[static_cast<std::size_t>(row)]; }, rng);
 }
 
@@ -288,7 +291,7 @@ TEST_P(CsrSpmv, ByteModel) {
 
 TEST_P(CsrSpmv, NameAndDetails) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const CsrMatrix<double> matrix = generate_poisson3d(6, 7);  // mean row length < 7
+  const CsrMatrix<double> matrix = generate_poisson3d(6, 7);  // mean row length 6
   const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
   const std::string& format = GetParam().format;
   if (format == "cusparse") {
@@ -300,7 +303,7 @@ TEST_P(CsrSpmv, NameAndDetails) {
     EXPECT_EQ(detail(*backend, "block_size"), "256");
   }
   if (format == "csr-vector") {
-    EXPECT_EQ(detail(*backend, "threads_per_row"), "8");
+    EXPECT_EQ(detail(*backend, "threads_per_row"), "2");  // double, mean 6: 6 / 3 -> 2
     EXPECT_EQ(detail(*backend, "threads_per_row_from").rfind("mean row length", 0), 0u);
   }
   if (format == "aligned-csr") {
@@ -329,9 +332,56 @@ TEST(CsrFamilyRegistry, CsrIsAnAliasOfCsrVector) {
     options.x_cache = cache;
     const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
     EXPECT_EQ(backend->name(), std::string("csr-vector/") + to_string(cache));
-    EXPECT_EQ(detail(*backend, "threads_per_row"),
-              std::to_string(csr_vector_threads_per_row(matrix.rows, matrix.nnz(), 0)));
+    EXPECT_EQ(
+        detail(*backend, "threads_per_row"),
+        std::to_string(csr_vector_threads_per_row(matrix.rows, matrix.nnz(), 0, sizeof(double))));
     EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
+  }
+}
+
+// csr-vector's long-row path: rows of more than 32 w entries are computed in 1024-entry chunks
+// by whole warps; check the result, the reported split and the byte model that includes it.
+TEST(CsrVectorLongRows, SplitIsReportedCountedAndCorrect) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(12);
+  const CsrMatrix<double> matrix = test::random_pattern_matrix(
+      2000, 120000,
+      [&rng](index_t row) {
+        if (row == 10) return index_t{100000};
+        if (row == 11) return index_t{1025};
+        if (row == 500) return index_t{5000};
+        return std::uniform_int_distribution<index_t>(0, 12)(rng);
+      },
+      rng);
+  const int threads = csr_vector_threads_per_row(matrix.rows, matrix.nnz(), 0, sizeof(double));
+  const CsrLongRows split = find_long_rows(matrix.row_offsets, csr_vector_long_row_length(threads));
+  ASSERT_GE(split.rows.size(), 3u);
+  for (XCache cache : {XCache::none, XCache::ldg, XCache::texture}) {
+    SpmvOptions options;
+    options.format = "csr-vector";
+    options.x_cache = cache;
+    const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
+    EXPECT_EQ(detail(*backend, "long_rows")
+                  .rfind(std::to_string(split.rows.size()) + " (over " +
+                             std::to_string(csr_vector_long_row_length(threads)) + " entries, " +
+                             std::to_string(split.chunks()) + " chunks",
+                         0),
+              0u)
+        << detail(*backend, "long_rows");
+    const std::size_t split_bytes =
+        (split.rows.size() + split.chunk_offsets.size() + split.chunk_rows.size()) * 4;
+    const std::size_t csr_bytes =
+        (matrix.row_offsets.size() + matrix.columns.size()) * 4 + matrix.values.size() * 8;
+    EXPECT_EQ(backend->device_bytes(), csr_bytes + split_bytes + split.chunk_rows.size() * 8);
+    EXPECT_EQ(backend->bytes_per_spmv(),
+              csr_bytes + (120000u + 2000u) * 8 + split_bytes + 2 * split.chunk_rows.size() * 8);
+    for (int repeat = 0; repeat < 2; ++repeat)
+      EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
+    const CsrMatrix<float> single = convert_values<float>(matrix);
+    const auto float_backend = make_spmv_backend<float>(single, options, stream.get());
+    EXPECT_LT(test::spmv_relative_error(*float_backend, single, rng, stream),
+              test::spmv_tolerance<float>(100000));
   }
 }
 

@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 
-#include "solver_test_support.hpp"
 #include "spmv/spmv_options.hpp"
+#include "tests/solver_test_support.hpp"
 
 namespace spk {
 namespace {
@@ -18,8 +18,8 @@ struct Pair {
   std::vector<double> x_cpu, x_gpu;
 };
 
-Pair solve_both(const CsrMatrix<double>& a, const std::vector<double>& b, const SolverOptions& options,
-                const SpmvOptions& spmv = SpmvOptions{}) {
+Pair solve_both(const CsrMatrix<double>& a, const std::vector<double>& b,
+                const SolverOptions& options, const SpmvOptions& spmv = SpmvOptions{}) {
   Pair pair;
   pair.x_cpu.assign(a.rows, 0.0);
   pair.x_gpu.assign(a.rows, 0.0);

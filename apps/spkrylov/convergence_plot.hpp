@@ -1,0 +1,18 @@
+#pragma once
+// A self-contained SVG convergence plot, made by the program itself: residual vs iteration
+// (left) and residual vs time (right), log-scale residual axis, one line per run, a legend.
+#include <string>
+#include <vector>
+
+namespace spk::app {
+
+struct PlotSeries {
+  std::string label;
+  std::vector<double> residual;   // per iteration
+  std::vector<double> elapsed_s;  // same length
+};
+
+void write_convergence_svg(const std::string& path, const std::string& title,
+                           const std::vector<PlotSeries>& series);
+
+}  // namespace spk::app
