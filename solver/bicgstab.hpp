@@ -5,9 +5,12 @@
 // s is computed in place in r (r <- r - alpha v), and x is advanced by alpha p_hat before
 // the half-step test, so a half-step convergence leaves x and r consistent and the second
 // half is frozen. Breakdowns are reported, never divided through:
-//   rho = (r_hat, r) with |rho| <= eps ||r_hat|| ||r||   -> breakdown rho
+//   rho = (r_hat, r) with |rho| <= eps^2 ||r_hat|| ||r|| -> breakdown rho
 //   (r_hat, v) = 0 or alpha not finite                  -> breakdown (r_hat,v)
-//   |(t, s)| <= eps ||t|| ||s|| (omega ~ 0)             -> breakdown omega
+//   |(t, s)| <= eps^2 ||t|| ||s|| (omega ~ 0)           -> breakdown omega
+// The thresholds are eps^2, not eps, relative to the norms: on nonnormal systems (upwind
+// convection-diffusion) |rho| / (||r_hat|| ||r||) drops below eps for a while and the
+// iteration still recovers, as SciPy's (which tests |rho| < eps^2 absolutely) does.
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
@@ -16,6 +19,13 @@
 namespace spk {
 
 namespace bicgstab_steps {
+
+// eps^2 of T, as a double: the relative size below which an inner product counts as zero.
+template <class T>
+SPK_HOST_DEVICE double tiny_fraction() {
+  const double eps = static_cast<double>(epsilon_of<T>());
+  return eps * eps;
+}
 
 // After r0 = b - A x0 and ||r0||: set the stopping targets, rho_old = alpha = omega = 1.
 template <class T>
@@ -35,8 +45,8 @@ struct Beta {
   SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
     if (s.running()) {
       const double rho = static_cast<double>(s.rho);
-      const double scale = static_cast<double>(epsilon_of<T>()) *
-                           static_cast<double>(s.residual_norm) * s.restart_residual;
+      const double scale =
+          tiny_fraction<T>() * static_cast<double>(s.residual_norm) * s.restart_residual;
       if (!is_finite(rho))
         s.stop(SolveStatus::non_finite);
       else if (!(rho < -scale || rho > scale))
@@ -96,8 +106,7 @@ struct Omega {
     if (s.running()) {
       const double t_s = static_cast<double>(s.t_s);
       const double t_t = static_cast<double>(s.t_t);
-      const double scale = static_cast<double>(epsilon_of<T>()) *
-                           static_cast<double>(norm_from_square(s.t_t)) *
+      const double scale = tiny_fraction<T>() * static_cast<double>(norm_from_square(s.t_t)) *
                            static_cast<double>(s.s_norm);
       if (!is_finite(t_s) || !is_finite(t_t))
         s.stop(SolveStatus::non_finite);
@@ -150,44 +159,44 @@ class BiCgStab {
   // r0 = b - A x0, r_hat = r0, p = v = 0.
   void initialize(const T* b, T* x, bool restart) {
     KrylovScalars<T>* s = space_.scalars();
-    if (!restart) space_.nrm2(n_, b, &s->b_norm);             // ||b||
-    matrix_.apply(x, v_.data());                               // v = A x0
-    space_.copy(n_, b, r_.data());                             // r = b
-    space_.axpy(n_, &s->minus_one, v_.data(), r_.data());      // r = b - A x0
-    space_.copy(n_, r_.data(), r_hat_.data());                 // r_hat = r0
-    space_.fill_zero(n_, p_.data());                           // p = 0
-    space_.fill_zero(n_, v_.data());                           // v = 0
-    space_.nrm2(n_, r_.data(), &s->residual_norm);             // ||r0||
+    if (!restart) space_.nrm2(n_, b, &s->b_norm);          // ||b||
+    matrix_.apply(x, v_.data());                           // v = A x0
+    space_.copy(n_, b, r_.data());                         // r = b
+    space_.axpy(n_, &s->minus_one, v_.data(), r_.data());  // r = b - A x0
+    space_.copy(n_, r_.data(), r_hat_.data());             // r_hat = r0
+    space_.fill_zero(n_, p_.data());                       // p = 0
+    space_.fill_zero(n_, v_.data());                       // v = 0
+    space_.nrm2(n_, r_.data(), &s->residual_norm);         // ||r0||
     space_.scalar_step(bicgstab_steps::Start<T>{restart});
-    space_.nrm2(n_, r_hat_.data(), &s->restart_residual);      // ||r_hat||
+    space_.nrm2(n_, r_hat_.data(), &s->restart_residual);  // ||r_hat||
   }
 
   void iterate(const T* /*b*/, T* x) {
     KrylovScalars<T>* s = space_.scalars();
     T* p_hat = preconditioned() ? p_hat_.data() : p_.data();
     T* s_hat = preconditioned() ? s_hat_.data() : r_.data();
-    space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);             // rho = (r_hat, r)
-    space_.scalar_step(bicgstab_steps::Beta<T>{});                 // beta = (rho/rho_old)(alpha/omega)
-    space_.axpy(n_, &s->minus_omega, v_.data(), p_.data());        // p = p - omega v
-    space_.scal(n_, &s->beta, p_.data());                          // p = beta (p - omega v)
-    space_.axpy(n_, &s->one, r_.data(), p_.data());                // p = r + beta (p - omega v)
-    precondition(p_.data(), p_hat);                                // p_hat = M p
-    matrix_.apply(p_hat, v_.data());                               // v = A p_hat
-    space_.dot(n_, r_hat_.data(), v_.data(), &s->rhat_v);          // (r_hat, v)
-    space_.scalar_step(bicgstab_steps::Alpha<T>{});                // alpha = rho / (r_hat, v)
-    space_.axpy(n_, &s->minus_alpha, v_.data(), r_.data());        // s = r - alpha v (in r)
-    space_.axpy(n_, &s->alpha, p_hat, x);                          // x = x + alpha p_hat
-    space_.nrm2(n_, r_.data(), &s->s_norm);                        // ||s||
-    space_.scalar_step(bicgstab_steps::HalfStep<T>{});             // stop if ||s|| <= threshold
-    precondition(r_.data(), s_hat);                                // s_hat = M s
-    matrix_.apply(s_hat, t_.data());                               // t = A s_hat
-    space_.dot(n_, t_.data(), r_.data(), &s->t_s);                 // (t, s)
-    space_.dot(n_, t_.data(), t_.data(), &s->t_t);                 // (t, t)
-    space_.scalar_step(bicgstab_steps::Omega<T>{});                // omega = (t, s) / (t, t)
-    space_.axpy(n_, &s->omega, s_hat, x);                          // x = x + omega s_hat
-    space_.axpy(n_, &s->minus_omega, t_.data(), r_.data());        // r = s - omega t
-    space_.nrm2(n_, r_.data(), &s->residual_norm_candidate);       // ||r||
-    space_.scalar_step(bicgstab_steps::End<T>{});                  // test ||r||
+    space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);        // rho = (r_hat, r)
+    space_.scalar_step(bicgstab_steps::Beta<T>{});            // beta = (rho/rho_old)(alpha/omega)
+    space_.axpy(n_, &s->minus_omega, v_.data(), p_.data());   // p = p - omega v
+    space_.scal(n_, &s->beta, p_.data());                     // p = beta (p - omega v)
+    space_.axpy(n_, &s->one, r_.data(), p_.data());           // p = r + beta (p - omega v)
+    precondition(p_.data(), p_hat);                           // p_hat = M p
+    matrix_.apply(p_hat, v_.data());                          // v = A p_hat
+    space_.dot(n_, r_hat_.data(), v_.data(), &s->rhat_v);     // (r_hat, v)
+    space_.scalar_step(bicgstab_steps::Alpha<T>{});           // alpha = rho / (r_hat, v)
+    space_.axpy(n_, &s->minus_alpha, v_.data(), r_.data());   // s = r - alpha v (in r)
+    space_.axpy(n_, &s->alpha, p_hat, x);                     // x = x + alpha p_hat
+    space_.nrm2(n_, r_.data(), &s->s_norm);                   // ||s||
+    space_.scalar_step(bicgstab_steps::HalfStep<T>{});        // stop if ||s|| <= threshold
+    precondition(r_.data(), s_hat);                           // s_hat = M s
+    matrix_.apply(s_hat, t_.data());                          // t = A s_hat
+    space_.dot(n_, t_.data(), r_.data(), &s->t_s);            // (t, s)
+    space_.dot(n_, t_.data(), t_.data(), &s->t_t);            // (t, t)
+    space_.scalar_step(bicgstab_steps::Omega<T>{});           // omega = (t, s) / (t, t)
+    space_.axpy(n_, &s->omega, s_hat, x);                     // x = x + omega s_hat
+    space_.axpy(n_, &s->minus_omega, t_.data(), r_.data());   // r = s - omega t
+    space_.nrm2(n_, r_.data(), &s->residual_norm_candidate);  // ||r||
+    space_.scalar_step(bicgstab_steps::End<T>{});             // test ||r||
   }
 
  private:

@@ -72,7 +72,8 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
   const CsrMatrix<T> matrix = convert_values<T>(a);
   DeviceBuffer<T> x(static_cast<std::size_t>(a.cols), "bench x");
   DeviceBuffer<T> y(static_cast<std::size_t>(a.rows), "bench y");
-  std::vector<double> x_host(static_cast<std::size_t>(a.cols)), y_reference(static_cast<std::size_t>(a.rows));
+  std::vector<double> x_host(static_cast<std::size_t>(a.cols)),
+      y_reference(static_cast<std::size_t>(a.rows));
   std::mt19937_64 engine(std::random_device{}());
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const double tolerance = sizeof(T) == 8 ? 1e-12 : 1e-5;

@@ -17,6 +17,10 @@ struct BenchCommandOptions {
   int warmup = 5;
   std::string csv_path;
   std::string json_path;
+  // --solvers: end-to-end solver timing instead of SpMV bandwidth.
+  bool solvers = false;
+  double solver_tolerance = 1e-8;
+  int max_iterations = 20000;
 };
 
 int run_bench_command(const BenchCommandOptions& options);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "solver/config/run_config.hpp"
+#include "solver/solver_options.hpp"
 
 namespace spk::app {
 
@@ -12,9 +13,18 @@ struct BenchMatrix {
   MatrixSpec spec;
 };
 
+struct SolverBenchMatrix {
+  BenchMatrix matrix;
+  Method method;  // cg for the SPD matrices, bicgstab for the nonsymmetric ones
+};
+
 // default: 10-50 million nonzeros each (several times the 50 MB L2 of an H100);
 // small: the same kinds at a size for a quick check; none: only the given files.
 std::vector<BenchMatrix> bench_suite(const std::string& name,
                                      const std::vector<std::string>& matrix_files);
+
+// The systems `bench --solvers` solves: SPD stencils with CG, convection-diffusion with
+// BiCGSTAB (default: millions of rows; small: a quick check).
+std::vector<SolverBenchMatrix> solver_bench_suite(const std::string& name);
 
 }  // namespace spk::app

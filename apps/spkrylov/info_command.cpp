@@ -6,6 +6,7 @@
 #include "problem.hpp"
 #include "solver/config/config_loader.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/host/matrix_market.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
 namespace spk::app {
@@ -19,8 +20,7 @@ MatrixSpec generator_from_text(const std::string& text) {
   std::stringstream items(text);
   for (std::string item; std::getline(items, item, ',');)
     if (!item.empty()) overrides.push_back("matrix.generate." + item);
-  const RunConfig config =
-      parse_run_config("matrix: {generate: {}}\n", "--generate", overrides);
+  const RunConfig config = parse_run_config("matrix: {generate: {}}\n", "--generate", overrides);
   return config.matrix;
 }
 
@@ -37,6 +37,10 @@ int run_info_command(const InfoCommandOptions& options) {
   const Problem problem = load_matrix(spec);
   std::cout << "matrix  " << problem.name << "\n"
             << format_matrix_stats(compute_matrix_stats(problem.matrix)) << "\n";
+  if (!options.write_path.empty()) {
+    write_matrix_market(options.write_path, problem.matrix);
+    std::cout << "wrote   " << options.write_path << "\n";
+  }
   return 0;
 }
 

@@ -3,6 +3,7 @@
 //   spkrylov solve [CONFIG.yaml] [--set key.path=value ...] [--quiet]
 //   spkrylov info MATRIX.mtx | --generate kind=poisson3d,n=64
 //   spkrylov bench [--suite default|small|none] [--matrix FILE.mtx ...] [--csv F] [--json F]
+//   spkrylov bench --solvers [--suite default|small] [--formats a,b] [--csv F]
 //
 // Exit codes: 0 converged (or success), 1 bad input or error, 2 not converged.
 // Every spk::Error is caught here, once, and printed as one line.
@@ -10,6 +11,7 @@
 #include <iostream>
 
 #include "bench_command.hpp"
+#include "bench_solvers.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
 #include "spmv/base/error.hpp"
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   info_command->add_option("matrix", info.matrix_path, "Matrix Market file");
   info_command->add_option("--generate", info.generate,
                            "generator keys, e.g. kind=poisson3d,n=64,stencil=27");
+  info_command->add_option("--write", info.write_path, "also write the matrix as Matrix Market");
 
   spk::app::BenchCommandOptions bench;
   CLI::App* bench_command = app.add_subcommand(
@@ -52,6 +55,13 @@ int main(int argc, char** argv) {
   bench_command->add_option("--warmup", bench.warmup, "untimed runs first")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  bench_command->add_flag("--solvers", bench.solvers,
+                          "time whole CG/BiCGSTAB solves against the NVIDIA-sample baseline");
+  bench_command->add_option("--tolerance", bench.solver_tolerance, "--solvers: relative tolerance")
+      ->capture_default_str();
+  bench_command->add_option("--max-iterations", bench.max_iterations, "--solvers: iteration limit")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
   bench_command->add_option("--csv", bench.csv_path, "write the table as CSV");
   bench_command->add_option("--json", bench.json_path, "write the table as JSON");
 
@@ -63,7 +73,8 @@ int main(int argc, char** argv) {
 
   try {
     if (info_command->parsed()) return spk::app::run_info_command(info);
-    if (bench_command->parsed()) return spk::app::run_bench_command(bench);
+    if (bench_command->parsed())
+      return bench.solvers ? spk::app::run_solver_bench(bench) : spk::app::run_bench_command(bench);
     return spk::app::run_solve_command(solve);  // `spkrylov` alone runs the default solve
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";

@@ -28,8 +28,7 @@ Problem load_matrix(const MatrixSpec& spec) {
     problem.name = spec.file;
     problem.matrix = read_matrix_market(spec.file);
   }
-  problem.load_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  problem.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return problem;
 }
 
@@ -37,8 +36,8 @@ Problem build_problem(const RunConfig& config) {
   Problem problem = load_matrix(config.matrix);
   const CsrMatrix<double>& a = problem.matrix;
   if (!a.square())
-    throw BadInput(problem.name + ": the matrix is not square (" + std::to_string(a.rows) +
-                   " x " + std::to_string(a.cols) + "); Krylov solvers need a square matrix");
+    throw BadInput(problem.name + ": the matrix is not square (" + std::to_string(a.rows) + " x " +
+                   std::to_string(a.cols) + "); Krylov solvers need a square matrix");
   const std::size_t n = static_cast<std::size_t>(a.rows);
   std::mt19937_64 engine(config.rhs.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);

@@ -11,7 +11,7 @@
 namespace spk::app {
 
 struct Problem {
-  std::string name;              // "bcsstk13.mtx" or "poisson3d n=64 stencil=7"
+  std::string name;  // "bcsstk13.mtx" or "poisson3d n=64 stencil=7"
   CsrMatrix<double> matrix;
   std::vector<double> rhs;
   std::optional<std::vector<double>> exact_solution;  // rhs: from_solution

@@ -8,7 +8,9 @@ namespace spk::app {
 
 ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) == 1) {}
 
-ProgressLine::~ProgressLine() { clear(); }
+ProgressLine::~ProgressLine() {
+  clear();
+}
 
 ProgressCallback ProgressLine::callback() {
   if (!enabled_) return {};

@@ -43,8 +43,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
       << report.stats.max_row_length << format(" (avg %.1f)", report.stats.avg_row_length)
       << (report.stats.numerically_symmetric ? ", symmetric" : ", nonsymmetric")
       << (report.stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
-  out << "device       " << report.setup.device_name << ", " << report.precision
-      << " precision\n";
+  out << "device       " << report.setup.device_name << ", " << report.precision << " precision\n";
   out << "format       " << report.setup.operator_name;
   for (const auto& [name, value] : report.setup.format_details) out << ", " << name << "=" << value;
   out << "\n";
@@ -61,10 +60,11 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (r.iterations_executed != r.iterations)
     out << " (" << r.iterations_executed << " executed: the device checks every "
         << report.solver.check_every << ")";
-  if (r.residual_replacements > 0) out << ", " << r.residual_replacements << " residual replacements";
+  if (r.residual_replacements > 0)
+    out << ", " << r.residual_replacements << " residual replacements";
   out << "\n";
-  out << "residual     true ||b-Ax|| = " << format("%.3e", r.true_residual)
-      << ", relative " << format("%.3e", r.relative_true_residual) << "; recursive "
+  out << "residual     true ||b-Ax|| = " << format("%.3e", r.true_residual) << ", relative "
+      << format("%.3e", r.relative_true_residual) << "; recursive "
       << format("%.3e", r.recursive_residual) << "\n";
   if (report.solution_error)
     out << "error        ||x - x_true|| / ||x_true|| = " << format("%.3e", *report.solution_error)

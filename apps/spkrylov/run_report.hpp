@@ -15,12 +15,12 @@ struct RunReport {
   std::string resolved_config;  // YAML
   std::string problem_name;
   MatrixStats stats;
-  std::string precision;        // "double" | "single"
+  std::string precision;  // "double" | "single"
   SetupInfo setup;
   SolverOptions solver;
   SolveResult result;
   double load_s = 0.0;
-  double spmv_ms = 0.0;                 // one SpMV alone (median), 0 when not measured
+  double spmv_ms = 0.0;                  // one SpMV alone (median), 0 when not measured
   std::optional<double> solution_error;  // ||x - x_true|| / ||x_true||
 };
 

@@ -127,10 +127,18 @@ TEST(BicgstabSteps, RhoBreakdownIsScaled) {
   KrylovScalars<double> s = running_scalars();
   s.residual_norm = 1.0;
   s.restart_residual = 1.0;
-  s.rho = 1e-20;  // below eps * ||r|| * ||r_hat||
+  s.rho = 1e-33;  // below eps^2 * ||r|| * ||r_hat||
   bicgstab_steps::Beta<double>{}(s);
   EXPECT_EQ(s.status, static_cast<int>(SolveStatus::breakdown));
   EXPECT_EQ(s.breakdown, static_cast<int>(BreakdownQuantity::rho));
+
+  s = running_scalars();  // small but not negligible: nonnormal systems recover from this
+  s.residual_norm = 1.0;
+  s.restart_residual = 1.0;
+  s.rho = 1e-20;
+  s.rho_old = s.alpha = s.omega = 1.0;
+  bicgstab_steps::Beta<double>{}(s);
+  EXPECT_TRUE(s.running());
 
   s = running_scalars();
   s.residual_norm = 1e-30;  // tiny vectors: the same rho is a healthy value
