@@ -28,7 +28,8 @@ step tests && { run gpu-tests 200 tools/gpu-test.sh "$bin" "$out"; tail -5 "$out
 if step solve; then
   run solve 60 "$bin/spkrylov" solve --quiet --set output.report="$out/solve.json"
   run compare 120 "$bin/spkrylov" solve configs/compare-formats.yaml --quiet \
-    --set output.plot="$out/compare.svg" --set output.history="$out/compare-history.csv"
+    --set output.plot="$out/compare.svg" --set output.history="$out/compare-history.csv" \
+    --set output.report="$out/compare.json"
 fi
 step bench && run bench 240 "$bin/spkrylov" bench --x-cache ldg,texture --csv "$out/bench.csv" \
   --json "$out/bench.json"
