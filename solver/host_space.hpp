@@ -44,19 +44,35 @@ class HostSpace {
     for (int i = 0; i < count; ++i) body();
   }
 
+  // Sum of term(i), i < n, in an order that depends on n only: fixed blocks summed in
+  // parallel, then the block sums in sequence. An OpenMP `reduction` combines the threads'
+  // partial sums in any order, so results would change from run to run and machine to
+  // machine; the reference path must be reproducible.
+  template <class Term>
+  static T ordered_sum(std::size_t n, const Term& term) {
+    constexpr std::size_t block = 4096;
+    const std::int64_t blocks = static_cast<std::int64_t>((n + block - 1) / block);
+    std::vector<T> partial(static_cast<std::size_t>(blocks), T(0));
+#pragma omp parallel for schedule(static)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const std::size_t begin = static_cast<std::size_t>(b) * block;
+      const std::size_t end = begin + block < n ? begin + block : n;
+      T sum = T(0);
+      for (std::size_t i = begin; i < end; ++i) sum += term(i);
+      partial[static_cast<std::size_t>(b)] = sum;
+    }
+    T total = T(0);
+    for (const T value : partial) total += value;
+    return total;
+  }
+
   // result = (x, y)
   void dot(std::size_t n, const T* x, const T* y, T* result) {
-    T sum = T(0);
-#pragma omp parallel for reduction(+ : sum) schedule(static)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) sum += x[i] * y[i];
-    *result = sum;
+    *result = ordered_sum(n, [x, y](std::size_t i) { return x[i] * y[i]; });
   }
   // result = ||x||_2
   void nrm2(std::size_t n, const T* x, T* result) {
-    T sum = T(0);
-#pragma omp parallel for reduction(+ : sum) schedule(static)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) sum += x[i] * x[i];
-    *result = std::sqrt(sum);
+    *result = std::sqrt(ordered_sum(n, [x](std::size_t i) { return x[i] * x[i]; }));
   }
   // y += alpha x
   void axpy(std::size_t n, const T* alpha, const T* x, T* y) {

@@ -35,4 +35,7 @@ step bench && run bench 240 "$bin/spkrylov" bench --x-cache ldg,texture --csv "$
   --json "$out/bench.json"
 step solvers && run solvers 240 "$bin/spkrylov" bench --solvers --csv "$out/solvers.csv"
 step peers && run peers 120 python3 tools/peer_check.py --spkrylov "$bin/spkrylov" --out "$out"
+# The device tool brings back at most 8 files: pack everything into one archive.
+tar -C "$out" -czf /tmp/device-logs.tar.gz . && find "$out" -mindepth 1 -delete &&
+  mv /tmp/device-logs.tar.gz "$out/logs.tar.gz"
 exit $status

@@ -253,7 +253,7 @@ TEST(EllLayoutReference, MatchesCsrReferenceOnEverySharedMatrix) {
   for (const char* file :
        {"bcsstk13.mtx", "1138_bus.mtx", "west0479.mtx", "watt_2.mtx", "rajat01.mtx", "Pd.mtx"}) {
     const CsrMatrix<double> matrix =
-        read_matrix_market(std::string(SPK_SHARED_MATRICES) + "/" + file);
+        read_matrix_market(test::data_path(file));
     // ellpack would refuse rajat01 under the default fill rule; the unlimited rule is fine here
     expect_layout_references_match_csr<double>(matrix, file, rng);
   }
@@ -393,7 +393,7 @@ TEST(HybWidthRule, SmallRegularMatricesStayInEll) {
 
 TEST(HybWidthRule, Rajat01SpillsItsLongRowButKeepsTheBulkInEll) {
   const CsrMatrix<double> matrix =
-      read_matrix_market(std::string(SPK_SHARED_MATRICES) + "/rajat01.mtx");
+      read_matrix_market(test::data_path("rajat01.mtx"));
   expect_rule_is_the_brute_force_minimum(matrix, "rajat01");
   const index_t longest = spk::max_row_length(matrix);
   ASSERT_EQ(longest, 1442);

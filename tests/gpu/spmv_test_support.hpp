@@ -6,8 +6,8 @@
 //   random_values<T>        uniform values in [-1, 1)
 //   with_random_values      same pattern, fresh random values (exercises update_values too)
 //   random_pattern_matrix   rows x cols, row r has row_length(r) distinct sorted random columns
-//   shared_matrix_paths     every .mtx of SPK_SHARED_MATRICES (or of data/, its copy in the
-//                           repository, when the shared folder is absent)
+//   shared_matrix_paths     every .mtx of data/ (the repository's copy of the shared
+//                           SuiteSparse matrices; see data/README.md)
 //   spmv_tolerance<T>       the relative-error bound a backend must meet (see below)
 //   spmv_relative_error     one checked apply: fresh random x, y poisoned with NaN, result
 //                           against the CPU reference in fp64
@@ -105,8 +105,7 @@ inline CsrMatrix<double> random_pattern_matrix(index_t rows, index_t cols,
 
 inline std::vector<std::string> shared_matrix_paths() {
   namespace fs = std::filesystem;
-  fs::path folder(SPK_SHARED_MATRICES);
-  if (!fs::is_directory(folder)) folder = fs::path(data_path(""));
+  const fs::path folder(data_path(""));
   std::vector<std::string> paths;
   if (!fs::is_directory(folder)) return paths;
   for (const auto& entry : fs::directory_iterator(folder))

@@ -126,7 +126,7 @@ TEST_P(EllSpmv, GeneratorMatrices) {
 TEST_P(EllSpmv, EverySharedMatrix) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto paths = test::shared_matrix_paths();
-  ASSERT_FALSE(paths.empty()) << "no .mtx under " << SPK_SHARED_MATRICES;
+  ASSERT_FALSE(paths.empty()) << "no .mtx in data/";
   for (const std::string& path : paths) check_both(read_matrix_market(path), path);
 }
 
@@ -332,7 +332,7 @@ TEST_P(HybOverflow, RowOfOneHundredThousandOverflowEntries) {
 TEST_P(HybOverflow, DetailsReportTheSplit) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix =
-      read_matrix_market(std::string(SPK_SHARED_MATRICES) + "/rajat01.mtx");
+      read_matrix_market(test::data_path("rajat01.mtx"));
   SpmvOptions spmv_options = options();
   const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
   const std::int64_t ell = std::stoll(detail(*backend, "ell_entries"));
