@@ -117,7 +117,12 @@ def cupy_solve(a, method, preconditioner, max_iterations):
     m = None
     if preconditioner == "jacobi":
         m = csp.diags(cupy.asarray(1.0 / a.diagonal()))
-    x, info = cspla.cg(ad, b, tol=TOLERANCE, atol=0.0, maxiter=max_iterations, M=m, callback=callback)
+    try:
+        x, info = cspla.cg(ad, b, rtol=TOLERANCE, atol=0.0, maxiter=max_iterations, M=m,
+                           callback=callback)
+    except TypeError:  # older CuPy calls it tol
+        x, info = cspla.cg(ad, b, tol=TOLERANCE, atol=0.0, maxiter=max_iterations, M=m,
+                           callback=callback)
     residual = float(cupy.linalg.norm(b - ad @ x) / cupy.linalg.norm(b))
     return count[0], info, residual
 
@@ -141,7 +146,7 @@ def main():
         print(header)
         for label, source, method, preconditioner, max_iterations, expectation in CASES:
             path = matrix_file(source, args.spkrylov, work)
-            a = scipy.io.mmread(path).tocsr().astype(np.float64)
+            a = sp.csr_matrix(scipy.io.mmread(path)).astype(np.float64)
             s_its, s_info, s_res = scipy_solve(a, method, preconditioner, max_iterations)
             c = None if args.no_gpu else cupy_solve(a, method, preconditioner, max_iterations)
             ours = {d: run_spkrylov(args.spkrylov, path, method, preconditioner, max_iterations, d, work)
