@@ -36,6 +36,8 @@ DeviceContext::~DeviceContext() {
   if (owns_stream_) (void)cudaStreamDestroy(stream_);
 }
 
-void DeviceContext::synchronize() const { SPK_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+void DeviceContext::synchronize() const {
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
 
 }  // namespace spk

@@ -1,6 +1,8 @@
 // The GPU implementation of Solver<T>: the configured SpMV backend, cuBLAS vector
 // operations and device-resident scalars, all on one stream.
 #include <algorithm>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "solver/device_context.hpp"
@@ -19,13 +21,14 @@ namespace {
 template <class T>
 class DeviceSolver final : public Solver<T>::Impl {
  public:
-  DeviceSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options, const SpmvOptions& spmv,
-               cudaStream_t stream)
+  DeviceSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
+               const SpmvOptions& spmv, cudaStream_t stream)
       : context_(stream),
         space_(context_),
         backend_(make_spmv_backend(matrix, spmv, context_.stream())),
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
-        x_(static_cast<std::size_t>(matrix.rows), "solution x") {
+        x_(static_cast<std::size_t>(matrix.rows), "solution x"),
+        matrix_(matrix) {
     if (solver_options.preconditioner == Preconditioner::jacobi)
       inverse_diagonal_ = DeviceBuffer<T>(jacobi_inverse_diagonal(matrix), "Jacobi diagonal");
     const DeviceInfo device = current_device_info();
@@ -35,23 +38,40 @@ class DeviceSolver final : public Solver<T>::Impl {
     this->setup.format_details = backend_->details();
     this->setup.device_bytes = backend_->device_bytes();
     this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
+    krylov_ = std::make_unique<KrylovSolve<DeviceSpace<T>>>(
+        space_, *backend_, inverse_diagonal_.size() ? inverse_diagonal_.data() : nullptr,
+        solver_options);
     context_.synchronize();
   }
 
   SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
                     const ProgressCallback& progress) override {
     const std::size_t bytes = b.size() * sizeof(T);
-    SPK_CUDA_CHECK(cudaMemcpyAsync(b_.data(), b.data(), bytes, cudaMemcpyHostToDevice, context_.stream()));
-    SPK_CUDA_CHECK(cudaMemcpyAsync(x_.data(), x.data(), bytes, cudaMemcpyHostToDevice, context_.stream()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(b_.data(), b.data(), bytes, cudaMemcpyHostToDevice, context_.stream()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(x_.data(), x.data(), bytes, cudaMemcpyHostToDevice, context_.stream()));
     SolveResult result = solve_in_place(b_.data(), x_.data(), progress);
-    SPK_CUDA_CHECK(cudaMemcpyAsync(x.data(), x_.data(), bytes, cudaMemcpyDeviceToHost, context_.stream()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(x.data(), x_.data(), bytes, cudaMemcpyDeviceToHost, context_.stream()));
     context_.synchronize();
     return result;
   }
 
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) override {
-    return run_krylov(space_, *backend_, inverse_diagonal_.size() ? inverse_diagonal_.data() : nullptr,
-                      b, x, this->options, progress);
+    return krylov_->run(b, x, progress);
+  }
+
+  void update_values(const std::vector<T>& values) override {
+    std::vector<T> inverse_diagonal;
+    CsrMatrix<T> updated = matrix_;  // host copy of the pattern, for the value conversion
+    updated.values = values;
+    if (inverse_diagonal_.size()) inverse_diagonal = jacobi_inverse_diagonal(updated);
+    context_.synchronize();  // no kernel of ours still reads the old values
+    backend_->update_values(updated);
+    // In place: the Krylov state holds this pointer.
+    if (inverse_diagonal_.size()) inverse_diagonal_.copy_from_host(inverse_diagonal);
+    matrix_.values = std::move(updated.values);
   }
 
   double time_spmv_ms(int repetitions) override {
@@ -68,6 +88,8 @@ class DeviceSolver final : public Solver<T>::Impl {
   std::unique_ptr<SpmvBackend<T>> backend_;
   DeviceBuffer<T> inverse_diagonal_;
   DeviceBuffer<T> b_, x_;
+  CsrMatrix<T> matrix_;
+  std::unique_ptr<KrylovSolve<DeviceSpace<T>>> krylov_;
 };
 
 }  // namespace
@@ -80,9 +102,13 @@ std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const CsrMatrix<T>&
   return std::make_unique<DeviceSolver<T>>(matrix, options, spmv, stream);
 }
 
-template std::unique_ptr<Solver<float>::Impl> make_device_solver<float>(
-    const CsrMatrix<float>&, const SolverOptions&, const SpmvOptions&, cudaStream_t);
-template std::unique_ptr<Solver<double>::Impl> make_device_solver<double>(
-    const CsrMatrix<double>&, const SolverOptions&, const SpmvOptions&, cudaStream_t);
+template std::unique_ptr<Solver<float>::Impl> make_device_solver<float>(const CsrMatrix<float>&,
+                                                                        const SolverOptions&,
+                                                                        const SpmvOptions&,
+                                                                        cudaStream_t);
+template std::unique_ptr<Solver<double>::Impl> make_device_solver<double>(const CsrMatrix<double>&,
+                                                                          const SolverOptions&,
+                                                                          const SpmvOptions&,
+                                                                          cudaStream_t);
 
 }  // namespace spk

@@ -72,16 +72,16 @@ void DeviceSpace<T>::destroy_graph() noexcept {
 template <class T>
 KrylovScalars<T> DeviceSpace<T>::read_scalars() {
   KrylovScalars<T> values;
-  SPK_CUDA_CHECK(cudaMemcpyAsync(&values, scalars_.data(), sizeof(values),
-                                 cudaMemcpyDeviceToHost, context_.stream()));
+  SPK_CUDA_CHECK(cudaMemcpyAsync(&values, scalars_.data(), sizeof(values), cudaMemcpyDeviceToHost,
+                                 context_.stream()));
   context_.synchronize();
   return values;
 }
 
 template <class T>
 void DeviceSpace<T>::write_scalars(const KrylovScalars<T>& values) {
-  SPK_CUDA_CHECK(cudaMemcpyAsync(scalars_.data(), &values, sizeof(values),
-                                 cudaMemcpyHostToDevice, context_.stream()));
+  SPK_CUDA_CHECK(cudaMemcpyAsync(scalars_.data(), &values, sizeof(values), cudaMemcpyHostToDevice,
+                                 context_.stream()));
   // `values` may be a temporary: wait until the copy has read it.
   context_.synchronize();
 }

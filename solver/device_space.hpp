@@ -38,8 +38,8 @@ class DeviceSpace {
   std::vector<U> download(const U* data, std::size_t count) {
     std::vector<U> host(count);
     if (count > 0) {
-      SPK_CUDA_CHECK(cudaMemcpyAsync(host.data(), data, count * sizeof(U),
-                                     cudaMemcpyDeviceToHost, context_.stream()));
+      SPK_CUDA_CHECK(cudaMemcpyAsync(host.data(), data, count * sizeof(U), cudaMemcpyDeviceToHost,
+                                     context_.stream()));
       context_.synchronize();
     }
     return host;
@@ -67,6 +67,8 @@ class DeviceSpace {
     });
   }
   cudaStream_t stream() const { return context_.stream(); }
+  // Drops the captured graph: the next graph run records again (new b or x pointers).
+  void invalidate_graph() noexcept { destroy_graph(); }
 
   void dot(std::size_t n, const T* x, const T* y, T* result);
   void nrm2(std::size_t n, const T* x, T* result);

@@ -43,6 +43,7 @@ class HostSpace {
   void run_repeated(int count, bool /*use_graph*/, Body&& body) {
     for (int i = 0; i < count; ++i) body();
   }
+  void invalidate_graph() noexcept {}
 
   // Sum of term(i), i < n, in an order that depends on n only: fixed blocks summed in
   // parallel, then the block sums in sequence. An OpenMP `reduction` combines the threads'

@@ -17,13 +17,11 @@ std::vector<T> jacobi_inverse_diagonal(const CsrMatrix<T>& matrix) {
     for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
       if (matrix.columns[k] == row) diagonal = matrix.values[k];
     const std::string where = "jacobi: row " + std::to_string(row + 1) + ": ";
-    if (!std::isfinite(diagonal))
-      throw BadInput(where + "diagonal entry is not finite");
+    if (!std::isfinite(diagonal)) throw BadInput(where + "diagonal entry is not finite");
     if (diagonal == T(0))
       throw BadInput(where + "diagonal entry is zero or missing; use preconditioner: none");
     const T reciprocal = T(1) / diagonal;
-    if (!std::isfinite(reciprocal))
-      throw BadInput(where + "diagonal entry is too small to invert");
+    if (!std::isfinite(reciprocal)) throw BadInput(where + "diagonal entry is too small to invert");
     inverse[static_cast<std::size_t>(row)] = reciprocal;
   }
   return inverse;

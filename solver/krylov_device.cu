@@ -5,10 +5,7 @@
 
 namespace spk {
 
-template SolveResult run_krylov(DeviceSpace<float>&, const LinearOperator<float>&, const float*,
-                                const float*, float*, const SolverOptions&, const ProgressCallback&);
-template SolveResult run_krylov(DeviceSpace<double>&, const LinearOperator<double>&,
-                                const double*, const double*, double*, const SolverOptions&,
-                                const ProgressCallback&);
+template class KrylovSolve<DeviceSpace<float>>;
+template class KrylovSolve<DeviceSpace<double>>;
 
 }  // namespace spk

@@ -1,5 +1,5 @@
 #pragma once
-// run_krylov: the outer loop shared by CG and BiCGSTAB on any vector space.
+// KrylovSolve: the outer loop shared by CG and BiCGSTAB on any vector space.
 //
 //   1. initialize (r0, stopping targets), read the scalars once;
 //   2. run blocks of check_every iterations without looking at anything (optionally as a
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,18 +28,36 @@ constexpr int max_residual_replacements = 2;
 
 namespace detail {
 
+// The driver's own buffers, allocated once per solver and reused by every solve.
+template <class Space>
+struct DriverWorkspace {
+  using T = typename Space::value_type;
+  DriverWorkspace(Space& space, std::size_t n, const SolverOptions& options)
+      : history_capacity(options.keep_history ? options.max_iterations + 1 : 0),
+        history_residual(space.template allocate<T>(static_cast<std::size_t>(history_capacity),
+                                                    "residual history")),
+        history_time(space.template allocate<std::uint64_t>(
+            static_cast<std::size_t>(history_capacity), "history times")),
+        true_residual(space.template allocate<T>(n, "true residual b - A x")) {}
+  int history_capacity;
+  typename Space::template Array<T> history_residual;
+  typename Space::template Array<std::uint64_t> history_time;
+  typename Space::template Array<T> true_residual;
+};
+
 template <class Space, class Algorithm>
-SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typename Space::value_type>& matrix,
+SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& workspace,
+                  const LinearOperator<typename Space::value_type>& matrix,
                   const typename Space::value_type* b, typename Space::value_type* x,
                   const SolverOptions& options, const ProgressCallback& progress) {
   using T = typename Space::value_type;
   using Clock = std::chrono::steady_clock;
   const std::size_t n = static_cast<std::size_t>(matrix.rows());
 
-  const int history_capacity = options.keep_history ? options.max_iterations + 1 : 0;
-  auto history_residual = space.template allocate<T>(history_capacity, "residual history");
-  auto history_time = space.template allocate<std::uint64_t>(history_capacity, "history times");
-  auto true_residual = space.template allocate<T>(n, "true residual b - A x");
+  const int history_capacity = workspace.history_capacity;
+  auto& history_residual = workspace.history_residual;
+  auto& history_time = workspace.history_time;
+  auto& true_residual = workspace.true_residual;
 
   KrylovScalars<T> initial;
   initial.tolerance = options.tolerance;
@@ -51,15 +70,17 @@ SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typen
   space.write_scalars(initial);
 
   const auto start = Clock::now();
-  const auto elapsed_s = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const auto elapsed_s = [&] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
   KrylovScalars<T>* device_scalars = space.scalars();
 
   // ||b - A x|| into scalars.true_residual.
   const auto compute_true_residual = [&] {
-    matrix.apply(x, true_residual.data());                                     // t = A x
-    space.scal(n, &device_scalars->minus_one, true_residual.data());           // t = -A x
-    space.axpy(n, &device_scalars->one, b, true_residual.data());              // t = b - A x
-    space.nrm2(n, true_residual.data(), &device_scalars->true_residual);       // ||b - A x||
+    matrix.apply(x, true_residual.data());                                // t = A x
+    space.scal(n, &device_scalars->minus_one, true_residual.data());      // t = -A x
+    space.axpy(n, &device_scalars->one, b, true_residual.data());         // t = b - A x
+    space.nrm2(n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
     return space.read_scalars();
   };
 
@@ -71,7 +92,8 @@ SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typen
   const int check_every = std::max(1, options.check_every);
   for (;;) {
     while (scalars.running()) {
-      const int block = std::max(1, std::min(check_every, options.max_iterations - scalars.iteration));
+      const int block =
+          std::max(1, std::min(check_every, options.max_iterations - scalars.iteration));
       space.run_repeated(block, options.cuda_graph, [&] { algorithm.iterate(b, x); });
       executed += block;
       scalars = space.read_scalars();
@@ -103,10 +125,11 @@ SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typen
   scalars = compute_true_residual();
 
   SolveResult result;
-  result.status = host_status != SolveStatus::running ? host_status
-                                                      : static_cast<SolveStatus>(scalars.status);
+  result.status =
+      host_status != SolveStatus::running ? host_status : static_cast<SolveStatus>(scalars.status);
   result.breakdown = static_cast<BreakdownQuantity>(scalars.breakdown);
-  result.iterations = host_status != SolveStatus::running ? scalars.iteration : scalars.stop_iteration;
+  result.iterations =
+      host_status != SolveStatus::running ? scalars.iteration : scalars.stop_iteration;
   result.iterations_executed = executed;
   result.residual_replacements = replacements;
   result.threshold = scalars.threshold;
@@ -118,10 +141,12 @@ SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typen
       result.b_norm > 0.0 ? result.true_residual / result.b_norm : result.true_residual;
   result.solve_s = solve_s;
   if (result.status == SolveStatus::converged && !(result.true_residual <= result.threshold))
-    result.status = is_finite(result.true_residual) ? SolveStatus::stagnated : SolveStatus::non_finite;
+    result.status =
+        is_finite(result.true_residual) ? SolveStatus::stagnated : SolveStatus::non_finite;
 
   if (history_capacity > 0) {
-    const std::size_t count = static_cast<std::size_t>(std::min(result.iterations + 1, history_capacity));
+    const std::size_t count =
+        static_cast<std::size_t>(std::min(result.iterations + 1, history_capacity));
     const auto residuals = space.download(history_residual.data(), count);
     const auto times = space.download(history_time.data(), count);
     result.history.residual.assign(residuals.begin(), residuals.end());
@@ -135,22 +160,50 @@ SolveResult drive(Space& space, Algorithm& algorithm, const LinearOperator<typen
 
 }  // namespace detail
 
-// Solves A x = b with the method in `options`, x holding the initial guess. All pointers
-// live in `space`'s memory. inverse_diagonal: Jacobi (1/a_ii) or nullptr.
 template <class Space>
-SolveResult run_krylov(Space& space, const LinearOperator<typename Space::value_type>& matrix,
-                       const typename Space::value_type* inverse_diagonal,
-                       const typename Space::value_type* b, typename Space::value_type* x,
-                       const SolverOptions& options, const ProgressCallback& progress) {
+struct KrylovSolve<Space>::State {
+  State(Space& space_in, const LinearOperator<T>& matrix_in, const T* inverse_diagonal,
+        const SolverOptions& options_in)
+      : space(space_in),
+        matrix(matrix_in),
+        options(options_in),
+        workspace(space_in, static_cast<std::size_t>(matrix_in.rows()), options_in) {
+    if (options.method == Method::cg)
+      cg = std::make_unique<ConjugateGradient<Space>>(space, matrix, inverse_diagonal);
+    else
+      bicgstab = std::make_unique<BiCgStab<Space>>(space, matrix, inverse_diagonal);
+  }
+  Space& space;
+  const LinearOperator<T>& matrix;
+  SolverOptions options;
+  detail::DriverWorkspace<Space> workspace;
+  std::unique_ptr<ConjugateGradient<Space>> cg;
+  std::unique_ptr<BiCgStab<Space>> bicgstab;
+  const T* last_b = nullptr;
+  const T* last_x = nullptr;
+};
+
+template <class Space>
+KrylovSolve<Space>::KrylovSolve(Space& space, const LinearOperator<T>& matrix,
+                                const T* inverse_diagonal, const SolverOptions& options) {
   if (matrix.rows() != matrix.cols())
     throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +
                    std::to_string(matrix.cols()) + "); Krylov solvers need a square matrix");
-  if (options.method == Method::cg) {
-    ConjugateGradient<Space> algorithm(space, matrix, inverse_diagonal);
-    return detail::drive(space, algorithm, matrix, b, x, options, progress);
-  }
-  BiCgStab<Space> algorithm(space, matrix, inverse_diagonal);
-  return detail::drive(space, algorithm, matrix, b, x, options, progress);
+  state_ = std::make_unique<State>(space, matrix, inverse_diagonal, options);
+}
+
+template <class Space>
+KrylovSolve<Space>::~KrylovSolve() = default;
+
+template <class Space>
+SolveResult KrylovSolve<Space>::run(const T* b, T* x, const ProgressCallback& progress) {
+  State& s = *state_;
+  // A captured CUDA graph holds the b and x pointers of the solve that recorded it.
+  if (b != s.last_b || x != s.last_x) s.space.invalidate_graph();
+  s.last_b = b;
+  s.last_x = x;
+  if (s.cg) return detail::drive(s.space, *s.cg, s.workspace, s.matrix, b, x, s.options, progress);
+  return detail::drive(s.space, *s.bicgstab, s.workspace, s.matrix, b, x, s.options, progress);
 }
 
 }  // namespace spk

@@ -4,10 +4,7 @@
 
 namespace spk {
 
-template SolveResult run_krylov(HostSpace<float>&, const LinearOperator<float>&, const float*,
-                                const float*, float*, const SolverOptions&, const ProgressCallback&);
-template SolveResult run_krylov(HostSpace<double>&, const LinearOperator<double>&, const double*,
-                                const double*, double*, const SolverOptions&,
-                                const ProgressCallback&);
+template class KrylovSolve<HostSpace<float>>;
+template class KrylovSolve<HostSpace<double>>;
 
 }  // namespace spk

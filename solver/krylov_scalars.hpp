@@ -65,14 +65,14 @@ struct KrylovScalars {
   T minus_one = T(-1);
 
   // Written by reductions.
-  T b_norm = T(0);         // ||b||
-  T residual_norm = T(0);  // ||r||
-  T rho = T(0);            // CG: (r, z); BiCGSTAB: (r_hat, r)
-  T p_ap = T(0);           // CG: (p, Ap)
-  T rhat_v = T(0);         // BiCGSTAB: (r_hat, v)
-  T s_norm = T(0);         // BiCGSTAB: ||s||
-  T t_s = T(0);            // BiCGSTAB: (t, s)
-  T t_t = T(0);            // BiCGSTAB: (t, t)
+  T b_norm = T(0);                   // ||b||
+  T residual_norm = T(0);            // ||r||
+  T rho = T(0);                      // CG: (r, z); BiCGSTAB: (r_hat, r)
+  T p_ap = T(0);                     // CG: (p, Ap)
+  T rhat_v = T(0);                   // BiCGSTAB: (r_hat, v)
+  T s_norm = T(0);                   // BiCGSTAB: ||s||
+  T t_s = T(0);                      // BiCGSTAB: (t, s)
+  T t_t = T(0);                      // BiCGSTAB: (t, t)
   T residual_norm_candidate = T(0);  // BiCGSTAB: ||r|| before it is tested
   T restart_residual = T(0);         // BiCGSTAB: ||r_hat||
   T true_residual = T(0);            // ||b - A x||, computed by the driver at the end
@@ -88,35 +88,32 @@ struct KrylovScalars {
   // Stopping state. threshold, initial_residual and divergence_limit are set by the
   // algorithm's first step from tolerance/tolerance_mode/divergence_factor.
   double tolerance = 0.0;
-  int tolerance_mode = 0;          // ToleranceMode as int
+  int tolerance_mode = 0;  // ToleranceMode as int
   double divergence_factor = 0.0;
-  double threshold = 0.0;          // absolute residual norm to reach
-  double initial_residual = 0.0;   // ||r0||
-  double divergence_limit = 0.0;   // ||r|| above this: diverged (0 = off)
-  int iteration = 0;               // completed iterations
+  double threshold = 0.0;         // absolute residual norm to reach
+  double initial_residual = 0.0;  // ||r0||
+  double divergence_limit = 0.0;  // ||r|| above this: diverged (0 = off)
+  int iteration = 0;              // completed iterations
   int max_iterations = 0;
   int status = static_cast<int>(SolveStatus::running);
   int breakdown = static_cast<int>(BreakdownQuantity::none);
-  int stop_iteration = 0;          // iteration at which status was set
+  int stop_iteration = 0;  // iteration at which status was set
 
   // Residual history in the same memory space: residual norm and timestamp per iteration.
   T* history_residual = nullptr;
   std::uint64_t* history_time_ns = nullptr;
   int history_capacity = 0;
 
-  SPK_HOST_DEVICE bool running() const {
-    return status == static_cast<int>(SolveStatus::running);
-  }
-  SPK_HOST_DEVICE void stop(SolveStatus reason, BreakdownQuantity quantity = BreakdownQuantity::none) {
+  SPK_HOST_DEVICE bool running() const { return status == static_cast<int>(SolveStatus::running); }
+  SPK_HOST_DEVICE void stop(SolveStatus reason,
+                            BreakdownQuantity quantity = BreakdownQuantity::none) {
     if (!running()) return;
     status = static_cast<int>(reason);
     breakdown = static_cast<int>(quantity);
     stop_iteration = iteration;
   }
   // Zeroes every update coefficient: x and r stay as they are.
-  SPK_HOST_DEVICE void freeze() {
-    alpha = minus_alpha = beta = omega = minus_omega = T(0);
-  }
+  SPK_HOST_DEVICE void freeze() { alpha = minus_alpha = beta = omega = minus_omega = T(0); }
   // Sets threshold and divergence limit from ||b|| and ||r0|| (first start only; a
   // residual-replacement restart keeps them).
   SPK_HOST_DEVICE void set_stopping_targets(T r0_norm) {

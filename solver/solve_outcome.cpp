@@ -13,8 +13,8 @@ std::string scientific(double value) {
 }
 
 std::string target_text(const SolveResult& result, const SolverOptions& options) {
-  std::string text = "target " + scientific(result.threshold) + " = tolerance " +
-                     scientific(options.tolerance);
+  std::string text =
+      "target " + scientific(result.threshold) + " = tolerance " + scientific(options.tolerance);
   switch (options.tolerance_mode) {
     case ToleranceMode::rhs: return text + " x ||b||";
     case ToleranceMode::initial: return text + " x ||r0||";
@@ -31,10 +31,8 @@ std::string breakdown_explanation(BreakdownQuantity quantity) {
       return "(r,z) <= 0: the preconditioned system is not SPD (negative diagonal entries?)";
     case BreakdownQuantity::rho:
       return "rho = (r_hat,r) ~ 0: the shadow residual became orthogonal to r";
-    case BreakdownQuantity::rhat_v:
-      return "(r_hat,v) ~ 0: alpha is undefined";
-    case BreakdownQuantity::omega:
-      return "omega ~ 0: the stabilizing step makes no progress";
+    case BreakdownQuantity::rhat_v: return "(r_hat,v) ~ 0: alpha is undefined";
+    case BreakdownQuantity::omega: return "omega ~ 0: the stabilizing step makes no progress";
     case BreakdownQuantity::none: break;
   }
   return "unknown quantity";
@@ -57,8 +55,8 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
       return "breakdown" + at + ": " + breakdown_explanation(result.breakdown) + "; " + residuals;
     case SolveStatus::diverged:
       return "diverged" + at + ": residual " + scientific(result.recursive_residual) + " > " +
-             scientific(options.divergence_factor) + " x ||r0|| = " +
-             scientific(options.divergence_factor * result.initial_residual);
+             scientific(options.divergence_factor) +
+             " x ||r0|| = " + scientific(options.divergence_factor * result.initial_residual);
     case SolveStatus::non_finite:
       return "non-finite values (NaN/Inf)" + at +
              "; the answer is not usable (check the matrix scaling, or use precision: double)";
@@ -74,6 +72,8 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
   return "solver ended in an unknown state";
 }
 
-int exit_code_for(SolveStatus status) { return status == SolveStatus::converged ? 0 : 2; }
+int exit_code_for(SolveStatus status) {
+  return status == SolveStatus::converged ? 0 : 2;
+}
 
 }  // namespace spk

@@ -20,11 +20,11 @@ enum class SolveStatus : int {
 
 enum class BreakdownQuantity : int {
   none = 0,
-  p_ap,     // CG: (p, Ap) <= 0, the matrix is not SPD
-  r_z,      // PCG: (r, z) <= 0, the preconditioned matrix is not SPD
-  rho,      // BiCGSTAB: rho = (r_hat, r) ~ 0
-  rhat_v,   // BiCGSTAB: (r_hat, v) ~ 0, alpha undefined
-  omega,    // BiCGSTAB: omega = (t, s) / (t, t) ~ 0
+  p_ap,    // CG: (p, Ap) <= 0, the matrix is not SPD
+  r_z,     // PCG: (r, z) <= 0, the preconditioned matrix is not SPD
+  rho,     // BiCGSTAB: rho = (r_hat, r) ~ 0
+  rhat_v,  // BiCGSTAB: (r_hat, v) ~ 0, alpha undefined
+  omega,   // BiCGSTAB: omega = (t, s) / (t, t) ~ 0
 };
 
 const char* to_string(SolveStatus status);
@@ -44,11 +44,11 @@ struct SolveResult {
   int residual_replacements = 0;  // restarts from r = b - A x after a false convergence
   double threshold = 0.0;         // the absolute residual norm the tolerance asked for
   double b_norm = 0.0;
-  double initial_residual = 0.0;  // ||r0||
-  double recursive_residual = 0.0;   // final ||r_k|| from the recurrence
-  double true_residual = 0.0;        // final ||b - A x||
+  double initial_residual = 0.0;        // ||r0||
+  double recursive_residual = 0.0;      // final ||r_k|| from the recurrence
+  double true_residual = 0.0;           // final ||b - A x||
   double relative_true_residual = 0.0;  // ||b - A x|| / ||b|| (or absolute when b = 0)
-  double solve_s = 0.0;           // wall time of the iteration, setup excluded
+  double solve_s = 0.0;                 // wall time of the iteration, setup excluded
   ResidualHistory history;
 
   bool converged() const { return status == SolveStatus::converged; }

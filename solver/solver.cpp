@@ -1,14 +1,33 @@
 #include "solver/solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <string>
 
+#include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
+#include "spmv/base/device.hpp"
+#include "spmv/base/device_buffer.hpp"
 #include "spmv/base/error.hpp"
 
 namespace spk {
 
-const char* to_string(ExecutionSpace space) { return space == ExecutionSpace::gpu ? "gpu" : "cpu"; }
+const char* to_string(ExecutionSpace space) {
+  return space == ExecutionSpace::gpu ? "gpu" : "cpu";
+}
+
+ExecutionSpace resolve_device(DeviceChoice choice) {
+  switch (choice) {
+    case DeviceChoice::cpu: return ExecutionSpace::cpu;
+    case DeviceChoice::gpu:
+      (void)current_device_info();  // throws NoDevice with the reason
+      return ExecutionSpace::gpu;
+    case DeviceChoice::automatic:
+      return device_available() ? ExecutionSpace::gpu : ExecutionSpace::cpu;
+  }
+  return ExecutionSpace::cpu;
+}
 
 namespace {
 
@@ -30,7 +49,60 @@ void validate_system(const CsrMatrix<T>& matrix, const SolverOptions& options) {
   if (options.max_iterations < 0) throw BadInput("solver.max_iterations must be >= 0");
 }
 
+template <class U>
+std::vector<U> copy_array(const U* source, std::size_t count, bool on_device, const char* what) {
+  if (count > 0 && source == nullptr)
+    throw BadInput(std::string("CsrArrays: ") + what + " is a null pointer");
+  std::vector<U> copy(count);
+  if (count == 0) return copy;
+  if (on_device)
+    copy_synchronously(copy.data(), source, count * sizeof(U), cudaMemcpyDeviceToHost);
+  else
+    std::copy(source, source + count, copy.begin());
+  return copy;
+}
+
+template <class T>
+CsrMatrix<T> matrix_from_arrays(const CsrArrays<T>& arrays) {
+  if (arrays.rows < 0 || arrays.cols < 0)
+    throw BadInput("CsrArrays: negative size " + std::to_string(arrays.rows) + " x " +
+                   std::to_string(arrays.cols));
+  CsrMatrix<T> matrix;
+  matrix.rows = arrays.rows;
+  matrix.cols = arrays.cols;
+  matrix.row_offsets = copy_array(arrays.row_offsets, static_cast<std::size_t>(arrays.rows) + 1,
+                                  arrays.on_device, "row_offsets");
+  const index_t nnz = matrix.row_offsets.back();
+  if (matrix.row_offsets.front() != 0 || nnz < 0)
+    throw BadInput("CsrArrays: row_offsets must start at 0 and end at nnz >= 0 (got " +
+                   std::to_string(matrix.row_offsets.front()) + " .. " + std::to_string(nnz) + ")");
+  for (index_t row = 0; row < arrays.rows; ++row)
+    if (matrix.row_offsets[row + 1] < matrix.row_offsets[row])
+      throw BadInput("CsrArrays: row_offsets decrease at row " + std::to_string(row + 1));
+  matrix.columns =
+      copy_array(arrays.columns, static_cast<std::size_t>(nnz), arrays.on_device, "columns");
+  matrix.values =
+      copy_array(arrays.values, static_cast<std::size_t>(nnz), arrays.on_device, "values");
+  for (std::size_t k = 0; k < matrix.columns.size(); ++k)
+    if (matrix.columns[k] < 0 || matrix.columns[k] >= arrays.cols) {
+      index_t row = 0;
+      while (matrix.row_offsets[row + 1] <= static_cast<index_t>(k)) ++row;
+      throw BadInput("CsrArrays: column index " + std::to_string(matrix.columns[k]) + " in row " +
+                     std::to_string(row + 1) + " out of range 0.." +
+                     std::to_string(arrays.cols - 1));
+    }
+  return matrix;
+}
+
 }  // namespace
+
+template <class T>
+Solver<T>::Solver(const CsrArrays<T>& matrix, const Options& options, cudaStream_t stream)
+    : Solver(matrix_from_arrays(matrix), options, stream) {}
+
+template <class T>
+Solver<T>::Solver(const CsrMatrix<T>& matrix, const Options& options, cudaStream_t stream)
+    : Solver(matrix, options.solver, options.spmv, resolve_device(options.device), stream) {}
 
 template <class T>
 Solver<T>::Solver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
@@ -42,6 +114,7 @@ Solver<T>::Solver(const CsrMatrix<T>& matrix, const SolverOptions& solver_option
               : make_host_solver<T>(matrix, solver_options);
   impl_->options = solver_options;
   impl_->rows = matrix.rows;
+  impl_->nnz = matrix.values.size();
   impl_->setup.space = space;
   impl_->setup.setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -74,8 +147,45 @@ SolveResult Solver<T>::solve(const std::vector<T>& b, std::vector<T>& x,
 }
 
 template <class T>
+SolveResult Solver<T>::solve(const T* b, T* x, const ProgressCallback& progress) {
+  const PointerLocation b_location = locate_pointer(b), x_location = locate_pointer(x);
+  if (b == nullptr || x == nullptr) throw BadInput("solve: b or x is a null pointer");
+  if (b_location != x_location)
+    throw BadInput("solve: b and x must both be host or both be device pointers");
+  if (b_location == PointerLocation::device) {
+    if (impl_->setup.space != ExecutionSpace::gpu)
+      throw BadInput("solve: device pointers given to a CPU solver");
+    return impl_->solve_in_place(b, x, progress);
+  }
+  const std::size_t n = static_cast<std::size_t>(impl_->rows);
+  const std::vector<T> b_host(b, b + n);
+  std::vector<T> x_host(x, x + n);
+  SolveResult result = solve(b_host, x_host, progress);
+  std::copy(x_host.begin(), x_host.end(), x);
+  return result;
+}
+
+template <class T>
 SolveResult Solver<T>::solve_in_place(const T* b, T* x, const ProgressCallback& progress) {
   return impl_->solve_in_place(b, x, progress);
+}
+
+template <class T>
+void Solver<T>::update_values(const std::vector<T>& values) {
+  if (values.size() != impl_->nnz)
+    throw BadInput("update_values: " + std::to_string(values.size()) +
+                   " values given, the pattern has " + std::to_string(impl_->nnz) + " entries");
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (!std::isfinite(values[k]))
+      throw BadInput("update_values: non-finite value at entry " + std::to_string(k + 1));
+  impl_->update_values(values);
+}
+
+template <class T>
+void Solver<T>::update_values(const T* values) {
+  if (values == nullptr && impl_->nnz > 0) throw BadInput("update_values: null pointer");
+  update_values(
+      copy_array(values, impl_->nnz, locate_pointer(values) == PointerLocation::device, "values"));
 }
 
 template <class T>
@@ -93,6 +203,14 @@ const SolverOptions& Solver<T>::options() const {
 template <class T>
 index_t Solver<T>::rows() const {
   return impl_->rows;
+}
+template <class T>
+std::size_t Solver<T>::nnz() const {
+  return impl_->nnz;
+}
+template <class T>
+ExecutionSpace Solver<T>::space() const {
+  return impl_->setup.space;
 }
 
 template class Solver<float>;

@@ -1,16 +1,33 @@
 #pragma once
-// Solver<T>: a linear system set up once (format conversion, device upload, handles,
-// workspace, Jacobi diagonal) and solved many times.
-//
-//   spk::CsrMatrix<double> A = ...;
-//   spk::Solver<double> solver(A, solver_options, spmv_options, spk::ExecutionSpace::gpu);
-//   std::vector<double> x(A.rows, 0.0);
-//   spk::SolveResult result = solver.solve(b, x);   // x: initial guess in, solution out
-//   if (!result.converged()) std::cerr << result.message << "\n";
-//
-// The same class runs the CPU reference path (ExecutionSpace::cpu) with the same
-// algorithm code. A non-converged solve is a status in SolveResult, not an exception;
-// bad input throws spk::BadInput.
+/// @file
+/// spk::Solver<T>: a sparse linear system A x = b set up once (format conversion, device
+/// upload, cuBLAS/cuSPARSE handles, workspace, Jacobi diagonal) and solved many times with
+/// CG or BiCGSTAB, on the GPU or on the CPU reference path (same algorithm code).
+///
+/// @code
+///   #include <spkrylov/spkrylov.hpp>
+///   spk::CsrArrays<double> a{n, n, row_offsets.data(), columns.data(), values.data()};
+///   spk::Options options;                       // the YAML keys: solver.*, spmv.*, device
+///   options.solver.method = spk::Method::cg;
+///   options.solver.preconditioner = spk::Preconditioner::jacobi;
+///   spk::Solver<double> solver(a, options);     // device: auto -> GPU if usable
+///   std::vector<double> x(n, 0.0);              // initial guess in, solution out
+///   spk::SolveResult result = solver.solve(b, x);
+///   if (!result.converged()) std::cerr << result.message << "\n";
+///   solver.update_values(new_values.data());    // same pattern, new coefficients
+/// @endcode
+///
+/// Errors: bad input throws spk::BadInput, an unsupported request spk::NotSupported, a CUDA
+/// failure spk::CudaError (spk::OutOfDeviceMemory with the bytes asked for and free), a
+/// missing GPU with DeviceChoice::gpu spk::NoDevice; all derive from spk::Error
+/// (spmv/base/error.hpp). A solve that does not converge is NOT an exception: it is a
+/// SolveResult status (breakdown, diverged, stagnated, ...) with a one-line message.
+///
+/// Streams and threads: a GPU Solver runs all its work on one CUDA stream, the caller's (the
+/// `stream` argument) or its own non-blocking one. It synchronizes only that stream (at
+/// convergence checks and at the end of a solve), never the device, and allocates nothing
+/// per solve, so it can sit inside a caller's time loop next to other GPU work. One Solver
+/// must not be used by two threads at once; distinct Solvers may run on distinct threads.
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -26,40 +43,84 @@
 
 namespace spk {
 
+/// Where a solver runs.
 enum class ExecutionSpace { cpu, gpu };
 const char* to_string(ExecutionSpace space);
 
+/// DeviceChoice::automatic -> gpu when a usable GPU exists, else cpu. DeviceChoice::gpu
+/// throws spk::NoDevice (with the reason) when there is none.
+ExecutionSpace resolve_device(DeviceChoice choice);
+
+/// The library's options: one field per YAML key, `solver.*` -> solver, `spmv.*` -> spmv,
+/// `device` -> device (README "Config reference"). `precision` is the template parameter.
+struct Options {
+  SolverOptions solver;
+  SpmvOptions spmv;
+  DeviceChoice device = DeviceChoice::automatic;
+};
+
+/// A CSR matrix the caller owns (0-based, rows + 1 row offsets starting at 0, columns sorted
+/// or not): host pointers, or device pointers with `on_device = true`. The Solver copies
+/// what it needs at construction; the arrays may be freed afterwards.
+template <class T>
+struct CsrArrays {
+  index_t rows = 0;
+  index_t cols = 0;
+  const index_t* row_offsets = nullptr;
+  const index_t* columns = nullptr;
+  const T* values = nullptr;
+  bool on_device = false;
+};
+
+/// What setup built, for reports.
 struct SetupInfo {
   ExecutionSpace space = ExecutionSpace::cpu;
-  std::string device_name;      // GPU name, or "CPU (N threads)"
-  std::string operator_name;    // e.g. "ellpack-r/texture" or "cpu-csr"
+  std::string device_name;    ///< GPU name, or "CPU (N threads)"
+  std::string operator_name;  ///< e.g. "ellpack-r/texture" or "cpu-csr"
   std::vector<std::pair<std::string, std::string>> format_details;
-  std::size_t device_bytes = 0;    // matrix storage on the device
-  std::size_t bytes_per_spmv = 0;  // minimal DRAM traffic of one SpMV
-  double setup_s = 0.0;            // conversion + upload + handles + preconditioner
+  std::size_t device_bytes = 0;    ///< matrix storage on the device
+  std::size_t bytes_per_spmv = 0;  ///< minimal DRAM traffic of one SpMV
+  double setup_s = 0.0;            ///< conversion + upload + handles + preconditioner
 };
 
 template <class T>
 class Solver {
  public:
-  // stream: GPU only; nullptr creates an owned non-blocking stream.
+  /// From arrays the caller owns (host or device). `stream`: GPU only; nullptr creates an
+  /// owned non-blocking stream.
+  Solver(const CsrArrays<T>& matrix, const Options& options, cudaStream_t stream = nullptr);
+  /// From a host CsrMatrix.
+  Solver(const CsrMatrix<T>& matrix, const Options& options, cudaStream_t stream = nullptr);
+  /// From a host CsrMatrix with an explicit execution space.
   Solver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
          const SpmvOptions& spmv_options, ExecutionSpace space, cudaStream_t stream = nullptr);
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
 
-  // Host vectors. x is the initial guess and receives the solution.
+  /// Solves with host vectors: x is the initial guess and receives the solution.
   SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
                     const ProgressCallback& progress = {});
-  // Vectors already in the solver's memory space (device pointers for gpu).
+  /// Solves with raw pointers of rows() entries, both on the host or (GPU solver) both on
+  /// the device; the location is detected. Device vectors are used in place, no copies.
+  SolveResult solve(const T* b, T* x, const ProgressCallback& progress = {});
+  /// Vectors already in the solver's memory space (device pointers for a GPU solver).
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress = {});
 
-  // Median time of one SpMV alone, in ms (GPU: CUDA events; CPU: host clock).
+  /// New coefficients for the same sparsity pattern: nnz values in the order of the
+  /// original CSR arrays (host or device pointer, detected). Only the values are converted
+  /// into the storage format; the format choice, workspace and handles are kept. A zero or
+  /// non-finite diagonal with Jacobi throws BadInput naming the row.
+  void update_values(const T* values);
+  void update_values(const std::vector<T>& values);
+
+  /// Median time of one SpMV alone, in ms (GPU: CUDA events; CPU: host clock).
   double time_spmv_ms(int repetitions);
   const SetupInfo& setup_info() const;
   const SolverOptions& options() const;
   index_t rows() const;
+  std::size_t nnz() const;
+  ExecutionSpace space() const;
 
   class Impl;
 

@@ -11,6 +11,8 @@ enum class ToleranceMode {
   absolute,  // stop when ||r|| <= tolerance
 };
 enum class Preconditioner { none, jacobi };
+// The `device:` key: auto uses the GPU when one is usable, else the CPU reference path.
+enum class DeviceChoice { automatic, gpu, cpu };
 
 struct SolverOptions {
   Method method = Method::cg;

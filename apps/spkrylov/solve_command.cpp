@@ -21,17 +21,10 @@ namespace spk::app {
 namespace {
 
 ExecutionSpace choose_space(DeviceChoice choice) {
-  switch (choice) {
-    case DeviceChoice::cpu: return ExecutionSpace::cpu;
-    case DeviceChoice::gpu:
-      (void)current_device_info();  // throws NoDevice with the reason
-      return ExecutionSpace::gpu;
-    case DeviceChoice::automatic:
-      if (device_available()) return ExecutionSpace::gpu;
-      std::cerr << "notice: no usable CUDA GPU; solving on the CPU reference path (device: auto)\n";
-      return ExecutionSpace::cpu;
-  }
-  return ExecutionSpace::cpu;
+  const ExecutionSpace space = resolve_device(choice);
+  if (choice == DeviceChoice::automatic && space == ExecutionSpace::cpu)
+    std::cerr << "notice: no usable CUDA GPU; solving on the CPU reference path (device: auto)\n";
+  return space;
 }
 
 double relative_difference(const std::vector<double>& x, const std::vector<double>& exact) {

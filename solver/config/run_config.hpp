@@ -29,7 +29,6 @@ struct RhsSpec {
 };
 
 enum class Precision { single_precision, double_precision };
-enum class DeviceChoice { automatic, gpu, cpu };
 
 struct OutputSpec {
   std::string solution;  // Matrix Market array file for x

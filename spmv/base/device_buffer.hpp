@@ -14,6 +14,12 @@ namespace spk {
 // Allocates `bytes` of device memory; `what` names the array in the error message.
 void* device_allocate(std::size_t bytes, const std::string& what);
 void device_free(void* pointer) noexcept;
+// A host<->device copy that has landed when it returns. It runs on the calling thread's
+// default stream (cudaStreamPerThread), so it neither synchronizes the device nor orders
+// against the caller's streams; callers that share the buffer with a stream synchronize
+// that stream first.
+void copy_synchronously(void* destination, const void* source, std::size_t bytes,
+                        cudaMemcpyKind kind);
 
 template <class T>
 class DeviceBuffer {
@@ -49,13 +55,11 @@ class DeviceBuffer {
 
   void copy_from_host(const std::vector<T>& host) {
     if (host.size() != count_) throw Error("DeviceBuffer::copy_from_host: size mismatch");
-    if (count_ > 0)
-      SPK_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+    if (count_ > 0) copy_synchronously(data_, host.data(), bytes(), cudaMemcpyHostToDevice);
   }
   std::vector<T> to_host() const {
     std::vector<T> host(count_);
-    if (count_ > 0)
-      SPK_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    if (count_ > 0) copy_synchronously(host.data(), data_, bytes(), cudaMemcpyDeviceToHost);
     return host;
   }
 

@@ -19,8 +19,12 @@ EventPair::~EventPair() {
   (void)cudaEventDestroy(stop_);
 }
 
-void EventPair::record_start(cudaStream_t stream) { SPK_CUDA_CHECK(cudaEventRecord(start_, stream)); }
-void EventPair::record_stop(cudaStream_t stream) { SPK_CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+void EventPair::record_start(cudaStream_t stream) {
+  SPK_CUDA_CHECK(cudaEventRecord(start_, stream));
+}
+void EventPair::record_stop(cudaStream_t stream) {
+  SPK_CUDA_CHECK(cudaEventRecord(stop_, stream));
+}
 
 float EventPair::elapsed_ms() {
   SPK_CUDA_CHECK(cudaEventSynchronize(stop_));
@@ -57,7 +61,8 @@ double measure_copy_bandwidth_gbs(cudaStream_t stream, std::size_t bytes) {
   DeviceBuffer<unsigned char> target(bytes, "copy-bandwidth target");
   SPK_CUDA_CHECK(cudaMemsetAsync(source.data(), 1, bytes, stream));
   const TimingSummary timing = time_on_stream(stream, 3, 20, [&] {
-    SPK_CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, stream));
   });
   return 2.0 * static_cast<double>(bytes) / (timing.median_ms * 1e-3) / 1e9;
 }

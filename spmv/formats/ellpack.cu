@@ -72,7 +72,6 @@ class Ellpack final : public SpmvBackend<T> {
     pattern_.check_same(matrix, format_name);
     SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
     ell_.replace_values(ellpack_values(matrix, ell_.width(), ell_.pitch()));
-    SPK_CUDA_CHECK(cudaDeviceSynchronize());  // the copies have landed (see constructor)
   }
 
  private:
@@ -89,9 +88,7 @@ class Ellpack final : public SpmvBackend<T> {
         ell_(layout) {
     if (x_cache_ == XCache::texture)
       check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, format_name);
-    // DeviceBuffer uploads with cudaMemcpy on the legacy default stream, which returns before
-    // the DMA from pageable memory lands and does not order against a non-blocking stream.
-    SPK_CUDA_CHECK(cudaDeviceSynchronize());
+    // DeviceBuffer uploads have landed when they return (copy_synchronously).
   }
 
   index_t rows_;

@@ -74,7 +74,6 @@ class EllpackR final : public SpmvBackend<T> {
     pattern_.check_same(matrix, format_name);
     SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
     values_.copy_from_host(ellpack_values(matrix, width_, pitch_));
-    SPK_CUDA_CHECK(cudaDeviceSynchronize());  // the copies have landed (see constructor)
   }
 
  private:
@@ -95,9 +94,7 @@ class EllpackR final : public SpmvBackend<T> {
         row_lengths_(layout.row_lengths, "ELLPACK-R row lengths") {
     if (x_cache_ == XCache::texture)
       check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, format_name);
-    // DeviceBuffer uploads with cudaMemcpy on the legacy default stream, which returns before
-    // the DMA from pageable memory lands and does not order against a non-blocking stream.
-    SPK_CUDA_CHECK(cudaDeviceSynchronize());
+    // DeviceBuffer uploads have landed when they return (copy_synchronously).
   }
 
   template <class Reader>

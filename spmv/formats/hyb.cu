@@ -84,7 +84,6 @@ class Hyb final : public SpmvBackend<T> {
     SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
     ell_.replace_values(ellpack_values(matrix, ell_.width(), ell_.pitch()));
     coo_values_.copy_from_host(hyb_coo_values(matrix, choice_.width));
-    SPK_CUDA_CHECK(cudaDeviceSynchronize());  // the copies have landed (see constructor)
   }
 
  private:
@@ -105,9 +104,7 @@ class Hyb final : public SpmvBackend<T> {
         coo_values_(layout.coo.values, "HYB COO values") {
     if (x_cache_ == XCache::texture)
       check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, format_name);
-    // DeviceBuffer uploads with cudaMemcpy on the legacy default stream, which returns before
-    // the DMA from pageable memory lands and does not order against a non-blocking stream.
-    SPK_CUDA_CHECK(cudaDeviceSynchronize());
+    // DeviceBuffer uploads have landed when they return (copy_synchronously).
   }
 
   template <class Reader>

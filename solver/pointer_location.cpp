@@ -1,0 +1,19 @@
+#include "solver/pointer_location.hpp"
+
+#include <cuda_runtime.h>
+
+#include "spmv/base/cuda_check.hpp"
+#include "spmv/base/device.hpp"
+
+namespace spk {
+
+PointerLocation locate_pointer(const void* pointer) {
+  if (pointer == nullptr || !device_available()) return PointerLocation::host;
+  cudaPointerAttributes attributes{};
+  SPK_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged
+             ? PointerLocation::device
+             : PointerLocation::host;
+}
+
+}  // namespace spk
