@@ -1,0 +1,24 @@
+# `cmake --install`: the static libraries, every header under include/spkrylov/ (public
+# entry point: <spkrylov/spkrylov.hpp>), and the package files, so that a consumer writes
+#   find_package(spkrylov REQUIRED)
+#   target_link_libraries(app PRIVATE spkrylov::spkrylov)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(SPK_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/spkrylov)
+install(TARGETS spkrylov_library spk_solver spk_spmv spk_warnings spk_yaml_cpp
+        EXPORT spkrylovTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/spkrylov DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY spmv solver DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/spkrylov
+        FILES_MATCHING PATTERN "*.hpp")
+install(EXPORT spkrylovTargets NAMESPACE spkrylov:: DESTINATION ${SPK_CMAKE_INSTALL_DIR})
+configure_package_config_file(cmake/spkrylovConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/spkrylovConfig.cmake
+                              INSTALL_DESTINATION ${SPK_CMAKE_INSTALL_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/spkrylovConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/spkrylovConfig.cmake
+              ${PROJECT_BINARY_DIR}/spkrylovConfigVersion.cmake
+        DESTINATION ${SPK_CMAKE_INSTALL_DIR})
