@@ -36,6 +36,11 @@ struct SolverOptions {
   bool keep_history = true;
 };
 
+// SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2).
+inline int spmv_per_iteration(Method method) {
+  return method == Method::bicgstab ? 2 : 1;
+}
+
 const char* to_string(Method method);
 const char* to_string(ToleranceMode mode);
 const char* to_string(Preconditioner preconditioner);

@@ -21,10 +21,6 @@ std::string speedup(const RunReport* reference, const RunReport& run) {
 
 }  // namespace
 
-int spmv_per_iteration(Method method) {
-  return method == Method::bicgstab ? 2 : 1;
-}
-
 void print_compare_table(std::ostream& out, const std::vector<RunReport>& runs) {
   const RunReport* scalar = find_run(runs, "csr-scalar");
   const RunReport* cusparse = find_run(runs, "cusparse");

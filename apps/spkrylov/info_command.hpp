@@ -7,7 +7,7 @@ namespace spk::app {
 
 struct InfoCommandOptions {
   std::string matrix_path;
-  std::string generate;  // "kind=poisson3d,n=64,stencil=27"
+  std::string generate;    // "kind=poisson3d,n=64,stencil=27"
   std::string write_path;  // also write the matrix as Matrix Market (e.g. for SciPy)
 };
 

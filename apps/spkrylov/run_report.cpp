@@ -77,9 +77,9 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   out << "\n";
 }
 
-void write_json_report(const std::string& path, const RunReport& report) {
-  std::ofstream file = open_output(path, "the JSON report");
-  JsonWriter json(file);
+namespace {
+
+void write_run_object(JsonWriter& json, const RunReport& report) {
   const SolveResult& r = report.result;
   json.begin_object();
   json.field("config", report.resolved_config);
@@ -116,6 +116,25 @@ void write_json_report(const std::string& path, const RunReport& report) {
   json.field("per_iteration", r.ms_per_iteration());
   json.field("spmv", report.spmv_ms);
   json.end_object();
+  json.end_object();
+}
+
+}  // namespace
+
+void write_json_report(const std::string& path, const RunReport& report) {
+  std::ofstream file = open_output(path, "the JSON report");
+  JsonWriter json(file);
+  write_run_object(json, report);
+  file << "\n";
+}
+
+void write_json_compare_report(const std::string& path, const std::vector<RunReport>& runs) {
+  std::ofstream file = open_output(path, "the JSON report");
+  JsonWriter json(file);
+  json.begin_object();
+  json.key("compare").begin_array();
+  for (const RunReport& run : runs) write_run_object(json, run);
+  json.end_array();
   json.end_object();
   file << "\n";
 }

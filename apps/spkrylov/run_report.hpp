@@ -3,6 +3,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "solver/config/run_config.hpp"
 #include "solver/solve_result.hpp"
@@ -26,6 +27,8 @@ struct RunReport {
 
 void print_text_report(std::ostream& out, const RunReport& report);
 void write_json_report(const std::string& path, const RunReport& report);
+// compare: runs: {"compare": [<one run object as above>, ...]}
+void write_json_compare_report(const std::string& path, const std::vector<RunReport>& runs);
 void write_history_csv(const std::string& path, const SolveResult& result);
 
 }  // namespace spk::app

@@ -139,7 +139,7 @@ int run_solve_command(const SolveCommandOptions& options) {
     print_text_report(std::cout, runs.front());
     std::cout << "\ncompare (" << runs.size() << " runs of the same system):\n";
     print_compare_table(std::cout, runs);
-    if (!config.output.report.empty()) write_json_report(config.output.report, runs.front());
+    if (!config.output.report.empty()) write_json_compare_report(config.output.report, runs);
     if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
   }
   if (!config.output.history.empty()) write_histories_csv(config.output.history, runs);

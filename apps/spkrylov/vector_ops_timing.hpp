@@ -19,9 +19,4 @@ namespace spk::app {
 template <class T>
 double time_vector_ops_ms(Method method, index_t n, int runs);
 
-// SpMVs one iteration of the method performs.
-inline int spmv_per_iteration(Method method) {
-  return method == Method::cg ? 1 : 2;
-}
-
 }  // namespace spk::app
