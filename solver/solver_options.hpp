@@ -30,8 +30,9 @@ struct SolverOptions {
   // GPU: read the residual back every check_every iterations (the device decides
   // convergence every iteration; this only bounds wasted iterations and history latency).
   int check_every = 16;
-  // GPU: capture check_every iterations as a CUDA graph and replay it.
-  bool cuda_graph = false;
+  // GPU: capture check_every iterations as a CUDA graph and replay it (measured on an H100:
+  // 5-10% less time per iteration; BENCHMARKS.md). Re-captured when b or x pointers change.
+  bool cuda_graph = true;
   // Keep the per-iteration residual history (needed for output.history and plots).
   bool keep_history = true;
 };

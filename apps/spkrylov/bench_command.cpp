@@ -156,6 +156,7 @@ int run_bench_command(const BenchCommandOptions& bench) {
   std::vector<BenchRow> rows;
   int wrong = 0;
   for (const BenchMatrix& entry : bench_suite(bench.suite, bench.matrix_files)) {
+    if (entry.label.find(bench.only) == std::string::npos) continue;
     const Problem problem = load_matrix(entry.spec);
     const CsrMatrix<double>& a = problem.matrix;
     std::cout << "\n== " << entry.label << ": " << a.rows << " x " << a.cols << ", " << a.nnz()

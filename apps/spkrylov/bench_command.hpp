@@ -10,6 +10,7 @@ namespace spk::app {
 struct BenchCommandOptions {
   std::string suite = "default";          // default | small | none
   std::vector<std::string> matrix_files;  // extra .mtx files
+  std::string only;                       // run only the matrices whose label contains this
   std::vector<std::string> formats;       // empty: every format
   std::vector<std::string> x_caches = {"none", "ldg", "texture"};
   std::vector<std::string> precisions = {"double"};

@@ -191,7 +191,8 @@ int run_solver_bench(const BenchCommandOptions& bench) {
   std::vector<SolverBenchRow> rows;
   int failures = 0;
   for (const SolverBenchMatrix& entry : solver_bench_suite(bench.suite))
-    bench_matrix(bench, entry, rows, failures);
+    if (entry.matrix.label.find(bench.only) != std::string::npos)
+      bench_matrix(bench, entry, rows, failures);
   if (!bench.csv_path.empty()) write_csv(bench.csv_path, rows, device_text);
   if (failures > 0) {
     std::cerr << "error: " << failures << " spkrylov solves did not converge\n";

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   bench_command->add_option("--suite", bench.suite, "default | small | none")
       ->capture_default_str();
   bench_command->add_option("--matrix", bench.matrix_files, "extra Matrix Market files");
+  bench_command->add_option("--only", bench.only, "only the matrices whose label contains this");
   bench_command->add_option("--formats", bench.formats, "formats to run (default: all)")
       ->delimiter(',');
   bench_command->add_option("--x-cache", bench.x_caches, "x_cache variants (none,ldg,texture)")
