@@ -2,12 +2,14 @@
 # One GPU-machine session: the whole GPU test suite, the default solve, a format comparison
 # with its plot, the SpMV benchmark, the solver benchmark and the SciPy/CuPy peer check.
 # Each step has its own time limit so one slow step cannot starve the others.
-#   tools/device-run.sh BIN_DIR OUT_DIR [STEPS]   (STEPS: tests,solve,bench,solvers,peers)
+#   tools/device-run.sh BIN_DIR OUT_DIR [STEPS]
+#   STEPS (comma list, default all but sanitize,profile):
+#     tests,solve,bench,solvers,peers,heat3d,sanitize,profile
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?BIN_DIR}
 out=${2:?OUT_DIR}
-steps=${3:-tests,solve,bench,solvers,peers}
+steps=${3:-tests,solve,bench,solvers,peers,heat3d}
 mkdir -p "$out"
 export SPK_SOURCE_DIR=$PWD
 status=0
@@ -35,6 +37,25 @@ step bench && run bench 240 "$bin/spkrylov" bench --x-cache ldg,texture --csv "$
   --json "$out/bench.json"
 step solvers && run solvers 240 "$bin/spkrylov" bench --solvers --csv "$out/solvers.csv"
 step peers && run peers 120 python3 tools/peer_check.py --spkrylov "$bin/spkrylov" --out "$out"
+if step heat3d; then
+  run heat3d-gpu 120 "$bin/heat3d" --n 96 --steps 10 --device gpu --format ellpack-r
+  run heat3d-gpu-csr 120 "$bin/heat3d" --n 96 --steps 10 --device gpu --format csr-vector
+  run heat3d-cpu 120 "$bin/heat3d" --n 48 --steps 3 --device cpu
+fi
+if step sanitize && [ -x tools/gpu-sanitize.sh ]; then
+  run gpu-sanitize 420 tools/gpu-sanitize.sh "$bin" "$out/sanitize"
+fi
+if step profile; then  # Nsight Compute on the power-law SpMV: hyb vs cuSPARSE
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  if [ -n "$ncu" ]; then
+    run profile 240 "$ncu" --clock-control none --kernel-name-base demangled \
+      --kernel-name "regex:(?i)(csr|ell|coo|hyb|spmv)" --launch-skip 2 --launch-count 10 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+      "$bin/spkrylov" bench --only powerlaw --formats cusparse,hyb --x-cache ldg --runs 3 --warmup 1
+  else
+    echo "no ncu on this machine" >"$out/profile.txt"
+  fi
+fi
 # The device tool brings back at most 8 files: pack everything into one archive.
 tar -C "$out" -czf /tmp/device-logs.tar.gz . && find "$out" -mindepth 1 -delete &&
   mv /tmp/device-logs.tar.gz "$out/logs.tar.gz"
