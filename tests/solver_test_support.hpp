@@ -45,6 +45,14 @@ double true_relative_residual(const CsrMatrix<double>& matrix, const std::vector
   return std::sqrt(r2 / b2);
 }
 
+// The same matrix with its diagonal entries multiplied by `factor` (update_values tests).
+inline CsrMatrix<double> with_scaled_diagonal(CsrMatrix<double> a, double factor) {
+  for (index_t row = 0; row < a.rows; ++row)
+    for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k)
+      if (a.columns[k] == row) a.values[k] *= factor;
+  return a;
+}
+
 inline bool all_finite(const std::vector<double>& x) {
   for (double value : x)
     if (!std::isfinite(value)) return false;

@@ -27,13 +27,6 @@ CsrArrays<double> arrays_of(const CsrMatrix<double>& a) {
   return {a.rows, a.cols, a.row_offsets.data(), a.columns.data(), a.values.data(), false};
 }
 
-// The same matrix with every value scaled by `factor` on the diagonal and kept elsewhere.
-CsrMatrix<double> with_scaled_diagonal(CsrMatrix<double> a, double factor) {
-  for (index_t row = 0; row < a.rows; ++row)
-    for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k)
-      if (a.columns[k] == row) a.values[k] *= factor;
-  return a;
-}
 
 TEST(SolverApi, ArraysAndMatrixConstructionGiveTheSameSolve) {
   const auto a = test::generated("poisson3d", 10);
@@ -65,7 +58,7 @@ TEST(SolverApi, RawHostPointersSolveInPlaceOfTheVectors) {
 TEST(SolverApi, UpdateValuesMatchesAFreshSolverWithTheNewValues) {
   for (const auto preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
     const auto a = test::generated("poisson3d", 9);
-    const auto a_new = with_scaled_diagonal(a, 1.5);
+    const auto a_new = test::with_scaled_diagonal(a, 1.5);
     const auto b = test::random_vector(a.rows, 5);
     Solver<double> reused(a, cpu_options(Method::cg, preconditioner));
     std::vector<double> x_old(b.size(), 0.0);
@@ -85,7 +78,7 @@ TEST(SolverApi, UpdateValuesMatchesAFreshSolverWithTheNewValues) {
 
 TEST(SolverApi, UpdateValuesThroughARawPointer) {
   const auto a = test::generated("convdiff2d", 16);
-  const auto a_new = with_scaled_diagonal(a, 2.0);
+  const auto a_new = test::with_scaled_diagonal(a, 2.0);
   const auto b = test::random_vector(a.rows, 6);
   Solver<double> solver(a, cpu_options(Method::bicgstab));
   solver.update_values(a_new.values.data());
@@ -103,7 +96,7 @@ TEST(SolverApi, BadUpdatesAreRefusedAndLeaveTheSolverUsable) {
   auto nan_values = a.values;
   nan_values[5] = std::nan("");
   EXPECT_THROW(solver.update_values(nan_values), BadInput);
-  const auto zero_diagonal = with_scaled_diagonal(a, 0.0);
+  const auto zero_diagonal = test::with_scaled_diagonal(a, 0.0);
   try {
     solver.update_values(zero_diagonal.values);
     ADD_FAILURE() << "no exception";

@@ -23,12 +23,6 @@ Options gpu_options(Method method = Method::cg,
   return options;
 }
 
-CsrMatrix<double> with_scaled_diagonal(CsrMatrix<double> a, double factor) {
-  for (index_t row = 0; row < a.rows; ++row)
-    for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k)
-      if (a.columns[k] == row) a.values[k] *= factor;
-  return a;
-}
 
 std::size_t free_device_bytes() {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -71,7 +65,7 @@ TEST(SolverApiGpu, UpdateValuesMatchesTheCpuReferenceForEveryFormat) {
     std::vector<double> x(b.size(), 0.0);
     ASSERT_TRUE(solver.solve(b, x).converged());
     for (const double factor : {1.25, 3.0}) {
-      const auto a_new = with_scaled_diagonal(a, factor);
+      const auto a_new = test::with_scaled_diagonal(a, factor);
       solver.update_values(a_new.values);
       Options cpu = options;
       cpu.device = DeviceChoice::cpu;
@@ -113,7 +107,7 @@ TEST(SolverApiGpu, RepeatedSolvesAllocateNoDeviceMemory) {
   const std::size_t before = free_device_bytes();
   for (int step = 0; step < 5; ++step) {
     std::fill(x.begin(), x.end(), 0.0);
-    solver.update_values(with_scaled_diagonal(a, 1.0 + 0.1 * step).values);
+    solver.update_values(test::with_scaled_diagonal(a, 1.0 + 0.1 * step).values);
     ASSERT_TRUE(solver.solve(b, x).converged());
   }
   EXPECT_EQ(free_device_bytes(), before);
