@@ -1,5 +1,11 @@
 #pragma once
-// What the driver reports at each convergence check (for live progress lines).
+/// @file
+/// spk::ProgressCallback: what the driver reports at each convergence check (every
+/// solver.check_every iterations), e.g. for a live progress line.
+///
+/// @code
+///   solver.solve(b, x, [](const spk::Progress& p) { std::cerr << p.iteration << "\r"; });
+/// @endcode
 #include <functional>
 
 namespace spk {

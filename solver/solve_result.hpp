@@ -1,6 +1,14 @@
 #pragma once
-// SolveStatus and SolveResult: what a solve reports. A solve that does not converge is a
-// status with a one-line message, never an exception.
+/// @file
+/// spk::SolveStatus and spk::SolveResult: what a solve reports. A solve that does not
+/// converge is a status with a one-line message, never an exception.
+///
+/// @code
+///   const spk::SolveResult result = solver.solve(b, x);
+///   if (result.status == spk::SolveStatus::breakdown)
+///     std::cerr << "broke down on " << spk::to_string(result.breakdown) << "\n";
+///   std::cout << result.message << " (" << result.ms_per_iteration() << " ms/iteration)\n";
+/// @endcode
 #include <cstdint>
 #include <string>
 #include <vector>

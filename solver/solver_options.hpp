@@ -1,5 +1,14 @@
 #pragma once
-// SolverOptions: the `solver:` keys of the YAML config, one field per key.
+/// @file
+/// spk::SolverOptions: the `solver:` keys of the YAML config, one field per key.
+///
+/// @code
+///   spk::SolverOptions solver;                      // solver: {method: bicgstab, ...}
+///   solver.method = spk::Method::bicgstab;
+///   solver.tolerance = 1e-10;                       // ||r|| <= 1e-10 ||b|| (tolerance_mode rhs)
+///   solver.preconditioner = spk::Preconditioner::jacobi;
+///   solver.max_iterations = 5000;
+/// @endcode
 #include <string>
 
 namespace spk {

@@ -1,5 +1,16 @@
 #pragma once
-// CsrMatrix<T>: the host-side compressed sparse row matrix every format is converted from.
+/// @file
+/// spk::CsrMatrix<T>: the host-side compressed sparse row matrix every format is converted
+/// from (an owning alternative to spk::CsrArrays for building a Solver).
+///
+/// @code
+///   spk::CsrMatrix<double> a;                       // [[4, -1], [-1, 4]]
+///   a.rows = a.cols = 2;
+///   a.row_offsets = {0, 2, 4};
+///   a.columns = {0, 1, 0, 1};
+///   a.values = {4.0, -1.0, -1.0, 4.0};
+/// @endcode
+///
 //
 //   row_offsets  rows+1 entries; row i holds entries [row_offsets[i], row_offsets[i+1])
 //   columns      nnz column indices, 0-based, sorted and unique within each row
