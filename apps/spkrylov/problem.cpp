@@ -38,6 +38,10 @@ Problem build_problem(const RunConfig& config) {
   if (!a.square())
     throw BadInput(problem.name + ": the matrix is not square (" + std::to_string(a.rows) + " x " +
                    std::to_string(a.cols) + "); Krylov solvers need a square matrix");
+  if (a.rows == 0) throw BadInput(problem.name + ": the matrix is empty (0 x 0); nothing to solve");
+  if (a.nnz() == 0)
+    throw BadInput(problem.name + ": the matrix has no nonzero entries (" + std::to_string(a.rows) +
+                   " x " + std::to_string(a.cols) + "); the system is singular");
   const std::size_t n = static_cast<std::size_t>(a.rows);
   std::mt19937_64 engine(config.rhs.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);

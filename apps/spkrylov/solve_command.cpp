@@ -36,11 +36,26 @@ double relative_difference(const std::vector<double>& x, const std::vector<doubl
   return norm > 0.0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
 
+// The Solver's setup errors (Jacobi's zero diagonal row, a refused format, ...) name the
+// row or the format; prefix the matrix (file) they are about.
+template <class T>
+Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
+                        const SolverOptions& options, const SpmvOptions& spmv,
+                        ExecutionSpace space) {
+  try {
+    return Solver<T>(matrix, options, spmv, space);
+  } catch (const BadInput& error) {
+    throw BadInput(problem.name + ": " + error.what());
+  } catch (const NotSupported& error) {
+    throw NotSupported(problem.name + ": " + error.what());
+  }
+}
+
 template <class T>
 std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem& problem,
                                        const SolverOptions& options, const SpmvOptions& spmv,
                                        ExecutionSpace space, bool quiet, RunReport& report) {
-  Solver<T> solver(matrix, options, spmv, space);
+  Solver<T> solver = set_up_solver(matrix, problem, options, spmv, space);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
   ProgressLine progress(!quiet);

@@ -15,6 +15,7 @@
 #include "solver/config/config_paths.hpp"
 #include "solver/config/yaml_reader.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk {
 namespace {
@@ -273,12 +274,7 @@ RunConfig default_run_config() {
 
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source_name,
                            const std::vector<std::string>& overrides) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(yaml_text);
-  } catch (const YAML::ParserException& error) {
-    throw BadInput(with_line(source_name, error.mark) + ": YAML syntax error: " + error.msg);
-  }
+  const std::vector<YAML::Node> documents = load_yaml_documents(yaml_text, source_name);
   // Empty documents (a lone "---" or a file of comments) do not count.
   std::vector<YAML::Node> contents;
   for (const YAML::Node& document : documents)
@@ -298,7 +294,7 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
     return read_run_config(root_value, source_name);
   } catch (const YAML::Exception& error) {
     // yaml-cpp should not throw here (values are read as text); keep the one-line promise.
-    throw BadInput(with_line(source_name, error.mark) + ": " + error.msg);
+    throw BadInput(printable_text(with_line(source_name, error.mark) + ": " + error.msg));
   }
 }
 

@@ -1,8 +1,11 @@
 #include "solver/config/config_overrides.hpp"
 
 #include <cctype>
+#include <charconv>
+#include <limits>
 
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk {
 namespace {
@@ -14,7 +17,7 @@ struct Override {
 };
 
 [[noreturn]] void fail_override(const std::string& text, const std::string& what) {
-  throw BadInput("--set " + text + ": " + what);
+  throw BadInput(printable_text("--set " + text + ": " + what));
 }
 
 bool is_index(const std::string& step) {
@@ -148,7 +151,9 @@ void apply_override(YAML::Node& root, const Override& override_spec, ConfigOrigi
       if (!is_index(step))
         fail_override(text, path + " is a list: address an entry as " + path + "[N]");
       const std::size_t size = current.size();
-      const std::size_t index = std::stoul(step);
+      // Digits only (is_index); past the size_t range reads as too large, not as an error.
+      std::size_t index = std::numeric_limits<std::size_t>::max();
+      (void)std::from_chars(step.data(), step.data() + step.size(), index);
       if (index > size)
         fail_override(text, path + " has " + std::to_string(size) + " entries: index " + step +
                                 " must be 0.." + std::to_string(size) + " (" +

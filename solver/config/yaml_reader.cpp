@@ -1,12 +1,16 @@
 #include "solver/config/yaml_reader.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <system_error>
 
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk {
 
@@ -57,7 +61,10 @@ ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node key, YAML::Nod
 
 void ConfigValue::fail(const std::string& what) const {
   const std::string where = origins_->where(node_, has_key_ ? &key_ : nullptr);
-  throw BadInput(key_path_.empty() ? where + ": " + what : where + ": " + key_path_ + ": " + what);
+  // Scalars and keys are quoted as written: escape newlines (block scalars) and other
+  // control characters so the message stays one line.
+  throw BadInput(printable_text(key_path_.empty() ? where + ": " + what
+                                                  : where + ": " + key_path_ + ": " + what));
 }
 
 std::string ConfigValue::describe() const {
@@ -163,6 +170,57 @@ std::vector<ConfigValue> ConfigValue::as_list() const {
   for (std::size_t i = 0; i < node_.size(); ++i)
     elements.emplace_back(*origins_, node_[i], key_path_ + "[" + std::to_string(i) + "]");
   return elements;
+}
+
+namespace {
+
+// Records where each document starts; ignores everything else.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  std::vector<YAML::Mark> starts;
+};
+
+std::string syntax_error_where(const std::string& source_name, const YAML::Mark& mark) {
+  if (mark.is_null() || mark.line < 0) return source_name;
+  return source_name + ":" + std::to_string(mark.line + 1);
+}
+
+}  // namespace
+
+std::vector<YAML::Node> load_yaml_documents(const std::string& text,
+                                            const std::string& source_name) {
+  try {
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentStarts documents;
+    while (parser.HandleNextDocument(documents)) {
+      const std::vector<YAML::Mark>& starts = documents.starts;
+      if (starts.size() < 2 || starts.back().pos != starts[starts.size() - 2].pos) continue;
+      const YAML::Mark& stuck = starts.back();
+      const auto at = static_cast<std::size_t>(stuck.pos);
+      const std::string found = at < text.size() ? "'" + text.substr(at, 1) + "'" : "the end";
+      throw BadInput(printable_text(syntax_error_where(source_name, stuck) +
+                                    ": YAML syntax error: unexpected " + found + " at column " +
+                                    std::to_string(stuck.column + 1)));
+    }
+    return YAML::LoadAll(text);
+  } catch (const YAML::ParserException& error) {
+    throw BadInput(printable_text(syntax_error_where(source_name, error.mark) +
+                                  ": YAML syntax error: " + error.msg));
+  }
 }
 
 ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& valid_keys)

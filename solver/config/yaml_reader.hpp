@@ -112,6 +112,14 @@ class ConfigMap {
 // "a, b, c".
 std::string join_names(const std::vector<std::string>& names);
 
+// Every YAML document of `text` (as YAML::LoadAll gives them). A syntax error throws
+// BadInput "NAME:LINE: YAML syntax error: ...". Some malformed input (e.g. "&a (1, 2}")
+// makes yaml-cpp 0.7's LoadAll loop forever while it allocates all memory (fixed upstream
+// in jbeder/yaml-cpp#1319): a first pass over the parser's events refuses input on which a
+// document starts where the previous one did, before LoadAll runs.
+std::vector<YAML::Node> load_yaml_documents(const std::string& text,
+                                            const std::string& source_name);
+
 template <class Enum>
 Enum ConfigValue::as_enum(const std::vector<std::pair<std::string, Enum>>& names) const {
   std::vector<std::string> valid;

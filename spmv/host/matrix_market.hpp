@@ -13,8 +13,11 @@
 // `coordinate` (missing entries are 0, duplicates summed).
 //
 // Every error is one line "NAME:LINE: message" where NAME is the path as given (or the
-// name passed to parse_*). Malformed input throws BadInput; complex/hermitian files throw
-// NotSupported. Sizes past the 32-bit index range are refused before anything is allocated.
+// name passed to parse_*); quoted input has its control characters escaped. Malformed
+// input throws BadInput; complex/hermitian files throw NotSupported. NaN and Inf values are
+// refused, also when duplicate entries sum past the double range ("NAME: duplicate entries
+// (i,j) ..."; no single line is at fault). Sizes past the 32-bit index range are refused
+// before anything is allocated.
 //
 // Writing: coordinate real general (matrices) and array real general (vectors), values in
 // shortest round-trip form (std::to_chars; reads back bit-identical, like %.17g). A file

@@ -10,6 +10,7 @@
 #include <istream>
 #include <string_view>
 
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/coo_to_csr.hpp"
 #include "spmv/host/line_cursor.hpp"
 #include "spmv/host/matrix_market.hpp"
@@ -35,10 +36,11 @@ constexpr const char* banner_form =
     "'%%MatrixMarket matrix <coordinate|array> <real|integer|pattern> "
     "<general|symmetric|skew-symmetric>'";
 
+// A piece of the input for a message: at most 40 bytes, control characters escaped.
 std::string quoted(std::string_view text) {
   constexpr std::size_t shown = 40;
-  if (text.size() <= shown) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, shown)) + "...'";
+  if (text.size() <= shown) return "'" + printable_text(text) + "'";
+  return "'" + printable_text(text.substr(0, shown)) + "...'";
 }
 
 std::string lowercase(std::string_view text) {
@@ -140,14 +142,15 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
     scanner.fail("malformed banner " + quoted(line) + ": expected " + banner_form);
 
   if (object != "matrix")
-    scanner.fail("unknown object '" + object + "' in the banner (expected matrix)");
+    scanner.fail("unknown object " + quoted(object) + " in the banner (expected matrix)");
 
   if (format == "coordinate")
     header.format = MarketFormat::coordinate;
   else if (format == "array")
     header.format = MarketFormat::array;
   else
-    scanner.fail("unknown format '" + format + "' in the banner (expected coordinate or array)");
+    scanner.fail("unknown format " + quoted(format) +
+                 " in the banner (expected coordinate or array)");
 
   if (field == "real" || field == "double")
     header.field = MarketField::real;
@@ -158,7 +161,8 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
   else if (field == "complex")
     throw NotSupported(scanner.where(scanner.line_number()) + "complex matrices are not supported");
   else
-    scanner.fail("unknown field '" + field + "' in the banner (expected real, integer or pattern)");
+    scanner.fail("unknown field " + quoted(field) +
+                 " in the banner (expected real, integer or pattern)");
 
   if (symmetry == "general")
     header.symmetry = MarketSymmetry::general;
@@ -170,8 +174,8 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
     throw NotSupported(scanner.where(scanner.line_number()) +
                        "complex matrices are not supported (symmetry 'hermitian')");
   else
-    scanner.fail("unknown symmetry '" + symmetry +
-                 "' in the banner (expected general, symmetric or skew-symmetric)");
+    scanner.fail("unknown symmetry " + quoted(symmetry) +
+                 " in the banner (expected general, symmetric or skew-symmetric)");
 
   if (header.field == MarketField::pattern && header.format == MarketFormat::array)
     scanner.fail("field 'pattern' is only valid with format 'coordinate'");
@@ -350,6 +354,17 @@ Mirror mirror_of(MarketSymmetry symmetry) {
   return Mirror::none;
 }
 
+// Every value read is finite, but duplicates are summed and finite values can add up past
+// the double range ("1 1 1e308" twice): refused, naming the entry.
+void check_summed_duplicates(const CsrMatrix<double>& matrix, const std::string& name) {
+  for (index_t row = 0; row < matrix.rows; ++row)
+    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
+      if (!std::isfinite(matrix.values[k]))
+        throw BadInput(name + ": duplicate entries (" + std::to_string(row + 1) + "," +
+                       std::to_string(matrix.columns[k] + 1) +
+                       ") sum to a value past the double range");
+}
+
 // Takes the text by value so that it is freed before the CSR is assembled.
 CsrMatrix<double> parse_matrix_text(std::string text, const std::string& name) {
   MarketScanner scanner(text, name);
@@ -375,7 +390,9 @@ CsrMatrix<double> parse_matrix_text(std::string text, const std::string& name) {
   } catch (const BadInput& error) {
     scanner.fail_at(header.size_line, error.what());
   }
-  return coo_to_csr(entries, mirror);
+  CsrMatrix<double> matrix = coo_to_csr(entries, mirror);
+  check_summed_duplicates(matrix, name);
+  return matrix;
 }
 
 std::vector<double> parse_vector_text(std::string_view text, const std::string& name) {
@@ -392,6 +409,10 @@ std::vector<double> parse_vector_text(std::string_view text, const std::string& 
     scan_coordinate_entries(scanner, header, [&](index_t row, index_t column, double value) {
       vector[header.cols == 1 ? row : column] += value;
     });
+    for (std::size_t i = 0; i < vector.size(); ++i)
+      if (!std::isfinite(vector[i]))
+        throw BadInput(name + ": duplicate entries at position " + std::to_string(i + 1) +
+                       " sum to a value past the double range");
   } else {  // file order is vector order; the declared length is not trusted for allocation
     vector.reserve(std::min(length, scanner.remaining_bytes() / 2 + 1));
     scan_array_values(scanner, header,
