@@ -38,6 +38,7 @@ class DeviceSolver final : public Solver<T>::Impl {
     this->setup.format_details = backend_->details();
     this->setup.device_bytes = backend_->device_bytes();
     this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
+    if (const TuningReport* tuning = backend_->tuning_report()) this->setup.tuning = *tuning;
     krylov_ = std::make_unique<KrylovSolve<DeviceSpace<T>>>(
         space_, *backend_, inverse_diagonal_.size() ? inverse_diagonal_.data() : nullptr,
         solver_options);

@@ -39,6 +39,7 @@
 #include "solver/solve_result.hpp"
 #include "solver/solver_options.hpp"
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/tuning/tuning_report.hpp"
 #include "spmv/spmv_options.hpp"
 
 namespace spk {
@@ -81,6 +82,7 @@ struct SetupInfo {
   std::size_t device_bytes = 0;    ///< matrix storage on the device
   std::size_t bytes_per_spmv = 0;  ///< minimal DRAM traffic of one SpMV
   double setup_s = 0.0;            ///< conversion + upload + handles + preconditioner
+  TuningReport tuning;             ///< spmv.format auto: candidates, times, choice, cache
 };
 
 template <class T>

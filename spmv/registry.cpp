@@ -13,6 +13,7 @@
 #include "spmv/formats/csr_scalar.hpp"
 #include "spmv/formats/csr_vector.hpp"
 #include "spmv/formats/cusparse_csr.hpp"
+#include "spmv/tuning/auto_backend.hpp"
 // @@FORMAT-INCLUDES@@
 
 namespace spk {
@@ -34,6 +35,7 @@ const std::map<std::string, BackendFactory<T>>& factories() {
       {"csr-vector", &make_csr_vector<T>},
       {"aligned-csr", &make_aligned_csr<T>},
       {"cusparse", &make_cusparse_csr<T>},
+      {"auto", &make_auto_backend<T>},  // measured choice among the others
       // @@FORMAT-TABLE@@ one line per format: {"name", &make_name<T>},
   };
   return table;

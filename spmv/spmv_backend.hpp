@@ -16,6 +16,7 @@
 
 #include "spmv/linear_operator.hpp"
 #include "spmv/spmv_options.hpp"
+#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 
@@ -35,6 +36,13 @@ class SpmvBackend : public LinearOperator<T> {
   // Replaces the values of the same sparsity pattern; no re-analysis. Throws BadInput when
   // the pattern differs.
   virtual void update_values(const CsrMatrix<T>& matrix) = 0;
+  // Changes how the kernels are launched, spmv.block_size, spmv.x_cache and spmv.grid,
+  // without touching the stored matrix (the `auto` tuner sweeps these). Throws BadInput (and
+  // changes nothing) for a value this backend cannot use. No kernel of this backend may be in
+  // flight or being captured. cusparse ignores it: its launch is cuSPARSE's.
+  virtual void set_launch(const SpmvOptions& options) = 0;
+  // What `spmv.format: auto` measured and chose; nullptr for the other formats.
+  virtual const TuningReport* tuning_report() const { return nullptr; }
 
   cudaStream_t stream() const { return stream_; }
 

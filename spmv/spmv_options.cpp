@@ -5,9 +5,9 @@
 namespace spk {
 
 const std::vector<std::string>& spmv_format_names() {
-  static const std::vector<std::string> names = {"csr",      "csr-scalar", "csr-vector",
-                                                 "aligned-csr", "ellpack", "ellpack-r",
-                                                 "hyb",      "cusparse"};
+  static const std::vector<std::string> names = {"csr",         "csr-scalar", "csr-vector",
+                                                 "aligned-csr", "ellpack",    "ellpack-r",
+                                                 "hyb",         "cusparse",   "auto"};
   return names;
 }
 
@@ -25,6 +25,20 @@ XCache parse_x_cache(const std::string& text) {
   if (text == "ldg") return XCache::ldg;
   if (text == "texture") return XCache::texture;
   throw BadInput("unknown x_cache '" + text + "' (valid: none, ldg, texture)");
+}
+
+}  // namespace spk
+
+namespace spk {
+
+const char* to_string(GridShape grid) {
+  return grid == GridShape::exact ? "exact" : "capped";
+}
+
+GridShape parse_grid_shape(const std::string& text) {
+  if (text == "exact") return GridShape::exact;
+  if (text == "capped") return GridShape::capped;
+  throw BadInput("unknown grid '" + text + "' (valid: exact, capped)");
 }
 
 }  // namespace spk

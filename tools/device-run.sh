@@ -4,12 +4,12 @@
 # Each step has its own time limit so one slow step cannot starve the others.
 #   tools/device-run.sh BIN_DIR OUT_DIR [STEPS]
 #   STEPS (comma list, default all but sanitize,profile):
-#     tests,solve,bench,solvers,peers,heat3d,sanitize,profile
+#     tests,solve,auto,bench,solvers,peers,heat3d,sanitize,profile
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?BIN_DIR}
 out=${2:?OUT_DIR}
-steps=${3:-tests,solve,bench,solvers,peers,heat3d}
+steps=${3:-tests,solve,auto,bench,solvers,peers,heat3d}
 mkdir -p "$out"
 export SPK_SOURCE_DIR=$PWD
 status=0
@@ -32,6 +32,13 @@ if step solve; then
   run compare 120 "$bin/spkrylov" solve configs/compare-formats.yaml --quiet \
     --set output.plot="$out/compare.svg" --set output.history="$out/compare-history.csv" \
     --set output.report="$out/compare.json"
+fi
+if step auto; then  # spmv.format auto: the first solve tunes, the second reads the cache
+  for pass in first second; do
+    run auto-$pass 120 "$bin/spkrylov" solve --quiet --set matrix.generate.n=128 \
+      --set spmv.format=auto --set spmv.tune_cache="$out/tuning-cache.txt" \
+      --set output.report="$out/auto-$pass.json"
+  done
 fi
 step bench && run bench 240 "$bin/spkrylov" bench --x-cache ldg,texture --csv "$out/bench.csv" \
   --json "$out/bench.json"

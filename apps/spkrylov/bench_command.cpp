@@ -1,6 +1,7 @@
 #include "bench_command.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <random>
 
@@ -38,7 +39,7 @@ std::vector<Candidate> candidates(const BenchCommandOptions& bench) {
       list.push_back(candidate);
     }
   for (const auto& format : formats) {
-    if (format == "cusparse") continue;
+    if (format == "cusparse" || format == "auto") continue;
     for (const auto& cache : bench.x_caches) {
       Candidate candidate;
       candidate.options.format = format;
@@ -47,7 +48,39 @@ std::vector<Candidate> candidates(const BenchCommandOptions& bench) {
       list.push_back(candidate);
     }
   }
+  // auto last, so that it is compared with every exhaustive row. The cache is off: the bench
+  // measures a fresh tuning every time.
+  for (const auto& format : formats)
+    if (format == "auto") {
+      Candidate candidate;
+      candidate.options.format = "auto";
+      candidate.options.tune_cache = "off";
+      candidate.label = "auto";
+      list.push_back(candidate);
+    }
   return list;
+}
+
+// "auto chose X: t ms; best exhaustive Y: u ms; auto / best = r": the 5% check.
+void print_auto_check(const std::vector<BenchRow>& rows, std::size_t first_row) {
+  const BenchRow* automatic = nullptr;
+  const BenchRow* best = nullptr;
+  for (std::size_t i = first_row; i < rows.size(); ++i) {
+    const BenchRow& row = rows[i];
+    if (row.status != "ok") continue;
+    if (row.backend.find("(auto)") != std::string::npos)
+      automatic = &row;
+    else if (best == nullptr || row.median_ms < best->median_ms)
+      best = &row;
+  }
+  if (automatic == nullptr || best == nullptr) return;
+  const double ratio = automatic->median_ms / best->median_ms;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "auto check    auto %.1f us vs best exhaustive %s %.1f us: %.3fx (%s 5%%)\n",
+                1e3 * automatic->median_ms, best->backend.c_str(), 1e3 * best->median_ms, ratio,
+                ratio <= 1.05 ? "within" : "NOT within");
+  std::cout << line;
 }
 
 std::string join_details(const std::vector<std::pair<std::string, std::string>>& details) {
@@ -78,6 +111,7 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const double tolerance = sizeof(T) == 8 ? 1e-12 : 1e-5;
   double cusparse_ms = 0.0;
+  const std::size_t first_row = rows.size();
 
   for (const Candidate& candidate : candidates(bench)) {
     BenchRow row;
@@ -92,6 +126,8 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
       row.device_bytes = backend->device_bytes();
       row.bytes_per_spmv = backend->bytes_per_spmv();
       row.details = join_details(backend->details());
+      if (const TuningReport* tuning = backend->tuning_report())
+        row.details += " auto_tuning_ms=" + std::to_string(tuning->tuning_ms);
       // Check first: fresh random x, poisoned y, fp64 reference.
       for (auto& value : x_host) value = uniform(engine);
       reference_spmv(a, x_host.data(), y_reference.data());
@@ -133,6 +169,7 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
     print_bench_row(std::cout, row);
     rows.push_back(row);
   }
+  print_auto_check(rows, first_row);
 }
 
 }  // namespace

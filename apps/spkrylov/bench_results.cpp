@@ -17,18 +17,18 @@ void print_bench_header(std::ostream& out) {
 }
 
 void print_bench_row(std::ostream& out, const BenchRow& row) {
-  char line[512];
+  // The fixed-width columns; status and details are appended whole (they can be long).
+  char line[256];
   if (row.status != "ok") {
-    std::snprintf(line, sizeof line, "%-22s %-7s %s\n", row.backend.c_str(), row.precision.c_str(),
-                  row.status.c_str());
+    std::snprintf(line, sizeof line, "%-22s %-7s ", row.backend.c_str(), row.precision.c_str());
+    out << line << row.status << "\n";
   } else {
-    std::snprintf(line, sizeof line,
-                  "%-22s %-7s %9.4f %8.1f %9.1f %9.1f %6.1f%% %7.2fx %9.1e  %s\n",
+    std::snprintf(line, sizeof line, "%-22s %-7s %9.4f %8.1f %9.1f %9.1f %6.1f%% %7.2fx %9.1e  ",
                   row.backend.c_str(), row.precision.c_str(), row.median_ms, row.gflops,
                   row.model_gbs, row.useful_gbs, row.percent_of_copy, row.speedup_vs_cusparse,
-                  row.relative_error, row.details.c_str());
+                  row.relative_error);
+    out << line << row.details << "\n";
   }
-  out << line;
   out.flush();
 }
 

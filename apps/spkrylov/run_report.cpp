@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "json_writer.hpp"
+#include "tuning_summary.hpp"
 #include "spmv/base/error.hpp"
 
 namespace spk::app {
@@ -75,6 +76,8 @@ void print_text_report(std::ostream& out, const RunReport& report) {
       << " per iteration";
   if (report.spmv_ms > 0.0) out << ", SpMV alone " << format("%.4f ms", report.spmv_ms);
   out << "\n";
+  print_tuning_summary(out, report.setup.tuning,
+                       solve_spmv_count(report.result, report.solver.method));
 }
 
 namespace {
@@ -116,6 +119,8 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("per_iteration", r.ms_per_iteration());
   json.field("spmv", report.spmv_ms);
   json.end_object();
+  if (report.setup.tuning.used)
+    write_tuning_json(json, report.setup.tuning, solve_spmv_count(r, report.solver.method));
   json.end_object();
 }
 

@@ -169,8 +169,9 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
 
 // `options` holds the values keys not given keep (the defaults, or `spmv:` for compare).
 SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
-  const ConfigMap map(value, {"format", "x_cache", "threads_per_row", "block_size", "hyb_width",
-                              "max_ell_fill", "cusparse_algorithm"});
+  const ConfigMap map(
+      value, {"format", "x_cache", "threads_per_row", "block_size", "hyb_width", "max_ell_fill",
+              "cusparse_algorithm", "grid", "tune_budget_ms", "tune_cache"});
   map.if_present("format",
                  [&](const ConfigValue& v) { options.format = v.as_choice(spmv_format_names()); });
   map.if_present("x_cache", [&](const ConfigValue& v) {
@@ -200,6 +201,17 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
   map.if_present("cusparse_algorithm", [&](const ConfigValue& v) {
     options.cusparse_algorithm = v.as_choice(cusparse_algorithm_names());
   });
+  map.if_present("grid", [&](const ConfigValue& v) {
+    options.grid = v.as_choice(std::vector<std::string>{"exact", "capped"}) == "exact"
+                       ? GridShape::exact
+                       : GridShape::capped;
+  });
+  map.if_present("tune_budget_ms", [&](const ConfigValue& v) {
+    options.tune_budget_ms = v.as_double();
+    require(v, options.tune_budget_ms >= 0.0, ">= 0 (0: time only the first candidate)");
+  });
+  map.if_present("tune_cache",
+                 [&](const ConfigValue& v) { options.tune_cache = v.as_optional_string(); });
   return options;
 }
 

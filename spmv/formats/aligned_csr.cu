@@ -13,6 +13,7 @@
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/kernel_launch.cuh"
 #include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/formats/x_access.cuh"
 
@@ -32,45 +33,46 @@ __global__ void __launch_bounds__(max_block_size)
                        T* __restrict__ y) {
   constexpr unsigned int group = GroupSize;
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t row = thread / GroupSize;
-  if (row >= rows) return;  // the whole sub-warp leaves together: it shares the row
   const unsigned int lane = threadIdx.x % group;
-
-  const index_t begin = row_starts[row];
-  // Padded rows are a multiple of g long: every lane makes exactly `steps` steps.
-  const unsigned int steps = static_cast<unsigned int>(row_starts[row + 1] - begin) / group;
-  const T* lane_values = values + begin + lane;
-  const index_t* lane_columns = columns + begin + lane;
-  T sum = T(0);
-  unsigned int step = 0;
-  // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
-  // would only add register pressure.
+  // The lanes of a sub-warp share each row of the grid-stride loop: they leave together.
+  for (std::int64_t row = thread / GroupSize; row < rows; row += grid_row_stride(GroupSize)) {
+    const index_t begin = row_starts[row];
+    // Padded rows are a multiple of g long: every lane makes exactly `steps` steps.
+    const unsigned int steps = static_cast<unsigned int>(row_starts[row + 1] - begin) / group;
+    const T* lane_values = values + begin + lane;
+    const index_t* lane_columns = columns + begin + lane;
+    T sum = T(0);
+    unsigned int step = 0;
+    // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
+    // would only add register pressure.
 #pragma unroll 1
-  for (; step + kUnroll <= steps; step += kUnroll) {
-    index_t column[kUnroll];
-    T value[kUnroll];
+    for (; step + kUnroll <= steps; step += kUnroll) {
+      index_t column[kUnroll];
+      T value[kUnroll];
 #pragma unroll
-    for (unsigned int u = 0; u < kUnroll; ++u) {
-      column[u] = load_streaming(lane_columns + (step + u) * group);
-      value[u] = load_streaming(lane_values + (step + u) * group);
+      for (unsigned int u = 0; u < kUnroll; ++u) {
+        column[u] = load_streaming(lane_columns + (step + u) * group);
+        value[u] = load_streaming(lane_values + (step + u) * group);
+      }
+#pragma unroll
+      for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
     }
-#pragma unroll
-    for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
-  }
-  for (; step < steps; ++step)
-    sum += load_streaming(lane_values + step * group) *
-           x.load(load_streaming(lane_columns + step * group));
+    for (; step < steps; ++step)
+      sum += load_streaming(lane_values + step * group) *
+             x.load(load_streaming(lane_columns + step * group));
 
-  sum = sub_warp_sum<GroupSize>(sum);
-  if (lane == 0) y[row] = sum;
+    sum = sub_warp_sum<GroupSize>(sum);
+    if (lane == 0) y[row] = sum;
+  }
 }
 
 template <class T, int GroupSize, class Reader>
 void launch_aligned_csr(index_t rows, const index_t* row_starts, const index_t* columns,
-                        const T* values, Reader x, T* y, int block_size, cudaStream_t stream) {
-  const unsigned int blocks = csr_grid_blocks(rows, GroupSize, block_size);
+                        const T* values, Reader x, T* y, const KernelLaunch& launch,
+                        cudaStream_t stream) {
+  const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * GroupSize);
   aligned_csr_kernel<T, GroupSize>
-      <<<blocks, block_size, 0, stream>>>(rows, row_starts, columns, values, x, y);
+      <<<blocks, launch.block_size(), 0, stream>>>(rows, row_starts, columns, values, x, y);
   SPK_CHECK_LAUNCH("aligned_csr_kernel");
 }
 
@@ -95,8 +97,8 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
           cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
       return;
     }
-    with_x_reader(x_cache_, x, static_cast<std::size_t>(cols_), textures_, texture_limits_,
-                  [&](auto reader) {
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                  launch_.texture_limits(), [&](auto reader) {
                     using Reader = decltype(reader);
                     const cudaStream_t stream = this->stream();
                     const index_t* starts = row_starts_.data();
@@ -105,23 +107,23 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
                     switch (group_size_) {
                       case 2:
                         launch_aligned_csr<T, 2, Reader>(rows_, starts, columns, values, reader, y,
-                                                         block_size_, stream);
+                                                         launch_, stream);
                         break;
                       case 4:
                         launch_aligned_csr<T, 4, Reader>(rows_, starts, columns, values, reader, y,
-                                                         block_size_, stream);
+                                                         launch_, stream);
                         break;
                       case 8:
                         launch_aligned_csr<T, 8, Reader>(rows_, starts, columns, values, reader, y,
-                                                         block_size_, stream);
+                                                         launch_, stream);
                         break;
                       case 16:
                         launch_aligned_csr<T, 16, Reader>(rows_, starts, columns, values, reader, y,
-                                                          block_size_, stream);
+                                                          launch_, stream);
                         break;
                       default:
                         launch_aligned_csr<T, 32, Reader>(rows_, starts, columns, values, reader, y,
-                                                          block_size_, stream);
+                                                          launch_, stream);
                         break;
                     }
                   });
@@ -129,7 +131,7 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
 
   index_t rows() const override { return rows_; }
   index_t cols() const override { return cols_; }
-  std::string name() const override { return kFormat + "/" + to_string(x_cache_); }
+  std::string name() const override { return kFormat + "/" + to_string(launch_.x_cache()); }
   std::size_t device_bytes() const override {
     return row_starts_.bytes() + columns_.bytes() + values_.bytes();
   }
@@ -138,17 +140,18 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
   }
   std::vector<std::pair<std::string, std::string>> details() const override {
     const auto padded = static_cast<index_t>(values_.size());
-    return {
+    std::vector<std::pair<std::string, std::string>> details{
         {"threads_per_row", std::to_string(group_size_)},
         {"threads_per_row_from", threads_per_row_source_},
         {"row_alignment", std::to_string(group_size_) + " entries (" +
                               std::to_string(group_size_ * sizeof(T)) + " bytes)"},
         {"padded_entries", std::to_string(padded)},
         {"padding_entries", std::to_string(padded - nnz_)},
-        {"padding_overhead", percent(nnz_ == 0 ? 0.0 : static_cast<double>(padded - nnz_) / nnz_)},
-        {"block_size", std::to_string(block_size_)},
-        {"x_cache", to_string(x_cache_)}};
+        {"padding_overhead", percent(nnz_ == 0 ? 0.0 : static_cast<double>(padded - nnz_) / nnz_)}};
+    for (auto& detail : launch_.details()) details.push_back(detail);
+    return details;
   }
+  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
   void update_values(const CsrMatrix<T>& matrix) override {
     pattern_.check_same(matrix, kFormat);
     const AlignedCsrLayout<T> layout = to_aligned_csr(matrix, group_size_);
@@ -169,12 +172,8 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
         threads_per_row_source_(options.threads_per_row == 0
                                     ? "default (half-warp, Baskaran & Bordawekar)"
                                     : "spmv.threads_per_row"),
-        block_size_(checked_block_size(options.block_size)),
-        x_cache_(options.x_cache),
-        texture_limits_(query_x_texture_limits()),
+        launch_(options, static_cast<std::size_t>(layout.cols), kFormat),
         pattern_(matrix) {
-    if (x_cache_ == XCache::texture)
-      check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, kFormat);
     row_starts_ = DeviceBuffer<index_t>(layout.row_starts, kFormat + " row starts");
     columns_ = DeviceBuffer<index_t>(layout.columns, kFormat + " column indices");
     values_ = DeviceBuffer<T>(layout.values, kFormat + " values");
@@ -185,9 +184,7 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
   index_t nnz_;
   int group_size_;
   std::string threads_per_row_source_;
-  int block_size_;
-  XCache x_cache_;
-  XTextureLimits texture_limits_;
+  KernelLaunch launch_;
   SparsityPattern pattern_;
   DeviceBuffer<index_t> row_starts_;
   DeviceBuffer<index_t> columns_;

@@ -12,6 +12,7 @@
 #include "spmv/formats/csr_long_rows.hpp"
 #include "spmv/formats/csr_vector.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/kernel_launch.cuh"
 #include "spmv/formats/x_access.cuh"
 
 namespace spk {
@@ -32,49 +33,49 @@ __global__ void __launch_bounds__(max_block_size)
   constexpr unsigned int stride = ThreadsPerRow;
   constexpr unsigned int long_row_length = csr_vector_long_row_length(ThreadsPerRow);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t row = thread / ThreadsPerRow;
-  // A sub-warp never spans two rows (block_size is a multiple of 32), so it leaves as a whole
-  // and the shuffle reduction below sees all of its lanes.
-  if (row >= rows) return;
   const unsigned int lane = threadIdx.x % stride;
-
-  index_t first = row_offsets[row];
-  unsigned int length = static_cast<unsigned int>(row_offsets[row + 1] - first);
-  if (length > long_row_length) return;  // the long-row kernels compute this row
-  unsigned int k = lane;                 // offset of this lane's next entry from `first`
-  T sum = T(0);
-  if constexpr (ThreadsPerRow == 32) {
-    if (length > 32) {  // start the walk at a warp-aligned entry (128-byte aligned for float)
-      const unsigned int shift = static_cast<unsigned int>(first) % 32u;
-      first -= static_cast<index_t>(shift);
-      length += shift;
-      if (lane >= shift)
-        sum +=
-            load_streaming(values + first + lane) * x.load(load_streaming(columns + first + lane));
-      k = lane + 32;
+  // A sub-warp never spans two rows (block_size is a multiple of 32): its lanes walk the same
+  // rows of the grid-stride loop together, so the shuffle reduction sees all of them.
+  for (std::int64_t row = thread / ThreadsPerRow; row < rows;
+       row += grid_row_stride(ThreadsPerRow)) {
+    index_t first = row_offsets[row];
+    unsigned int length = static_cast<unsigned int>(row_offsets[row + 1] - first);
+    if (length > long_row_length) continue;  // the long-row kernels compute this row
+    unsigned int k = lane;                   // offset of this lane's next entry from `first`
+    T sum = T(0);
+    if constexpr (ThreadsPerRow == 32) {
+      if (length > 32) {  // start the walk at a warp-aligned entry (128-byte aligned for float)
+        const unsigned int shift = static_cast<unsigned int>(first) % 32u;
+        first -= static_cast<index_t>(shift);
+        length += shift;
+        if (lane >= shift)
+          sum += load_streaming(values + first + lane) *
+                 x.load(load_streaming(columns + first + lane));
+        k = lane + 32;
+      }
     }
-  }
-  const T* row_values = values + first;
-  const index_t* row_columns = columns + first;
-  // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
-  // would only add register pressure.
+    const T* row_values = values + first;
+    const index_t* row_columns = columns + first;
+    // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
+    // would only add register pressure.
 #pragma unroll 1
-  for (; k + (kUnroll - 1) * stride < length; k += kUnroll * stride) {
-    index_t column[kUnroll];
-    T value[kUnroll];
+    for (; k + (kUnroll - 1) * stride < length; k += kUnroll * stride) {
+      index_t column[kUnroll];
+      T value[kUnroll];
 #pragma unroll
-    for (unsigned int u = 0; u < kUnroll; ++u) {
-      column[u] = load_streaming(row_columns + k + u * stride);
-      value[u] = load_streaming(row_values + k + u * stride);
+      for (unsigned int u = 0; u < kUnroll; ++u) {
+        column[u] = load_streaming(row_columns + k + u * stride);
+        value[u] = load_streaming(row_values + k + u * stride);
+      }
+#pragma unroll
+      for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
     }
-#pragma unroll
-    for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
-  }
-  for (; k < length; k += stride)
-    sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
+    for (; k < length; k += stride)
+      sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
 
-  sum = sub_warp_sum<ThreadsPerRow>(sum);
-  if (lane == 0) y[row] = sum;
+    sum = sub_warp_sum<ThreadsPerRow>(sum);
+    if (lane == 0) y[row] = sum;
+  }
 }
 
 // Long rows, pass 1: warp c computes the partial sum of chunk c (see csr_long_rows.hpp).
@@ -173,10 +174,11 @@ void launch_long_rows(const DeviceCsr<T>& matrix, const DeviceLongRows& long_row
 }
 
 template <class T, int ThreadsPerRow, class Reader>
-void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, T* y, int block_size,
+void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, T* y, const KernelLaunch& launch,
                        cudaStream_t stream) {
-  const unsigned int blocks = csr_grid_blocks(matrix.rows(), ThreadsPerRow, block_size);
-  csr_vector_kernel<T, ThreadsPerRow><<<blocks, block_size, 0, stream>>>(
+  const unsigned int blocks =
+      launch.blocks(static_cast<std::int64_t>(matrix.rows()) * ThreadsPerRow);
+  csr_vector_kernel<T, ThreadsPerRow><<<blocks, launch.block_size(), 0, stream>>>(
       matrix.rows(), matrix.row_offsets(), matrix.columns(), matrix.values(), x, y);
   SPK_CHECK_LAUNCH("csr_vector_kernel");
 }
@@ -194,18 +196,14 @@ class CsrVectorBackend final : public SpmvBackend<T> {
  public:
   CsrVectorBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : SpmvBackend<T>(stream),
-        block_size_(checked_block_size(options.block_size)),
+        launch_(options, static_cast<std::size_t>(matrix.cols), kFormat),
         threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz(),
                                                     options.threads_per_row, sizeof(T))),
         threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz())),
-        x_cache_(options.x_cache),
-        texture_limits_(query_x_texture_limits()),
         matrix_(matrix, kFormat),
         long_rows_(
             find_long_rows(matrix.row_offsets, csr_vector_long_row_length(threads_per_row_))),
         partials_(static_cast<std::size_t>(long_rows_.chunks), kFormat + " long-row partial sums") {
-    if (x_cache_ == XCache::texture)
-      check_x_texture_length(static_cast<std::size_t>(matrix.cols), texture_limits_, kFormat);
   }
 
   void apply(const T* x, T* y) const override {
@@ -216,34 +214,24 @@ class CsrVectorBackend final : public SpmvBackend<T> {
           cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows) * sizeof(T), this->stream()));
       return;
     }
-    with_x_reader(x_cache_, x, static_cast<std::size_t>(matrix_.cols()), textures_, texture_limits_,
-                  [&](auto reader) {
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(matrix_.cols()), textures_,
+                  launch_.texture_limits(), [&](auto reader) {
                     const cudaStream_t stream = this->stream();
                     switch (threads_per_row_) {
-                      case 2:
-                        launch_csr_vector<T, 2>(matrix_, reader, y, block_size_, stream);
-                        break;
-                      case 4:
-                        launch_csr_vector<T, 4>(matrix_, reader, y, block_size_, stream);
-                        break;
-                      case 8:
-                        launch_csr_vector<T, 8>(matrix_, reader, y, block_size_, stream);
-                        break;
-                      case 16:
-                        launch_csr_vector<T, 16>(matrix_, reader, y, block_size_, stream);
-                        break;
-                      default:
-                        launch_csr_vector<T, 32>(matrix_, reader, y, block_size_, stream);
-                        break;
+                      case 2: launch_csr_vector<T, 2>(matrix_, reader, y, launch_, stream); break;
+                      case 4: launch_csr_vector<T, 4>(matrix_, reader, y, launch_, stream); break;
+                      case 8: launch_csr_vector<T, 8>(matrix_, reader, y, launch_, stream); break;
+                      case 16: launch_csr_vector<T, 16>(matrix_, reader, y, launch_, stream); break;
+                      default: launch_csr_vector<T, 32>(matrix_, reader, y, launch_, stream); break;
                     }
-                    launch_long_rows(matrix_, long_rows_, partials_.data(), reader, y, block_size_,
-                                     stream);
+                    launch_long_rows(matrix_, long_rows_, partials_.data(), reader, y,
+                                     launch_.block_size(), stream);
                   });
   }
 
   index_t rows() const override { return matrix_.rows(); }
   index_t cols() const override { return matrix_.cols(); }
-  std::string name() const override { return kFormat + "/" + to_string(x_cache_); }
+  std::string name() const override { return kFormat + "/" + to_string(launch_.x_cache()); }
   std::size_t device_bytes() const override {
     return matrix_.device_bytes() + long_rows_.device_bytes() + partials_.bytes();
   }
@@ -253,25 +241,25 @@ class CsrVectorBackend final : public SpmvBackend<T> {
     return matrix_.bytes_per_spmv() + long_rows_.device_bytes() + 2 * partials_.bytes();
   }
   std::vector<std::pair<std::string, std::string>> details() const override {
-    return {{"threads_per_row", std::to_string(threads_per_row_)},
-            {"threads_per_row_from", threads_per_row_source_},
-            {"long_rows", std::to_string(long_rows_.long_row_count) + " (over " +
-                              std::to_string(csr_vector_long_row_length(threads_per_row_)) +
-                              " entries, " + std::to_string(long_rows_.chunks) + " chunks of " +
-                              std::to_string(kCsrLongRowChunk) + ")"},
-            {"block_size", std::to_string(block_size_)},
-            {"x_cache", to_string(x_cache_)}};
+    std::vector<std::pair<std::string, std::string>> details{
+        {"threads_per_row", std::to_string(threads_per_row_)},
+        {"threads_per_row_from", threads_per_row_source_},
+        {"long_rows", std::to_string(long_rows_.long_row_count) + " (over " +
+                          std::to_string(csr_vector_long_row_length(threads_per_row_)) +
+                          " entries, " + std::to_string(long_rows_.chunks) + " chunks of " +
+                          std::to_string(kCsrLongRowChunk) + ")"}};
+    for (auto& detail : launch_.details()) details.push_back(detail);
+    return details;
   }
+  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
   void update_values(const CsrMatrix<T>& matrix) override {
     matrix_.update_values(matrix, this->stream(), kFormat);
   }
 
  private:
-  int block_size_;
+  KernelLaunch launch_;
   int threads_per_row_;  // 2, 4, 8, 16 or 32
   std::string threads_per_row_source_;
-  XCache x_cache_;
-  XTextureLimits texture_limits_;
   DeviceCsr<T> matrix_;
   DeviceLongRows long_rows_;
   mutable DeviceBuffer<T> partials_;  // one partial sum per long-row chunk, scratch of apply()

@@ -82,6 +82,8 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
             {"workspace_bytes", std::to_string(workspace_.bytes())},
             {"calls_cusparse", uses_cusparse() ? "yes" : "no (no entries: y = 0)"}};
   }
+  // cuSPARSE chooses its own launch: block size, x cache and grid do not apply.
+  void set_launch(const SpmvOptions&) override {}
   void update_values(const CsrMatrix<T>& matrix) override {
     matrix_.update_values(matrix, this->stream(), kFormat);
     if (uses_cusparse()) preprocess();

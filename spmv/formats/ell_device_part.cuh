@@ -10,6 +10,7 @@
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/ell_kernels.cuh"
 #include "spmv/formats/ellpack_layout.hpp"
+#include "spmv/formats/kernel_launch.cuh"
 
 namespace spk {
 
@@ -29,11 +30,11 @@ class EllDevicePart {
 
   // y[row] = row . x for every row (also when width == 0). Asynchronous on `stream`.
   template <class Reader>
-  void multiply(Reader x, T* y, int block_size, cudaStream_t stream) const {
+  void multiply(Reader x, T* y, const KernelLaunch& launch, cudaStream_t stream) const {
     if (rows_ == 0) return;
-    with_block_class(block_size, [&](auto block_class) {
+    with_block_class(launch.block_size(), [&](auto block_class) {
       ell_kernels::ellpack_kernel<decltype(block_class)::value, T, Reader>
-          <<<ell_kernels::row_blocks(rows_, block_size), block_size, 0, stream>>>(
+          <<<launch.blocks(rows_), launch.block_size(), 0, stream>>>(
               rows_, width_, pitch_, values_.data(), columns_.data(), x, y);
     });
     SPK_CHECK_LAUNCH("ellpack_kernel");

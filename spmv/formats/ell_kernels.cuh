@@ -13,9 +13,10 @@
 //   may pass 2^31 on large padded arrays.
 // * The matrix arrays are read exactly once per SpMV, so they are loaded with __ldcs
 //   (evict-first): they stream through the caches without evicting x, which is reused.
-// * Exact grid, ceil(rows / block) blocks of spmv.block_size threads, one row per thread, no
-//   grid-stride loop (rows <= 2^31 - 1 keeps the grid under its 2^31 - 1 block limit). The
-//   launch-bound class (512 or 1024) is picked from the block size (block_size.hpp).
+// * One row per thread and a grid-stride loop: spmv.grid exact launches ceil(rows / block)
+//   blocks (each thread one row, rows <= 2^31 - 1 keeps the grid under its 2^31 - 1 block
+//   limit), capped one full wave (kernel_launch.cuh). The launch-bound class (512 or 1024) is
+//   picked from the block size (block_size.hpp).
 // * y[row] = sum: every row is written, padding and empty rows included.
 #include <cuda_runtime.h>
 
@@ -76,9 +77,10 @@ template <int MaxThreads, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const T* __restrict__ values,
                    const index_t* __restrict__ columns, Reader x, T* __restrict__ y) {
-  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= static_cast<std::size_t>(rows)) return;
-  y[row] = row_dot<true>(width, pitch, values + row, columns + row, x);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       row < static_cast<std::size_t>(rows); row += stride)
+    y[row] = row_dot<true>(width, pitch, values + row, columns + row, x);
 }
 
 // ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
@@ -88,15 +90,10 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_r_kernel(index_t rows, std::size_t pitch, const T* __restrict__ values,
                      const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
                      Reader x, T* __restrict__ y) {
-  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= static_cast<std::size_t>(rows)) return;
-  y[row] = row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x);
-}
-
-// Blocks for one thread per row.
-inline unsigned int row_blocks(index_t rows, int block_size) {
-  return static_cast<unsigned int>((static_cast<std::size_t>(rows) + block_size - 1) /
-                                   static_cast<std::size_t>(block_size));
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       row < static_cast<std::size_t>(rows); row += stride)
+    y[row] = row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x);
 }
 
 }  // namespace spk::ell_kernels

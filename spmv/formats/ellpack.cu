@@ -9,6 +9,7 @@
 #include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/ellpack.hpp"
 #include "spmv/formats/ellpack_layout.hpp"
+#include "spmv/formats/kernel_launch.cuh"
 #include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/formats/x_access.cuh"
 
@@ -42,13 +43,16 @@ class Ellpack final : public SpmvBackend<T> {
           cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
       return;
     }
-    with_x_reader(x_cache_, x, static_cast<std::size_t>(cols_), textures_, texture_limits_,
-                  [&](auto reader) { ell_.multiply(reader, y, block_size_, this->stream()); });
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                  launch_.texture_limits(),
+                  [&](auto reader) { ell_.multiply(reader, y, launch_, this->stream()); });
   }
 
   index_t rows() const override { return rows_; }
   index_t cols() const override { return cols_; }
-  std::string name() const override { return std::string(format_name) + "/" + to_string(x_cache_); }
+  std::string name() const override {
+    return std::string(format_name) + "/" + to_string(launch_.x_cache());
+  }
   std::size_t device_bytes() const override { return ell_.device_bytes(); }
   std::size_t bytes_per_spmv() const override {
     return ell_.bytes_read() + (static_cast<std::size_t>(cols_) + rows_) * sizeof(T);
@@ -56,17 +60,20 @@ class Ellpack final : public SpmvBackend<T> {
 
   std::vector<std::pair<std::string, std::string>> details() const override {
     const double padded = static_cast<double>(rows_) * ell_.width();
-    return {{"threads_per_row", "1"},
-            {"block_size", std::to_string(block_size_)},
-            {"ell_width", std::to_string(ell_.width())},
-            {"pitch", std::to_string(ell_.pitch())},
-            {"stored_entries", std::to_string(nnz_)},
-            {"padded_slots", std::to_string(static_cast<long long>(padded))},
-            {"fill_ratio", nnz_ == 0 ? "-" : ratio_text(padded / static_cast<double>(nnz_))},
-            {"padding_overhead",
-             nnz_ == 0 ? "-" : percent_text(padded / static_cast<double>(nnz_) - 1.0)},
-            {"padding", "column -1, value 0; read and skipped"}};
+    std::vector<std::pair<std::string, std::string>> details{
+        {"threads_per_row", "1"},
+        {"ell_width", std::to_string(ell_.width())},
+        {"pitch", std::to_string(ell_.pitch())},
+        {"stored_entries", std::to_string(nnz_)},
+        {"padded_slots", std::to_string(static_cast<long long>(padded))},
+        {"fill_ratio", nnz_ == 0 ? "-" : ratio_text(padded / static_cast<double>(nnz_))},
+        {"padding_overhead",
+         nnz_ == 0 ? "-" : percent_text(padded / static_cast<double>(nnz_) - 1.0)},
+        {"padding", "column -1, value 0; read and skipped"}};
+    for (auto& detail : launch_.details()) details.push_back(detail);
+    return details;
   }
+  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
 
   void update_values(const CsrMatrix<T>& matrix) override {
     pattern_.check_same(matrix, format_name);
@@ -81,22 +88,16 @@ class Ellpack final : public SpmvBackend<T> {
         rows_(matrix.rows),
         cols_(matrix.cols),
         nnz_(matrix.nnz()),
-        block_size_(checked_block_size(options.block_size)),
-        x_cache_(options.x_cache),
-        texture_limits_(query_x_texture_limits()),
+        launch_(options, static_cast<std::size_t>(matrix.cols), format_name),
         pattern_(matrix),
         ell_(layout) {
-    if (x_cache_ == XCache::texture)
-      check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, format_name);
     // DeviceBuffer uploads have landed when they return (copy_synchronously).
   }
 
   index_t rows_;
   index_t cols_;
   index_t nnz_;
-  int block_size_;
-  XCache x_cache_;
-  XTextureLimits texture_limits_;
+  KernelLaunch launch_;
   SparsityPattern pattern_;
   EllDevicePart<T> ell_;
   mutable XTextureCache<T> textures_;

@@ -9,6 +9,7 @@
 #include "spmv/formats/ell_kernels.cuh"
 #include "spmv/formats/ellpack_r.hpp"
 #include "spmv/formats/ellpack_r_layout.hpp"
+#include "spmv/formats/kernel_launch.cuh"
 #include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/formats/x_access.cuh"
 
@@ -38,13 +39,15 @@ class EllpackR final : public SpmvBackend<T> {
           cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
       return;
     }
-    with_x_reader(x_cache_, x, static_cast<std::size_t>(cols_), textures_, texture_limits_,
-                  [&](auto reader) { launch(reader, y); });
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                  launch_.texture_limits(), [&](auto reader) { launch(reader, y); });
   }
 
   index_t rows() const override { return rows_; }
   index_t cols() const override { return cols_; }
-  std::string name() const override { return std::string(format_name) + "/" + to_string(x_cache_); }
+  std::string name() const override {
+    return std::string(format_name) + "/" + to_string(launch_.x_cache());
+  }
   std::size_t device_bytes() const override {
     return values_.bytes() + columns_.bytes() + row_lengths_.bytes();
   }
@@ -57,18 +60,21 @@ class EllpackR final : public SpmvBackend<T> {
   std::vector<std::pair<std::string, std::string>> details() const override {
     const double padded = static_cast<double>(rows_) * width_;
     const double mean = rows_ == 0 ? 0.0 : static_cast<double>(nnz_) / rows_;
-    return {{"threads_per_row", "1"},
-            {"block_size", std::to_string(block_size_)},
-            {"ell_width", std::to_string(width_)},
-            {"pitch", std::to_string(pitch_)},
-            {"row_length_mean", ratio_text(mean)},
-            {"stored_entries", std::to_string(nnz_)},
-            {"padded_slots", std::to_string(static_cast<long long>(padded))},
-            {"fill_ratio", nnz_ == 0 ? "-" : ratio_text(padded / static_cast<double>(nnz_))},
-            {"padding_overhead",
-             nnz_ == 0 ? "-" : percent_text(padded / static_cast<double>(nnz_) - 1.0)},
-            {"padding", "stored, never read (loop to rl[i])"}};
+    std::vector<std::pair<std::string, std::string>> details{
+        {"threads_per_row", "1"},
+        {"ell_width", std::to_string(width_)},
+        {"pitch", std::to_string(pitch_)},
+        {"row_length_mean", ratio_text(mean)},
+        {"stored_entries", std::to_string(nnz_)},
+        {"padded_slots", std::to_string(static_cast<long long>(padded))},
+        {"fill_ratio", nnz_ == 0 ? "-" : ratio_text(padded / static_cast<double>(nnz_))},
+        {"padding_overhead",
+         nnz_ == 0 ? "-" : percent_text(padded / static_cast<double>(nnz_) - 1.0)},
+        {"padding", "stored, never read (loop to rl[i])"}};
+    for (auto& detail : launch_.details()) details.push_back(detail);
+    return details;
   }
+  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
 
   void update_values(const CsrMatrix<T>& matrix) override {
     pattern_.check_same(matrix, format_name);
@@ -85,23 +91,19 @@ class EllpackR final : public SpmvBackend<T> {
         nnz_(matrix.nnz()),
         width_(layout.ell.width),
         pitch_(layout.ell.pitch),
-        block_size_(checked_block_size(options.block_size)),
-        x_cache_(options.x_cache),
-        texture_limits_(query_x_texture_limits()),
+        launch_(options, static_cast<std::size_t>(matrix.cols), format_name),
         pattern_(matrix),
         values_(layout.ell.values, "ELLPACK-R values"),
         columns_(layout.ell.columns, "ELLPACK-R column indices"),
         row_lengths_(layout.row_lengths, "ELLPACK-R row lengths") {
-    if (x_cache_ == XCache::texture)
-      check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, format_name);
     // DeviceBuffer uploads have landed when they return (copy_synchronously).
   }
 
   template <class Reader>
   void launch(Reader x, T* y) const {
-    with_block_class(block_size_, [&](auto block_class) {
+    with_block_class(launch_.block_size(), [&](auto block_class) {
       ell_kernels::ellpack_r_kernel<decltype(block_class)::value, T, Reader>
-          <<<ell_kernels::row_blocks(rows_, block_size_), block_size_, 0, this->stream()>>>(
+          <<<launch_.blocks(rows_), launch_.block_size(), 0, this->stream()>>>(
               rows_, pitch_, values_.data(), columns_.data(), row_lengths_.data(), x, y);
     });
     SPK_CHECK_LAUNCH("ellpack_r_kernel");
@@ -112,9 +114,7 @@ class EllpackR final : public SpmvBackend<T> {
   index_t nnz_;
   index_t width_;
   std::size_t pitch_;
-  int block_size_;
-  XCache x_cache_;
-  XTextureLimits texture_limits_;
+  KernelLaunch launch_;
   SparsityPattern pattern_;
   DeviceBuffer<T> values_;
   DeviceBuffer<index_t> columns_;

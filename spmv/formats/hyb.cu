@@ -10,6 +10,7 @@
 #include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/hyb.hpp"
 #include "spmv/formats/hyb_layout.hpp"
+#include "spmv/formats/kernel_launch.cuh"
 #include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/formats/x_access.cuh"
 
@@ -39,16 +40,18 @@ class Hyb final : public SpmvBackend<T> {
           cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
       return;
     }
-    with_x_reader(x_cache_, x, static_cast<std::size_t>(cols_), textures_, texture_limits_,
-                  [&](auto reader) {
-                    ell_.multiply(reader, y, block_size_, this->stream());
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                  launch_.texture_limits(), [&](auto reader) {
+                    ell_.multiply(reader, y, launch_, this->stream());
                     add_coo(reader, y);
                   });
   }
 
   index_t rows() const override { return rows_; }
   index_t cols() const override { return cols_; }
-  std::string name() const override { return std::string(format_name) + "/" + to_string(x_cache_); }
+  std::string name() const override {
+    return std::string(format_name) + "/" + to_string(launch_.x_cache());
+  }
   std::size_t device_bytes() const override {
     return ell_.device_bytes() + coo_rows_.bytes() + coo_columns_.bytes() + coo_values_.bytes();
   }
@@ -63,21 +66,24 @@ class Hyb final : public SpmvBackend<T> {
     const double nnz = static_cast<double>(nnz_);
     const double ell_slots = static_cast<double>(rows_) * choice_.width;
     const double ell_entries = static_cast<double>(choice_.ell_entries);
-    return {{"threads_per_row", "1 (ELL part)"},
-            {"block_size", std::to_string(block_size_)},
-            {"ell_width", std::to_string(choice_.width)},
-            {"width_rule", choice_.rule},
-            {"pitch", std::to_string(ell_.pitch())},
-            {"ell_entries", std::to_string(choice_.ell_entries)},
-            {"ell_share", nnz_ == 0 ? "-" : percent_text(ell_entries / nnz)},
-            {"coo_entries", std::to_string(choice_.coo_entries)},
-            {"coo_share",
-             nnz_ == 0 ? "-" : percent_text(static_cast<double>(choice_.coo_entries) / nnz)},
-            {"coo_rows", std::to_string(choice_.coo_rows)},
-            {"ell_padding_overhead",
-             ell_entries == 0 ? "-" : percent_text(ell_slots / ell_entries - 1.0)},
-            {"coo_reduction", "segmented warp scan, atomicAdd per row segment (last bits vary)"}};
+    std::vector<std::pair<std::string, std::string>> details{
+        {"threads_per_row", "1 (ELL part)"},
+        {"ell_width", std::to_string(choice_.width)},
+        {"width_rule", choice_.rule},
+        {"pitch", std::to_string(ell_.pitch())},
+        {"ell_entries", std::to_string(choice_.ell_entries)},
+        {"ell_share", nnz_ == 0 ? "-" : percent_text(ell_entries / nnz)},
+        {"coo_entries", std::to_string(choice_.coo_entries)},
+        {"coo_share",
+         nnz_ == 0 ? "-" : percent_text(static_cast<double>(choice_.coo_entries) / nnz)},
+        {"coo_rows", std::to_string(choice_.coo_rows)},
+        {"ell_padding_overhead",
+         ell_entries == 0 ? "-" : percent_text(ell_slots / ell_entries - 1.0)},
+        {"coo_reduction", "segmented warp scan, atomicAdd per row segment (last bits vary)"}};
+    for (auto& detail : launch_.details()) details.push_back(detail);
+    return details;
   }
+  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
 
   void update_values(const CsrMatrix<T>& matrix) override {
     pattern_.check_same(matrix, format_name);
@@ -93,17 +99,13 @@ class Hyb final : public SpmvBackend<T> {
         rows_(matrix.rows),
         cols_(matrix.cols),
         nnz_(matrix.nnz()),
-        block_size_(checked_block_size(options.block_size)),
-        x_cache_(options.x_cache),
-        texture_limits_(query_x_texture_limits()),
+        launch_(options, static_cast<std::size_t>(matrix.cols), format_name),
         pattern_(matrix),
         choice_(layout.choice),
         ell_(layout.ell),
         coo_rows_(layout.coo.rows, "HYB COO row indices"),
         coo_columns_(layout.coo.columns, "HYB COO column indices"),
         coo_values_(layout.coo.values, "HYB COO values") {
-    if (x_cache_ == XCache::texture)
-      check_x_texture_length(static_cast<std::size_t>(cols_), texture_limits_, format_name);
     // DeviceBuffer uploads have landed when they return (copy_synchronously).
   }
 
@@ -111,10 +113,11 @@ class Hyb final : public SpmvBackend<T> {
   void add_coo(Reader x, T* y) const {
     const std::int64_t entries = choice_.coo_entries;
     if (entries == 0) return;
-    with_block_class(block_size_, [&](auto block_class) {
+    with_block_class(launch_.block_size(), [&](auto block_class) {
       coo_kernels::coo_add_kernel<decltype(block_class)::value, T, Reader>
-          <<<coo_kernels::coo_blocks(entries, block_size_), block_size_, 0, this->stream()>>>(
-              entries, coo_rows_.data(), coo_columns_.data(), coo_values_.data(), x, y);
+          <<<coo_kernels::coo_blocks(entries, launch_.block_size()), launch_.block_size(), 0,
+             this->stream()>>>(entries, coo_rows_.data(), coo_columns_.data(), coo_values_.data(),
+                               x, y);
     });
     SPK_CHECK_LAUNCH("coo_add_kernel");
   }
@@ -122,9 +125,7 @@ class Hyb final : public SpmvBackend<T> {
   index_t rows_;
   index_t cols_;
   index_t nnz_;
-  int block_size_;
-  XCache x_cache_;
-  XTextureLimits texture_limits_;
+  KernelLaunch launch_;
   SparsityPattern pattern_;
   HybWidthChoice choice_;
   EllDevicePart<T> ell_;

@@ -39,6 +39,9 @@ void expect_same_spmv(const SpmvOptions& a, const SpmvOptions& b) {
   EXPECT_EQ(a.hyb_width, b.hyb_width);
   EXPECT_EQ(a.max_ell_fill, b.max_ell_fill);
   EXPECT_EQ(a.cusparse_algorithm, b.cusparse_algorithm);
+  EXPECT_EQ(a.grid, b.grid);
+  EXPECT_EQ(a.tune_budget_ms, b.tune_budget_ms);
+  EXPECT_EQ(a.tune_cache, b.tune_cache);
 }
 
 void expect_same_config(const RunConfig& a, const RunConfig& b) {
@@ -463,7 +466,8 @@ TEST(ConfigErrors, WrongTypes) {
             "run.yaml:2: compare: expected a list, got a map");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "compare: [csr]\n"),
             "run.yaml:2: compare[0]: expected a map with keys format, x_cache, threads_per_row, "
-            "block_size, hyb_width, max_ell_fill, cusparse_algorithm, got 'csr'");
+            "block_size, hyb_width, max_ell_fill, cusparse_algorithm, grid, tune_budget_ms, "
+            "tune_cache, got 'csr'");
   EXPECT_EQ(parse_error("matrix: {generate: {seed: -1}}\n"),
             "run.yaml:1: matrix.generate.seed: expected a non-negative integer, got '-1'");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "output: {plot: [a, b]}\n"),
@@ -501,7 +505,7 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: solver.check_every: must be an integer >= 1, got '0'");
   EXPECT_EQ(error("spmv: {format: coo}"),
             "run.yaml:2: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, csr-vector, "
-            "aligned-csr, ellpack, ellpack-r, hyb, cusparse)");
+            "aligned-csr, ellpack, ellpack-r, hyb, cusparse, auto)");
   EXPECT_EQ(error("spmv: {x_cache: surface}"),
             "run.yaml:2: spmv.x_cache: unknown x_cache 'surface' (valid: none, ldg, texture)");
   EXPECT_EQ(error("spmv: {threads_per_row: 3}"),
@@ -676,7 +680,7 @@ TEST(ConfigOverrides, ErrorsNameTheOverride) {
             "'1.5'");
   EXPECT_EQ(parse_error(kGenerated, {"spmv.format=coo"}),
             "--set spmv.format=coo: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, "
-            "csr-vector, aligned-csr, ellpack, ellpack-r, hyb, cusparse)");
+            "csr-vector, aligned-csr, ellpack, ellpack-r, hyb, cusparse, auto)");
   EXPECT_STARTS_WITH(parse_error(kGenerated, {"foo.bar=1"}),
                      "--set foo.bar=1: foo: unknown key (valid keys: matrix, rhs,");
   EXPECT_EQ(parse_error(kGenerated, {"solver.tolerance="}),
@@ -953,6 +957,9 @@ TEST(ConfigRoundTrip, WritesEveryKey) {
                           "hyb_width:",
                           "max_ell_fill:",
                           "cusparse_algorithm:",
+                          "grid:",
+                          "tune_budget_ms:",
+                          "tune_cache:",
                           "precision:",
                           "device:",
                           "output:",
@@ -964,6 +971,29 @@ TEST(ConfigRoundTrip, WritesEveryKey) {
     EXPECT_CONTAINS(yaml, key);
   EXPECT_CONTAINS(yaml, "tolerance: 1e-08");
   EXPECT_CONTAINS(yaml, "<built-in default>");
+}
+
+TEST(ConfigSpmv, TuningAndGridKeys) {
+  const std::string base = "matrix: {generate: {}}\n";
+  const RunConfig config =
+      parse(base + "spmv: {format: auto, grid: capped, tune_budget_ms: 250, tune_cache: off}");
+  EXPECT_EQ(config.spmv.format, "auto");
+  EXPECT_EQ(config.spmv.grid, GridShape::capped);
+  EXPECT_EQ(config.spmv.tune_budget_ms, 250.0);
+  EXPECT_EQ(config.spmv.tune_cache, "off");
+  EXPECT_EQ(parse(base).spmv.grid, GridShape::exact);
+  EXPECT_EQ(parse(base).spmv.tune_cache, "");  // the default location
+  EXPECT_EQ(parse(base + "spmv: {tune_cache: /tmp/t.txt}").spmv.tune_cache, "/tmp/t.txt");
+  const std::string grid = parse_error(base + "spmv: {grid: wide}");
+  EXPECT_TRUE(starts_with(grid, "run.yaml:2: spmv.grid: ")) << grid;
+  EXPECT_NE(grid.find("exact, capped"), std::string::npos) << grid;
+  const std::string budget = parse_error(base + "spmv: {tune_budget_ms: -1}");
+  EXPECT_TRUE(starts_with(budget, "run.yaml:2: spmv.tune_budget_ms: ")) << budget;
+  const std::string type = parse_error(base + "spmv: {tune_budget_ms: soon}");
+  EXPECT_TRUE(starts_with(type, "run.yaml:2: spmv.tune_budget_ms: ")) << type;
+  RunConfig round_trip = config;
+  round_trip.spmv.tune_cache = "/tmp/spk cache/tuning.txt";
+  expect_round_trip(round_trip);
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ TEST(SolversGpu, EveryFormatSolvesTheSameSystem) {
   for (const auto& format : spmv_format_names()) {
     SpmvOptions spmv;
     spmv.format = format;
+    spmv.tune_cache = "off";  // auto: tests do not write the user's cache
     SolverOptions options;
     const Pair pair = solve_both(a, b, options, spmv);
     ASSERT_TRUE(pair.gpu.converged()) << format << ": " << pair.gpu.message;

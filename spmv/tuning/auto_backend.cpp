@@ -1,0 +1,154 @@
+#include "spmv/tuning/auto_backend.hpp"
+
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/device.hpp"
+#include "spmv/base/device_buffer.hpp"
+#include "spmv/base/event_timer.hpp"
+#include "spmv/registry.hpp"
+#include "spmv/tuning/tuner.hpp"
+#include "spmv/tuning/tuning_cache.hpp"
+
+namespace spk {
+
+namespace {
+
+constexpr int warmup_runs = 2;
+constexpr int timed_runs = 10;
+
+// The chosen backend, plus what auto did to choose it.
+template <class T>
+class AutoTuned final : public SpmvBackend<T> {
+ public:
+  AutoTuned(std::unique_ptr<SpmvBackend<T>> chosen, TuningReport report, cudaStream_t stream)
+      : SpmvBackend<T>(stream), chosen_(std::move(chosen)), report_(std::move(report)) {}
+
+  void apply(const T* x, T* y) const override { chosen_->apply(x, y); }
+  index_t rows() const override { return chosen_->rows(); }
+  index_t cols() const override { return chosen_->cols(); }
+  std::string name() const override { return chosen_->name() + " (auto)"; }
+  std::size_t device_bytes() const override { return chosen_->device_bytes(); }
+  std::size_t bytes_per_spmv() const override { return chosen_->bytes_per_spmv(); }
+  std::vector<std::pair<std::string, std::string>> details() const override {
+    std::vector<std::pair<std::string, std::string>> details{
+        {"auto_choice", report_.chosen_label},
+        {"auto_source", report_.from_cache ? "tuning cache" : "tuned"}};
+    for (auto& detail : chosen_->details()) details.push_back(detail);
+    return details;
+  }
+  void update_values(const CsrMatrix<T>& matrix) override { chosen_->update_values(matrix); }
+  void set_launch(const SpmvOptions& options) override { chosen_->set_launch(options); }
+  const TuningReport* tuning_report() const override { return &report_; }
+
+ private:
+  std::unique_ptr<SpmvBackend<T>> chosen_;
+  TuningReport report_;
+};
+
+// Builds and times candidates on the device, on the solver's stream.
+template <class T>
+class DeviceCandidateBench final : public CandidateBench {
+ public:
+  DeviceCandidateBench(const CsrMatrix<T>& matrix, cudaStream_t stream)
+      : matrix_(matrix),
+        stream_(stream),
+        x_(std::vector<T>(static_cast<std::size_t>(matrix.cols), T(1)), "auto tuning x"),
+        y_(static_cast<std::size_t>(matrix.rows), "auto tuning y"),
+        start_(std::chrono::steady_clock::now()) {}
+
+  double time_format(const SpmvOptions& options) override {
+    current_.reset();  // free the previous candidate before converting the next
+    current_ = make_spmv_backend(matrix_, options, stream_);
+    return time(*current_);
+  }
+  void keep_current() override { kept_ = std::move(current_); }
+  double time_launch(const SpmvOptions& options) override {
+    set_launch(options);
+    return time(*kept_);
+  }
+  void set_launch(const SpmvOptions& options) override { kept_->set_launch(options); }
+  double elapsed_ms() const override {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+        .count();
+  }
+
+  std::unique_ptr<SpmvBackend<T>> take_kept() { return std::move(kept_); }
+
+ private:
+  double time(const SpmvBackend<T>& backend) {
+    return time_on_stream(stream_, warmup_runs, timed_runs,
+                          [&] { backend.apply(x_.data(), y_.data()); })
+        .median_ms;
+  }
+
+  const CsrMatrix<T>& matrix_;
+  cudaStream_t stream_;
+  DeviceBuffer<T> x_, y_;
+  std::chrono::steady_clock::time_point start_;
+  std::unique_ptr<SpmvBackend<T>> current_, kept_;
+};
+
+}  // namespace
+
+const char* spkrylov_version() {
+  return SPK_VERSION;
+}
+
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
+                                                  const SpmvOptions& options, cudaStream_t stream) {
+  const auto started = std::chrono::steady_clock::now();
+  const DeviceInfo device = current_device_info();
+  TuningKey key;
+  key.matrix = fingerprint_of(matrix);
+  key.gpu_name = device.name;
+  key.compute_capability = device.compute_major * 10 + device.compute_minor;
+  key.precision = sizeof(T) == 8 ? "double" : "single";
+  key.version = spkrylov_version();
+
+  TuningReport report;
+  report.used = true;
+  report.cache_path = resolve_tuning_cache_path(options.tune_cache);
+  TuningCache cache(report.cache_path);
+  if (const std::optional<TuningChoice> cached = cache.find(key)) {
+    SpmvOptions chosen = options;  // the user's format-specific limits stay
+    chosen.format = cached->options.format;
+    chosen.threads_per_row = cached->options.threads_per_row;
+    chosen.block_size = cached->options.block_size;
+    chosen.x_cache = cached->options.x_cache;
+    chosen.grid = cached->options.grid;
+    try {
+      auto backend = make_spmv_backend(matrix, chosen, stream);
+      report.from_cache = true;
+      report.chosen = chosen;
+      report.chosen_label = candidate_label(chosen);
+      report.chosen_ms = cached->spmv_ms;
+      report.cache_notes = cache.notes();
+      report.tuning_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+      return std::make_unique<AutoTuned<T>>(std::move(backend), std::move(report), stream);
+    } catch (const BadInput& error) {  // e.g. a cache written under other spmv limits
+      report.cache_notes.push_back(std::string("cached choice refused, tuning again: ") +
+                                   error.what());
+    }
+  }
+
+  const CandidatePlan plan =
+      plan_format_candidates(row_shape(matrix.rows, matrix.cols, matrix.row_offsets), options,
+                             sizeof(T), device.global_memory_bytes);
+  DeviceCandidateBench<T> bench(matrix, stream);
+  run_tuning(plan, options.tune_budget_ms, bench, report);
+  if (!report.cache_path.empty()) cache.store(key, TuningChoice{report.chosen, report.chosen_ms});
+  for (const std::string& note : cache.notes()) report.cache_notes.push_back(note);
+  return std::make_unique<AutoTuned<T>>(bench.take_kept(), std::move(report), stream);
+}
+
+template std::unique_ptr<SpmvBackend<float>> make_auto_backend(const CsrMatrix<float>&,
+                                                               const SpmvOptions&, cudaStream_t);
+template std::unique_ptr<SpmvBackend<double>> make_auto_backend(const CsrMatrix<double>&,
+                                                                const SpmvOptions&, cudaStream_t);
+
+}  // namespace spk

@@ -1,0 +1,31 @@
+#pragma once
+// `spmv.format: auto`: the SpMV backend chosen by measurement on the matrix at hand (seed
+// 002's auto-tuning, with a cache that survives the process).
+//
+// Setup: look the matrix up in the tuning cache (tuning_cache.hpp: pattern fingerprint, GPU,
+// precision, version). On a hit, build the cached choice directly: nothing is timed. On a
+// miss, run_tuning (tuner.hpp) over the pre-filtered candidates (tuning_candidates.hpp),
+// each timed on this matrix with CUDA events (2 warm-up SpMVs, median of 10) on an x of
+// ones, within spmv.tune_budget_ms; the winner is kept (not rebuilt) and stored in the cache.
+//
+// The result is the chosen backend itself, wrapped only to carry the TuningReport
+// (tuning_report()): apply, update_values and set_launch go straight to it, so a later
+// update_values keeps the choice and converts only the values.
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/spmv_backend.hpp"
+
+namespace spk {
+
+// The spkrylov version in tuning-cache keys.
+const char* spkrylov_version();
+
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
+                                                  const SpmvOptions& options, cudaStream_t stream);
+
+}  // namespace spk
