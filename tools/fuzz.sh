@@ -3,12 +3,13 @@
 #   tools/fuzz.sh TARGET SECONDS [LIBFUZZER_ARGS...]
 #     TARGET   matrix_market | config
 #     SECONDS  total fuzzing time (e.g. 30 for the CI smoke, 600 before a release)
-# Builds the target with clang++ in build-fuzz/ (SPK_BUILD_FUZZERS=ON), seeds a working
+# Builds the target with clang++ in build-fuzz/ (SPK_BUILD_FUZZERS=ON; another folder with
+# SPK_FUZZ_BUILD_DIR=DIR, e.g. the CI smoke's build-fuzz-ci), seeds a working
 # corpus from the committed edge cases (fuzz/corpus/TARGET) plus the real inputs (data/*.mtx
 # for matrix_market; configs/*.yaml and the rhs/vector files for config), and fuzzes with
-# AddressSanitizer and UBSan. The working corpus (build-fuzz/corpus/TARGET) persists between
-# runs; a crashing input is written to build-fuzz/artifacts/TARGET/DATE-TIME/ and the script
-# exits 1.
+# AddressSanitizer and UBSan. The working corpus (BUILD/corpus/TARGET) persists between
+# runs; a crashing input is written to BUILD/artifacts/TARGET/DATE-TIME/ and the script
+# exits 1 (BUILD: build-fuzz, or $SPK_FUZZ_BUILD_DIR).
 # The last line is a summary: "fuzz TARGET: N runs in S s, K corpus inputs, 0 crashes".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,15 +21,19 @@ case "$target" in
   config) max_len=4096 ;;
   *) echo "fuzz: unknown target '$target' (matrix_market or config)" >&2; exit 2 ;;
 esac
-command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (tools/setup.sh --fuzz installs it)" >&2; exit 2; }
+command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (Debian/Ubuntu: apt-get install clang)" >&2; exit 2; }
 export PATH=/usr/local/cuda/bin:$PATH
 
-build=build-fuzz
+build=${SPK_FUZZ_BUILD_DIR:-build-fuzz}
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSPK_BUILD_FUZZERS=ON -DSPK_BUILD_TESTS=OFF >/dev/null
 fi
-cmake --build "$build" --target "${target}_fuzzer" -j2 >/dev/null
+if ! cmake --build "$build" --target "${target}_fuzzer" -j2 >"$build/build-$target.log" 2>&1; then
+  tail -30 "$build/build-$target.log" >&2
+  echo "fuzz $target: build failed; log $build/build-$target.log" >&2
+  exit 2
+fi
 
 corpus=$build/corpus/$target
 artifacts=$build/artifacts/$target/$(date +%Y%m%d-%H%M%S)
