@@ -12,6 +12,7 @@
 
 #include "solver/config/config_loader.hpp"
 #include "solver/solver.hpp"
+#include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
@@ -204,6 +205,32 @@ TEST(ErrorContract, DeviceGpuWithoutAGpu) {
   expect_error<NoDevice>([&] { Solver<double>(matrix, options); }, "no usable CUDA GPU: ", "");
   // auto falls back to the CPU instead
   EXPECT_EQ(resolve_device(DeviceChoice::automatic), ExecutionSpace::cpu);
+}
+
+// Every CUDA runtime, cuBLAS and cuSPARSE call goes through SPK_CUDA_CHECK, SPK_CUBLAS_CHECK
+// or SPK_CUSPARSE_CHECK (spmv/base/cuda_check.hpp): a failed status throws spk::CudaError
+// naming the status, the call and the source file and line. The failed statuses are given
+// directly, so this runs without a GPU (the GPU rows are in test_error_contract_gpu.cpp).
+TEST(ErrorContract, FailedCudaLibraryCallsNameTheStatusCallFileAndLine) {
+  const auto at_line = [](int line) {
+    return " at test_error_contract.cpp:" + std::to_string(line);
+  };
+  const int cuda_line = __LINE__ + 1;
+  const auto cuda_call = [] { SPK_CUDA_CHECK(cudaErrorInvalidValue); };
+  expect_error<CudaError>(cuda_call, "CUDA error cudaErrorInvalidValue (",
+                          ") in cudaErrorInvalidValue" + at_line(cuda_line));
+  const int cublas_line = __LINE__ + 1;
+  const auto cublas_call = [] { SPK_CUBLAS_CHECK(CUBLAS_STATUS_ALLOC_FAILED); };
+  expect_error<CudaError>(cublas_call, "cuBLAS error CUBLAS_STATUS_ALLOC_FAILED in ",
+                          "CUBLAS_STATUS_ALLOC_FAILED" + at_line(cublas_line));
+  const int cusparse_line = __LINE__ + 1;
+  const auto cusparse_call = [] { SPK_CUSPARSE_CHECK(CUSPARSE_STATUS_INVALID_VALUE); };
+  expect_error<CudaError>(cusparse_call, "cuSPARSE error CUSPARSE_STATUS_INVALID_VALUE (",
+                          ") in CUSPARSE_STATUS_INVALID_VALUE" + at_line(cusparse_line));
+  // A successful status passes through.
+  EXPECT_NO_THROW(SPK_CUDA_CHECK(cudaSuccess));
+  EXPECT_NO_THROW(SPK_CUBLAS_CHECK(CUBLAS_STATUS_SUCCESS));
+  EXPECT_NO_THROW(SPK_CUSPARSE_CHECK(CUSPARSE_STATUS_SUCCESS));
 }
 
 // ---- fuzzer findings (fuzz/): each input once made a target fail --------------------------
