@@ -42,6 +42,12 @@ export SPK_REQUIRE_GPU=1 SPK_SOURCE_DIR=$PWD SPK_CLI=$cli
 # memcheck-tests may reach its limit: the line then says how far it got.
 limit_tests=${SPK_SANITIZE_TESTS_S:-200} limit_oom=${SPK_SANITIZE_OOM_S:-80}
 limit_race=${SPK_SANITIZE_RACE_S:-30} limit_cli=${SPK_SANITIZE_CLI_S:-15}
+# The whole suite under memcheck does not fit one 10-minute device call: SPK_SANITIZE_FILTER
+# (a gtest filter, default: every suite but ErrorContractGpu, which has its own run) and
+# SPK_SANITIZE_RUNS (a comma list of tests,oom,race,cli; default all) split it over calls.
+tests_filter=${SPK_SANITIZE_FILTER:--ErrorContractGpu.*}
+runs=${SPK_SANITIZE_RUNS:-tests,oom,race,cli}
+wanted() { [[ ",$runs," == *",$1,"* ]]; }
 status=0
 # sanitize NAME LIMIT_S CAPPED(0|1) SANITIZER_ARGS... -- COMMAND...
 sanitize() {
@@ -99,11 +105,12 @@ sanitize() {
 }
 
 memcheck=(--tool memcheck --leak-check full)
-sanitize memcheck-tests "$limit_tests" 0 "${memcheck[@]}" -- \
-  "$tests" --gtest_filter='-ErrorContractGpu.*' --gtest_output=xml:"$out/memcheck-tests.xml"
-sanitize memcheck-oom "$limit_oom" 0 "${memcheck[@]}" --report-api-errors no \
+wanted tests && sanitize memcheck-tests "$limit_tests" 0 "${memcheck[@]}" -- \
+  "$tests" --gtest_filter="$tests_filter" --gtest_output=xml:"$out/memcheck-tests.xml"
+wanted oom && sanitize memcheck-oom "$limit_oom" 0 "${memcheck[@]}" --report-api-errors no \
   --target-processes application-only -- \
   "$tests" --gtest_filter='ErrorContractGpu.*' --gtest_output=xml:"$out/memcheck-oom.xml"
+wanted race || { wanted cli || exit $status; }
 
 # racecheck only looks at shared memory: the suites of the kernels that declare __shared__.
 shared=$(grep -l "__shared__" spmv/*/*.cu spmv/*/*.cuh solver/*.cu solver/*.cuh \
@@ -119,7 +126,9 @@ for file in $shared; do
   esac
 done
 racecheck=(--tool racecheck --report-api-errors no --target-processes application-only)
-if [ -z "$shared" ]; then
+if ! wanted race; then
+  :
+elif [ -z "$shared" ]; then
   echo "racecheck: no __shared__ in the spmv or solver kernels; capped run over the whole suite"
   sanitize racecheck-all "$limit_race" 1 "${racecheck[@]}" -- "$tests"
 elif [ -n "$unmapped" ]; then
@@ -131,7 +140,7 @@ else
     --gtest_filter="${filter#:}"
 fi
 
-for format in csr hyb; do
+wanted cli && for format in csr hyb; do
   sanitize "memcheck-cli-$format" "$limit_cli" 0 "${memcheck[@]}" -- \
     "$cli" solve --quiet --set device=gpu --set matrix.generate.n=32 --set spmv.format=$format
 done
