@@ -4,21 +4,16 @@
 #include <fstream>
 
 #include "json_writer.hpp"
-#include "tuning_summary.hpp"
+#include "number_text.hpp"
 #include "spmv/base/error.hpp"
+#include "tuning_summary.hpp"
 
 namespace spk::app {
 
 namespace {
 
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
 std::string megabytes(std::size_t bytes) {
-  return format("%.1f MB", static_cast<double>(bytes) / 1e6);
+  return number_text("%.1f MB", static_cast<double>(bytes) / 1e6);
 }
 
 std::ofstream open_output(const std::string& path, const char* what) {
@@ -41,7 +36,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   out << "\nmatrix       " << report.problem_name << "\n";
   out << "             " << report.stats.rows << " x " << report.stats.cols << ", "
       << report.stats.nnz << " nonzeros, rows " << report.stats.min_row_length << ".."
-      << report.stats.max_row_length << format(" (avg %.1f)", report.stats.avg_row_length)
+      << report.stats.max_row_length << number_text(" (avg %.1f)", report.stats.avg_row_length)
       << (report.stats.numerically_symmetric ? ", symmetric" : ", nonsymmetric")
       << (report.stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
   out << "device       " << report.setup.device_name << ", " << report.precision << " precision\n";
@@ -53,8 +48,9 @@ void print_text_report(std::ostream& out, const RunReport& report) {
         << ", bytes moved per SpMV " << megabytes(report.setup.bytes_per_spmv) << "\n";
   out << "solver       " << to_string(report.solver.method) << ", preconditioner "
       << to_string(report.solver.preconditioner) << ", tolerance "
-      << format("%.1e", report.solver.tolerance) << " (" << to_string(report.solver.tolerance_mode)
-      << "), max_iterations " << report.solver.max_iterations << "\n";
+      << number_text("%.1e", report.solver.tolerance) << " ("
+      << to_string(report.solver.tolerance_mode) << "), max_iterations "
+      << report.solver.max_iterations << "\n";
   out << "\nstatus       " << to_string(r.status) << "\n";
   out << "             " << r.message << "\n";
   out << "iterations   " << r.iterations;
@@ -64,17 +60,17 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (r.residual_replacements > 0)
     out << ", " << r.residual_replacements << " residual replacements";
   out << "\n";
-  out << "residual     true ||b-Ax|| = " << format("%.3e", r.true_residual) << ", relative "
-      << format("%.3e", r.relative_true_residual) << "; recursive "
-      << format("%.3e", r.recursive_residual) << "\n";
+  out << "residual     true ||b-Ax|| = " << number_text("%.3e", r.true_residual) << ", relative "
+      << number_text("%.3e", r.relative_true_residual) << "; recursive "
+      << number_text("%.3e", r.recursive_residual) << "\n";
   if (report.solution_error)
-    out << "error        ||x - x_true|| / ||x_true|| = " << format("%.3e", *report.solution_error)
-        << "\n";
-  out << "times        load " << format("%.1f ms", 1e3 * report.load_s) << ", setup "
-      << format("%.1f ms", 1e3 * report.setup.setup_s) << ", solve "
-      << format("%.1f ms", 1e3 * r.solve_s) << ", " << format("%.4f ms", r.ms_per_iteration())
-      << " per iteration";
-  if (report.spmv_ms > 0.0) out << ", SpMV alone " << format("%.4f ms", report.spmv_ms);
+    out << "error        ||x - x_true|| / ||x_true|| = "
+        << number_text("%.3e", *report.solution_error) << "\n";
+  out << "times        load " << number_text("%.1f ms", 1e3 * report.load_s) << ", setup "
+      << number_text("%.1f ms", 1e3 * report.setup.setup_s) << ", solve "
+      << number_text("%.1f ms", 1e3 * r.solve_s) << ", "
+      << number_text("%.4f ms", r.ms_per_iteration()) << " per iteration";
+  if (report.spmv_ms > 0.0) out << ", SpMV alone " << number_text("%.4f ms", report.spmv_ms);
   out << "\n";
   print_tuning_summary(out, report.setup.tuning,
                        solve_spmv_count(report.result, report.solver.method));

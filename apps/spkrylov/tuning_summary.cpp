@@ -3,17 +3,9 @@
 #include <cstdio>
 #include <string>
 
+#include "number_text.hpp"
+
 namespace spk::app {
-
-namespace {
-
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
-
-}  // namespace
 
 long long solve_spmv_count(const SolveResult& result, Method method) {
   return static_cast<long long>(result.iterations_executed) * spmv_per_iteration(method) + 2;
@@ -28,21 +20,22 @@ void print_tuning_summary(std::ostream& out, const TuningReport& tuning, long lo
   if (!tuning.used) return;
   if (tuning.from_cache) {
     out << "tuning       from the tuning cache " << tuning.cache_path << ": no tuning ("
-        << format("%.1f ms", tuning.tuning_ms) << " fingerprint, lookup and conversion); chose " << tuning.chosen_label
-        << ", " << format("%.4f ms", tuning.chosen_ms) << " per SpMV when tuned\n";
+        << number_text("%.1f ms", tuning.tuning_ms)
+        << " fingerprint, lookup and conversion); chose " << tuning.chosen_label << ", "
+        << number_text("%.4f ms", tuning.chosen_ms) << " per SpMV when tuned\n";
   } else {
     int timed = 0;
     for (const TuningTrial& trial : tuning.trials) timed += trial.spmv_ms >= 0.0;
-    out << "tuning       tuned in " << format("%.1f ms", tuning.tuning_ms) << ": " << timed
+    out << "tuning       tuned in " << number_text("%.1f ms", tuning.tuning_ms) << ": " << timed
         << " of " << tuning.trials.size() << " candidates timed; chose " << tuning.chosen_label
-        << " " << format("%.4f ms", tuning.chosen_ms) << " per SpMV, csr (default) "
-        << format("%.4f ms", tuning.baseline_ms) << "\n";
+        << " " << number_text("%.4f ms", tuning.chosen_ms) << " per SpMV, csr (default) "
+        << number_text("%.4f ms", tuning.baseline_ms) << "\n";
     const double saved = tuning_saved_ms(tuning, spmvs);
-    out << "             saved " << format("%.1f ms", saved) << " over this solve's " << spmvs
-        << " SpMVs, against " << format("%.1f ms", tuning.tuning_ms) << " of tuning";
+    out << "             saved " << number_text("%.1f ms", saved) << " over this solve's " << spmvs
+        << " SpMVs, against " << number_text("%.1f ms", tuning.tuning_ms) << " of tuning";
     const double per_spmv = tuning.baseline_ms - tuning.chosen_ms;
     if (per_spmv > 0.0)
-      out << " (pays back after " << format("%.0f", tuning.tuning_ms / per_spmv)
+      out << " (pays back after " << number_text("%.0f", tuning.tuning_ms / per_spmv)
           << " SpMVs; the cache makes later runs free)";
     out << "\n";
     out << "             cache: " << (tuning.cache_path.empty() ? "off" : tuning.cache_path)
@@ -50,7 +43,7 @@ void print_tuning_summary(std::ostream& out, const TuningReport& tuning, long lo
     for (const TuningTrial& trial : tuning.trials) {
       out << "               " << trial.label << ": ";
       if (trial.spmv_ms >= 0.0)
-        out << format("%.4f ms", trial.spmv_ms)
+        out << number_text("%.4f ms", trial.spmv_ms)
             << (trial.label == tuning.chosen_label ? "  <- chosen" : "");
       else
         out << trial.outcome;

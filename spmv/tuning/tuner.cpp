@@ -1,5 +1,7 @@
 #include "spmv/tuning/tuner.hpp"
 
+#include <vector>
+
 #include "spmv/base/error.hpp"
 
 namespace spk {
@@ -50,8 +52,8 @@ void run_tuning(const CandidatePlan& plan, double budget_ms, CandidateBench& ben
         {candidate_label(skipped.options), skipped.options, -1.0, "skipped: " + skipped.reason});
   if (!have_best) throw BadInput("spmv.format auto: every candidate format refused this matrix");
 
-  const SpmvOptions stage_one_winner = report.chosen;
-  for (const SpmvOptions& options : launch_variants(stage_one_winner)) {
+  const std::vector<SpmvOptions> variants = launch_variants(report.chosen);
+  for (const SpmvOptions& options : variants) {
     const double ms = try_candidate(options, false, budget_ms, bench, report,
                                     [&](const SpmvOptions& o) { return bench.time_launch(o); });
     if (ms >= 0.0 && ms < report.chosen_ms) {
@@ -60,7 +62,7 @@ void run_tuning(const CandidatePlan& plan, double budget_ms, CandidateBench& ben
     }
   }
   // The last variant timed is rarely the chosen one: launch the kept backend as chosen.
-  if (!launch_variants(stage_one_winner).empty()) bench.set_launch(report.chosen);
+  if (!variants.empty()) bench.set_launch(report.chosen);
   report.chosen_label = candidate_label(report.chosen);
   report.tuning_ms = bench.elapsed_ms();
 }
