@@ -3,6 +3,7 @@
 #include <chrono>
 #include <random>
 
+#include "number_text.hpp"
 #include "spmv/base/error.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
@@ -13,8 +14,11 @@ namespace spk::app {
 std::string describe(const GeneratorSpec& spec) {
   std::string text = spec.kind + " n=" + std::to_string(spec.n);
   if (spec.kind == "poisson3d") text += " stencil=" + std::to_string(spec.stencil);
-  if (spec.kind.rfind("convdiff", 0) == 0) text += " peclet=" + std::to_string(spec.peclet);
-  if (spec.kind == "powerlaw") text += " seed=" + std::to_string(spec.seed);
+  if (spec.kind.rfind("convdiff", 0) == 0)
+    text += " " + spec.convection + number_text(" peclet=%g", spec.peclet);
+  if (spec.kind == "powerlaw")
+    text += number_text(" avg_row_length=%g", spec.avg_row_length) +
+            number_text(" exponent=%g", spec.exponent) + " seed=" + std::to_string(spec.seed);
   return text;
 }
 

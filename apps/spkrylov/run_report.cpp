@@ -55,10 +55,12 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   out << "             " << r.message << "\n";
   out << "iterations   " << r.iterations;
   if (r.iterations_executed != r.iterations)
-    out << " (" << r.iterations_executed << " executed: the device checks every "
+    out << " (" << r.iterations_executed << " executed: the residual is read back every "
         << report.solver.check_every << ")";
   if (r.residual_replacements > 0)
-    out << ", " << r.residual_replacements << " residual replacements";
+    out << ", " << r.residual_replacements << " residual replacement"
+        << (r.residual_replacements > 1 ? "s" : "")
+        << " (the recursive residual met the target, the true one did not: restarted from x)";
   out << "\n";
   out << "residual     true ||b-Ax|| = " << number_text("%.3e", r.true_residual) << ", relative "
       << number_text("%.3e", r.relative_true_residual) << "; recursive "

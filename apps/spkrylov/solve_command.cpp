@@ -163,7 +163,8 @@ int run_solve_command(const SolveCommandOptions& options) {
     for (const auto& run : runs)
       series.push_back({run.setup.operator_name + " (" + to_string(run.result.status) + ", " +
                             std::to_string(run.result.iterations) + " it)",
-                        run.result.history.residual, run.result.history.elapsed_s});
+                        run.result.history.residual, run.result.history.elapsed_s,
+                        run.result.threshold});
     write_convergence_svg(config.output.plot,
                           std::string(to_string(config.solver.method)) + " on " + problem.name,
                           series);
