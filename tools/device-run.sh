@@ -4,12 +4,12 @@
 # Each step has its own time limit so one slow step cannot starve the others.
 #   tools/device-run.sh BIN_DIR OUT_DIR [STEPS]
 #   STEPS (comma list, default all but sanitize,profile):
-#     tests,solve,auto,bench,solvers,peers,heat3d,sanitize,profile
+#     tests,solve,auto,bench,solvers,peers,divergence,heat3d,sanitize,profile
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?BIN_DIR}
 out=${2:?OUT_DIR}
-steps=${3:-tests,solve,auto,bench,solvers,peers,heat3d}
+steps=${3:-tests,solve,auto,bench,solvers,peers,divergence,heat3d}
 mkdir -p "$out"
 export SPK_SOURCE_DIR=$PWD
 status=0
@@ -43,7 +43,9 @@ fi
 step bench && run bench 240 "$bin/spkrylov" bench --x-cache ldg,texture --csv "$out/bench.csv" \
   --json "$out/bench.json"
 step solvers && run solvers 240 "$bin/spkrylov" bench --solvers --csv "$out/solvers.csv"
-step peers && run peers 120 python3 tools/peer_check.py --spkrylov "$bin/spkrylov" --out "$out"
+step peers && run peers 180 python3 tools/peer_check.py --spkrylov "$bin/spkrylov" --out "$out"
+step divergence && run divergence 120 python3 tools/divergence_table.py --spkrylov "$bin/spkrylov" \
+  --device gpu
 if step heat3d; then
   run heat3d-gpu 120 "$bin/heat3d" --n 96 --steps 10 --device gpu --format ellpack-r
   run heat3d-gpu-csr 120 "$bin/heat3d" --n 96 --steps 10 --device gpu --format csr-vector
