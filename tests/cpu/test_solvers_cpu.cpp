@@ -150,12 +150,22 @@ TEST(CgCpu, TimeLimitStopsTheSolve) {
   EXPECT_EQ(result.iterations, 1);
 }
 
-TEST(BicgstabCpu, ConvergesOnConvectionDiffusion) {
+CsrMatrix<double> upwind_convdiff2d(int n, double peclet) {
   GeneratorSpec spec;
   spec.kind = "convdiff2d";
-  spec.n = 32;
-  spec.peclet = 5.0;
-  const auto a = generate_matrix(spec);
+  spec.n = n;
+  spec.peclet = peclet;
+  return generate_matrix(spec);
+}
+
+double peak_over_initial(const SolveResult& result) {
+  double peak = 0.0;
+  for (const double value : result.history.residual) peak = std::max(peak, value);
+  return peak / result.history.residual.front();
+}
+
+TEST(BicgstabCpu, ConvergesOnConvectionDiffusion) {
+  const auto a = upwind_convdiff2d(32, 5.0);
   const auto b = test::random_vector(a.rows, 3);
   for (const auto preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
     std::vector<double> x(a.rows, 0.0);
@@ -213,20 +223,6 @@ TEST(CgCpu, UnreachableToleranceIsStagnatedNotConverged) {
   EXPECT_GT(true_relative_residual(a, b, x), 1e-15);  // checked outside the solver too
   EXPECT_TRUE(test::all_finite(x));
   EXPECT_NE(result.message.find("stagnated"), std::string::npos) << result.message;
-}
-
-CsrMatrix<double> upwind_convdiff2d(int n, double peclet) {
-  GeneratorSpec spec;
-  spec.kind = "convdiff2d";
-  spec.n = n;
-  spec.peclet = peclet;
-  return generate_matrix(spec);
-}
-
-double peak_over_initial(const SolveResult& result) {
-  double peak = 0.0;
-  for (const double value : result.history.residual) peak = std::max(peak, value);
-  return peak / result.history.residual.front();
 }
 
 TEST(BicgstabCpu, ResidualReplacementWhenTheRecursiveResidualDrifts) {
