@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "number_text.hpp"
 #include "spmv/base/error.hpp"
 
 namespace spk::app {
@@ -72,12 +73,6 @@ Axis linear_axis(double extent, int intervals) {
   return axis;
 }
 
-std::string tick_label(double value) {
-  char label[32];
-  std::snprintf(label, sizeof label, "%g", std::fabs(value) < 1e-12 ? 0.0 : value);
-  return label;
-}
-
 // One panel: x = iteration or time, y = log10 residual.
 void draw_panel(std::ostringstream& svg, double left, const std::string& x_label,
                 const Axis& x_axis, const Axis& y_axis, const std::vector<PlotSeries>& series,
@@ -105,7 +100,7 @@ void draw_panel(std::ostringstream& svg, double left, const std::string& x_label
     svg << "<line x1='" << number(x) << "' x2='" << number(x) << "' y1='" << number(top) << "' y2='"
         << number(top + panel_height) << "' stroke='#eee'/>\n";
     svg << "<text x='" << number(x) << "' y='" << number(top + panel_height + 16)
-        << "' text-anchor='middle' font-size='11'>" << tick_label(value) << "</text>\n";
+        << "' text-anchor='middle' font-size='11'>" << number_text("%g", value) << "</text>\n";
   }
   // the convergence target of each run: a dashed line (one per distinct target)
   std::vector<double> targets;
@@ -165,12 +160,11 @@ void write_convergence_svg(const std::string& path, const std::string& title,
     r_min = 1e-10;
     r_max = 1.0;
   }
-  if (r_max > 0.0)
-    for (const auto& line : series)
-      if (line.target > 0.0) {
-        r_min = std::min(r_min, line.target);
-        r_max = std::max(r_max, line.target);
-      }
+  for (const auto& line : series)
+    if (line.target > 0.0) {
+      r_min = std::min(r_min, line.target);
+      r_max = std::max(r_max, line.target);
+    }
   residual.min = std::floor(std::log10(r_min));
   residual.max = std::ceil(std::log10(r_max));
   if (residual.max <= residual.min) residual.max = residual.min + 1.0;
