@@ -18,7 +18,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# (label, --set overrides)
+# (label, matrix.generate keys as KEY=VALUE, solver.method)
 CASES = [
     ("convdiff2d 128^2 upwind Pe=2", "kind=convdiff2d n=128 peclet=2", "bicgstab"),
     ("convdiff2d 128^2 upwind Pe=5", "kind=convdiff2d n=128 peclet=5", "bicgstab"),

@@ -141,8 +141,9 @@ def scipy_solve(a, method, preconditioner, max_iterations, restarts=0):
                 x, info = solve(a, b, x0=x, tol=TOLERANCE, atol=0.0, maxiter=max_iterations - total,
                                 M=m, callback=callback)
             residual = float(np.linalg.norm(b - a @ x) / np.linalg.norm(b))
-        # SciPy's bicgstab returns from a half-step convergence without calling back.
-        total += max(count[0], 1 if attempt > 0 else count[0])
+        # SciPy's bicgstab returns from a half-step convergence without calling back: a
+        # restart that ran counts at least one iteration.
+        total += count[0] if attempt == 0 else max(count[0], 1)
         if info != 0 or residual <= TOLERANCE or total >= max_iterations:
             break
     return {"iterations": total, "info": int(info), "relative_residual": residual,
