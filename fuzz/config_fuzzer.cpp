@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_contract.hpp"
-#include "solver/config/config_loader.hpp"
+#include "apps/config/config_loader.hpp"
 
 namespace {
 

@@ -72,8 +72,4 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
   return "solver ended in an unknown state";
 }
 
-int exit_code_for(SolveStatus status) {
-  return status == SolveStatus::converged ? 0 : 2;
-}
-
 }  // namespace spk

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/run_config.hpp"
+#include "apps/config/run_config.hpp"
 #include "solver/solver_options.hpp"
 
 namespace spk::app {

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "problem.hpp"
-#include "solver/config/config_loader.hpp"
+#include "apps/config/config_loader.hpp"
 #include "spmv/base/error.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/matrix_stats.hpp"

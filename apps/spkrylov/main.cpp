@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "bench_command.hpp"
+#include "exit_codes.hpp"
 #include "bench_solvers.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
@@ -69,7 +70,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error) == 0 ? 0 : 1;
+    return app.exit(error) == 0 ? 0 : spk::exit_bad_input;
   }
 
   try {
@@ -79,12 +80,12 @@ int main(int argc, char** argv) {
     return spk::app::run_solve_command(solve);  // `spkrylov` alone runs the default solve
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";
-    return 1;
+    return spk::exit_bad_input;
   } catch (const std::bad_alloc&) {
     std::cerr << "error: out of host memory\n";
-    return 1;
+    return spk::exit_bad_input;
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << "\n";
-    return 1;
+    return spk::exit_bad_input;
   }
 }

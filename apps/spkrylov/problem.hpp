@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/run_config.hpp"
+#include "apps/config/run_config.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk::app {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/run_config.hpp"
+#include "apps/config/run_config.hpp"
 #include "solver/solve_result.hpp"
 #include "solver/solver.hpp"
 #include "spmv/host/matrix_stats.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/config_loader.hpp"
-#include "solver/config/config_names.hpp"
+#include "apps/config/config_loader.hpp"
+#include "apps/config/config_names.hpp"
 #include "spmv/base/error.hpp"
 
 namespace spk {

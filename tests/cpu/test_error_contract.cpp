@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/config_loader.hpp"
+#include "apps/config/config_loader.hpp"
 #include "solver/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/yaml_reader.hpp"
+#include "apps/config/yaml_reader.hpp"
 
 namespace spk {
 

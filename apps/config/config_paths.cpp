@@ -1,4 +1,4 @@
-#include "solver/config/config_paths.hpp"
+#include "apps/config/config_paths.hpp"
 
 #include <filesystem>
 #include <system_error>

@@ -1,6 +1,6 @@
 #pragma once
 // RunConfig: a whole `spkrylov solve` run, parsed once from YAML into typed structs
-// (solver/config/config_loader.hpp). Every field matches one YAML key; README's
+// (apps/config/config_loader.hpp). Every field matches one YAML key; README's
 // "Config reference" documents them.
 #include <cstdint>
 #include <optional>

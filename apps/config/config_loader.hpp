@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/config/run_config.hpp"
+#include "apps/config/run_config.hpp"
 
 namespace spk {
 

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <string>
 
-#include "solver/config/config_loader.hpp"
-#include "solver/config/config_names.hpp"
+#include "apps/config/config_loader.hpp"
+#include "apps/config/config_names.hpp"
 
 namespace spk {
 namespace {

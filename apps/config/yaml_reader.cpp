@@ -1,4 +1,4 @@
-#include "solver/config/yaml_reader.hpp"
+#include "apps/config/yaml_reader.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/config/run_config.hpp"
+#include "apps/config/run_config.hpp"
 
 namespace spk {
 

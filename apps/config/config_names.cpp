@@ -1,4 +1,4 @@
-#include "solver/config/config_names.hpp"
+#include "apps/config/config_names.hpp"
 
 namespace spk {
 

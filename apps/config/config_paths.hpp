@@ -7,7 +7,7 @@
 // lexically normalized, e.g. "configs/../data/a.mtx" -> "data/a.mtx").
 #include <string>
 
-#include "solver/config/yaml_reader.hpp"
+#include "apps/config/yaml_reader.hpp"
 
 namespace spk {
 

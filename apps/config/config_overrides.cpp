@@ -1,4 +1,4 @@
-#include "solver/config/config_overrides.hpp"
+#include "apps/config/config_overrides.hpp"
 
 #include <cctype>
 #include <charconv>

@@ -1,6 +1,6 @@
 // The config schema: which keys exist, what each must hold, and which struct field it sets.
 // README "Config reference" documents the same schema; keep them in step.
-#include "solver/config/config_loader.hpp"
+#include "apps/config/config_loader.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,10 +10,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "solver/config/config_names.hpp"
-#include "solver/config/config_overrides.hpp"
-#include "solver/config/config_paths.hpp"
-#include "solver/config/yaml_reader.hpp"
+#include "apps/config/config_names.hpp"
+#include "apps/config/config_overrides.hpp"
+#include "apps/config/config_paths.hpp"
+#include "apps/config/yaml_reader.hpp"
 #include "spmv/base/error.hpp"
 #include "spmv/base/printable_text.hpp"
 
