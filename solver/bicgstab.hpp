@@ -14,6 +14,8 @@
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
+#include "solver/preconditioner.hpp"
+#include "solver/vector_space.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
@@ -143,32 +145,33 @@ class BiCgStab {
  public:
   using T = typename Space::value_type;
 
-  BiCgStab(Space& space, const LinearOperator<T>& matrix, const T* inverse_diagonal)
+  // preconditioner: M^-1 (right preconditioning), or nullptr for none.
+  BiCgStab(Space& space, const LinearOperator<T>& matrix, KrylovPreconditioner<Space>* preconditioner)
       : space_(space),
         matrix_(matrix),
-        inverse_diagonal_(inverse_diagonal),
+        preconditioner_(preconditioner),
         n_(static_cast<std::size_t>(matrix.rows())),
         r_(space.template allocate<T>(n_, "BiCGSTAB residual r")),
         r_hat_(space.template allocate<T>(n_, "BiCGSTAB shadow residual r_hat")),
         p_(space.template allocate<T>(n_, "BiCGSTAB direction p")),
         v_(space.template allocate<T>(n_, "BiCGSTAB product v")),
         t_(space.template allocate<T>(n_, "BiCGSTAB product t")),
-        p_hat_(space.template allocate<T>(inverse_diagonal ? n_ : 0, "BiCGSTAB p_hat")),
-        s_hat_(space.template allocate<T>(inverse_diagonal ? n_ : 0, "BiCGSTAB s_hat")) {}
+        p_hat_(space.template allocate<T>(preconditioner ? n_ : 0, "BiCGSTAB p_hat")),
+        s_hat_(space.template allocate<T>(preconditioner ? n_ : 0, "BiCGSTAB s_hat")) {}
 
   // r0 = b - A x0, r_hat = r0, p = v = 0.
   void initialize(const T* b, T* x, bool restart) {
     KrylovScalars<T>* s = space_.scalars();
-    if (!restart) space_.nrm2(n_, b, &s->b_norm);          // ||b||
+    if (!restart) norm(space_, n_, b, &s->b_norm);          // ||b||
     matrix_.apply(x, v_.data());                           // v = A x0
     space_.copy(n_, b, r_.data());                         // r = b
     space_.axpy(n_, &s->minus_one, v_.data(), r_.data());  // r = b - A x0
     space_.copy(n_, r_.data(), r_hat_.data());             // r_hat = r0
     space_.fill_zero(n_, p_.data());                       // p = 0
     space_.fill_zero(n_, v_.data());                       // v = 0
-    space_.nrm2(n_, r_.data(), &s->residual_norm);         // ||r0||
+    norm(space_, n_, r_.data(), &s->residual_norm);         // ||r0||
     space_.scalar_step(bicgstab_steps::Start<T>{restart});
-    space_.nrm2(n_, r_hat_.data(), &s->restart_residual);  // ||r_hat||
+    norm(space_, n_, r_hat_.data(), &s->restart_residual);  // ||r_hat||
   }
 
   void iterate(const T* /*b*/, T* x) {
@@ -186,7 +189,7 @@ class BiCgStab {
     space_.scalar_step(bicgstab_steps::Alpha<T>{});           // alpha = rho / (r_hat, v)
     space_.axpy(n_, &s->minus_alpha, v_.data(), r_.data());   // s = r - alpha v (in r)
     space_.axpy(n_, &s->alpha, p_hat, x);                     // x = x + alpha p_hat
-    space_.nrm2(n_, r_.data(), &s->s_norm);                   // ||s||
+    norm(space_, n_, r_.data(), &s->s_norm);                   // ||s||
     space_.scalar_step(bicgstab_steps::HalfStep<T>{});        // stop if ||s|| <= threshold
     precondition(r_.data(), s_hat);                           // s_hat = M s
     matrix_.apply(s_hat, t_.data());                          // t = A s_hat
@@ -195,19 +198,19 @@ class BiCgStab {
     space_.scalar_step(bicgstab_steps::Omega<T>{});           // omega = (t, s) / (t, t)
     space_.axpy(n_, &s->omega, s_hat, x);                     // x = x + omega s_hat
     space_.axpy(n_, &s->minus_omega, t_.data(), r_.data());   // r = s - omega t
-    space_.nrm2(n_, r_.data(), &s->residual_norm_candidate);  // ||r||
+    norm(space_, n_, r_.data(), &s->residual_norm_candidate);  // ||r||
     space_.scalar_step(bicgstab_steps::End<T>{});             // test ||r||
   }
 
  private:
-  bool preconditioned() const { return inverse_diagonal_ != nullptr; }
+  bool preconditioned() const { return preconditioner_ != nullptr; }
   void precondition(const T* in, T* out) {
-    if (preconditioned()) space_.multiply_elementwise(n_, inverse_diagonal_, in, out);
+    if (preconditioned()) preconditioner_->apply(in, out);
   }
 
   Space& space_;
   const LinearOperator<T>& matrix_;
-  const T* inverse_diagonal_;
+  KrylovPreconditioner<Space>* preconditioner_;
   std::size_t n_;
   typename Space::template Array<T> r_, r_hat_, p_, v_, t_, p_hat_, s_hat_;
 };

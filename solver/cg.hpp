@@ -9,6 +9,8 @@
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
+#include "solver/preconditioner.hpp"
+#include "solver/vector_space.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
@@ -21,7 +23,7 @@ struct Start {
   bool preconditioned;
   bool restart;
   SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
-    // ||r0|| = sqrt((r,r)) without a preconditioner, else nrm2 already in residual_norm
+    // ||r0|| = sqrt((r,r)) without a preconditioner, else ||r|| already in residual_norm
     const T r_norm = preconditioned ? s.residual_norm : norm_from_square(s.rho);
     if (!restart) s.set_stopping_targets(r_norm);
     s.check_residual(r_norm);
@@ -79,30 +81,31 @@ class ConjugateGradient {
  public:
   using T = typename Space::value_type;
 
-  // inverse_diagonal: Jacobi preconditioner (1 / a_ii) in the space, or nullptr for none.
-  ConjugateGradient(Space& space, const LinearOperator<T>& matrix, const T* inverse_diagonal)
+  // preconditioner: M^-1, or nullptr for none (then z is r itself, no copy).
+  ConjugateGradient(Space& space, const LinearOperator<T>& matrix,
+                    KrylovPreconditioner<Space>* preconditioner)
       : space_(space),
         matrix_(matrix),
-        inverse_diagonal_(inverse_diagonal),
+        preconditioner_(preconditioner),
         n_(static_cast<std::size_t>(matrix.rows())),
         r_(space.template allocate<T>(n_, "CG residual r")),
         p_(space.template allocate<T>(n_, "CG direction p")),
         ap_(space.template allocate<T>(n_, "CG product Ap")),
-        z_(space.template allocate<T>(inverse_diagonal ? n_ : 0, "CG preconditioned z")) {}
+        z_(space.template allocate<T>(preconditioner ? n_ : 0, "CG preconditioned z")) {}
 
   // r0 = b - A x0, z0 = M r0, p0 = z0, rho = (r0, z0). `restart` keeps the stopping targets
   // (residual replacement after a false convergence).
   void initialize(const T* b, T* x, bool restart) {
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
-    if (!restart) space_.nrm2(n_, b, &s->b_norm);                         // ||b||
+    if (!restart) norm(space_, n_, b, &s->b_norm);                         // ||b||
     matrix_.apply(x, ap_.data());                                         // Ap = A x0
     space_.copy(n_, b, r_.data());                                        // r = b
     space_.axpy(n_, &s->minus_one, ap_.data(), r_.data());                // r = b - A x0
     precondition(r_.data(), z);                                           // z = M r
     space_.copy(n_, z, p_.data());                                        // p = z
     space_.dot(n_, r_.data(), z, &s->rho);                                // rho = (r, z)
-    if (preconditioned()) space_.nrm2(n_, r_.data(), &s->residual_norm);  // ||r||
+    if (preconditioned()) norm(space_, n_, r_.data(), &s->residual_norm);  // ||r||
     space_.scalar_step(cg_steps::Start<T>{preconditioned(), restart});
   }
 
@@ -116,21 +119,21 @@ class ConjugateGradient {
     space_.axpy(n_, &s->minus_alpha, ap_.data(), r_.data());              // r = r - alpha Ap
     precondition(r_.data(), z);                                           // z = M r
     space_.dot(n_, r_.data(), z, &s->rho);                                // rho = (r, z)
-    if (preconditioned()) space_.nrm2(n_, r_.data(), &s->residual_norm);  // ||r||
+    if (preconditioned()) norm(space_, n_, r_.data(), &s->residual_norm);  // ||r||
     space_.scalar_step(cg_steps::Beta<T>{preconditioned()});              // beta = rho / rho_old
     space_.scal(n_, &s->beta, p_.data());                                 // p = beta p
     space_.axpy(n_, &s->one, z, p_.data());                               // p = z + beta p
   }
 
  private:
-  bool preconditioned() const { return inverse_diagonal_ != nullptr; }
+  bool preconditioned() const { return preconditioner_ != nullptr; }
   void precondition(const T* r, T* z) {
-    if (preconditioned()) space_.multiply_elementwise(n_, inverse_diagonal_, r, z);
+    if (preconditioned()) preconditioner_->apply(r, z);
   }
 
   Space& space_;
   const LinearOperator<T>& matrix_;
-  const T* inverse_diagonal_;
+  KrylovPreconditioner<Space>* preconditioner_;
   std::size_t n_;
   typename Space::template Array<T> r_, p_, ap_, z_;
 };

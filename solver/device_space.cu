@@ -1,6 +1,7 @@
 #include <limits>
 
 #include "solver/device_space.cuh"
+#include "solver/jacobi_entry.hpp"
 
 namespace spk {
 
@@ -17,12 +18,6 @@ cublasStatus_t blas_dot(cublasHandle_t h, int n, const float* x, const float* y,
 }
 cublasStatus_t blas_dot(cublasHandle_t h, int n, const double* x, const double* y, double* r) {
   return cublasDdot(h, n, x, 1, y, 1, r);
-}
-cublasStatus_t blas_nrm2(cublasHandle_t h, int n, const float* x, float* r) {
-  return cublasSnrm2(h, n, x, 1, r);
-}
-cublasStatus_t blas_nrm2(cublasHandle_t h, int n, const double* x, double* r) {
-  return cublasDnrm2(h, n, x, 1, r);
 }
 cublasStatus_t blas_axpy(cublasHandle_t h, int n, const float* a, const float* x, float* y) {
   return cublasSaxpy(h, n, a, x, 1, y, 1);
@@ -50,6 +45,31 @@ __global__ void multiply_elementwise_kernel(std::size_t n, const T* __restrict__
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
     y[i] = d[i] * x[i];
+}
+
+template <class T>
+__global__ void __launch_bounds__(1) square_root_kernel(T* value) {
+  *value = norm_from_square(*value);
+}
+
+template <class T>
+__global__ void invert_entries_kernel(std::size_t n, const T* __restrict__ values,
+                                      const index_t* __restrict__ positions, T* __restrict__ result,
+                                      std::uint64_t* fault) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const std::uint64_t code = invert_entry(values, positions[i], result[i]);
+    if (code != diagonal_fault::no_fault)
+      atomicMin(reinterpret_cast<unsigned long long*>(fault),
+                static_cast<unsigned long long>(4 * i + code));
+  }
+}
+
+// Blocks of `block` threads for a grid-stride loop over n elements.
+unsigned int elementwise_grid(std::size_t n, int block) {
+  const std::size_t blocks = (n + block - 1) / block;
+  return static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
 }
 
 }  // namespace
@@ -91,8 +111,9 @@ void DeviceSpace<T>::dot(std::size_t n, const T* x, const T* y, T* result) {
   SPK_CUBLAS_CHECK(blas_dot(context_.cublas(), blas_length(n), x, y, result));
 }
 template <class T>
-void DeviceSpace<T>::nrm2(std::size_t n, const T* x, T* result) {
-  SPK_CUBLAS_CHECK(blas_nrm2(context_.cublas(), blas_length(n), x, result));
+void DeviceSpace<T>::square_root(T* value) {
+  square_root_kernel<<<1, 1, 0, context_.stream()>>>(value);
+  SPK_CHECK_LAUNCH("square_root_kernel");
 }
 template <class T>
 void DeviceSpace<T>::axpy(std::size_t n, const T* alpha, const T* x, T* y) {
@@ -114,10 +135,21 @@ template <class T>
 void DeviceSpace<T>::multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
   if (n == 0) return;
   constexpr int block = 256;
-  const std::size_t blocks = (n + block - 1) / block;
-  const unsigned grid = static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
-  multiply_elementwise_kernel<<<grid, block, 0, context_.stream()>>>(n, d, x, y);
+  multiply_elementwise_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, d, x,
+                                                                                          y);
   SPK_CHECK_LAUNCH("multiply_elementwise_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::invert_entries(std::size_t n, const T* values, const index_t* positions,
+                                    T* result, std::uint64_t* fault) {
+  // 0xff bytes: diagonal_fault::no_fault, lowered by atomicMin to the first bad row's code.
+  SPK_CUDA_CHECK(cudaMemsetAsync(fault, 0xff, sizeof(std::uint64_t), context_.stream()));
+  if (n == 0) return;
+  constexpr int block = 256;
+  invert_entries_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(
+      n, values, positions, result, fault);
+  SPK_CHECK_LAUNCH("invert_entries_kernel");
 }
 
 template class DeviceSpace<float>;

@@ -1,18 +1,19 @@
 #pragma once
-// DeviceSpace<T>: the GPU "vector space" of the Krylov drivers. Vectors are DeviceBuffers,
+// DeviceSpace<T>: the GPU vector space (solver/vector_space.hpp). Vectors are DeviceBuffers,
 // reductions and updates are cuBLAS calls in device pointer mode (results land in the
-// device-resident KrylovScalars), and scalar steps run as a one-thread kernel. Nothing
-// here synchronizes except read_scalars() and download(), which the driver calls only at
-// convergence checks and at the end.
+// device-resident KrylovScalars), and scalar steps run as a one-thread kernel, all on the
+// context's stream. Nothing here synchronizes except read_scalars(), write_scalars(),
+// upload() and download(), which run at setup, at convergence checks and at the end.
 //
 // scalar_step() is defined in solver/device_space.cuh: only .cu files can instantiate it.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "solver/device_context.hpp"
 #include "solver/krylov_scalars.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/linear_operator.hpp"
+#include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
 
@@ -22,7 +23,6 @@ class DeviceSpace {
   using value_type = T;
   template <class U>
   using Array = DeviceBuffer<U>;
-  static constexpr MemorySpace memory = MemorySpace::device;
 
   explicit DeviceSpace(DeviceContext& context);
   ~DeviceSpace() { destroy_graph(); }
@@ -33,7 +33,13 @@ class DeviceSpace {
   Array<U> allocate(std::size_t count, const char* what) {
     return Array<U>(count, what);
   }
-  Array<T> upload(const std::vector<T>& host) { return Array<T>(host, "uploaded vector"); }
+  template <class U>
+  void upload(const std::vector<U>& host, U* destination) {
+    if (host.empty()) return;
+    SPK_CUDA_CHECK(cudaMemcpyAsync(destination, host.data(), host.size() * sizeof(U),
+                                   cudaMemcpyHostToDevice, context_.stream()));
+    context_.synchronize();  // `host` may be a temporary
+  }
   template <class U>
   std::vector<U> download(const U* data, std::size_t count) {
     std::vector<U> host(count);
@@ -71,12 +77,14 @@ class DeviceSpace {
   void invalidate_graph() noexcept { destroy_graph(); }
 
   void dot(std::size_t n, const T* x, const T* y, T* result);
-  void nrm2(std::size_t n, const T* x, T* result);
+  void square_root(T* value);
   void axpy(std::size_t n, const T* alpha, const T* x, T* y);
   void scal(std::size_t n, const T* alpha, T* x);
   void copy(std::size_t n, const T* x, T* y);
   void fill_zero(std::size_t n, T* x);
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
+  void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,
+                      std::uint64_t* fault);
 
  private:
   template <class Record>

@@ -1,13 +1,15 @@
-// The CPU reference implementation of Solver<T>.
+// The CPU reference implementation of Solver<T>: the CSR reference operator, HostSpace, and
+// the same method and preconditioner code as the GPU path.
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 
 #include "solver/host_space.hpp"
 #include "solver/jacobi.hpp"
-#include "solver/krylov.hpp"
+#include "solver/krylov_driver.hpp"
 #include "solver/solver_impl.hpp"
 #include "spmv/host/reference_spmv.hpp"
 
@@ -16,20 +18,27 @@ namespace spk {
 namespace {
 
 template <class T>
+std::unique_ptr<KrylovPreconditioner<HostSpace<T>>> make_host_preconditioner(
+    const SolverOptions& options, HostSpace<T>& space, const CsrMatrix<T>& matrix) {
+  if (options.preconditioner == Preconditioner::jacobi)
+    return std::make_unique<JacobiPreconditioner<HostSpace<T>>>(space, matrix,
+                                                                 matrix.values.data());
+  return nullptr;
+}
+
+template <class T>
 class HostSolver final : public Solver<T>::Impl {
  public:
   HostSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options)
-      : matrix_(matrix), operator_(matrix_), krylov_() {
-    if (solver_options.preconditioner == Preconditioner::jacobi)
-      inverse_diagonal_ = jacobi_inverse_diagonal(matrix_);
+      : matrix_(matrix),
+        operator_(matrix_),
+        iteration_(space_, operator_, solver_options,
+                   make_host_preconditioner(solver_options, space_, matrix_)) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
     this->setup.operator_name = operator_.name();
     this->setup.bytes_per_spmv = matrix_.values.size() * (sizeof(T) + sizeof(index_t)) +
                                  (matrix_.row_offsets.size()) * sizeof(index_t) +
                                  2 * static_cast<std::size_t>(matrix_.rows) * sizeof(T);
-    krylov_ = std::make_unique<KrylovSolve<HostSpace<T>>>(
-        space_, operator_, inverse_diagonal_.empty() ? nullptr : inverse_diagonal_.data(),
-        solver_options);
   }
 
   SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
@@ -38,19 +47,26 @@ class HostSolver final : public Solver<T>::Impl {
   }
 
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) override {
-    return krylov_->run(b, x, progress);
+    return iteration_.solve(b, x, progress);
   }
 
-  void update_values(const std::vector<T>& values) override {
-    std::vector<T> inverse_diagonal;
-    if (!inverse_diagonal_.empty()) {
-      CsrMatrix<T> updated = matrix_;
-      updated.values = values;
-      inverse_diagonal = jacobi_inverse_diagonal(updated);  // throws before anything changes
+  // Checked before anything changes: a rejected update leaves the solver as it was.
+  void update_values(const T* values, bool /*on_device*/) override {
+    for (std::size_t k = 0; k < matrix_.values.size(); ++k)
+      if (!std::isfinite(values[k]))
+        throw BadInput("update_values: non-finite value at entry " + std::to_string(k) +
+                       " (0-based)");
+    std::vector<T> previous = matrix_.values;
+    std::copy(values, values + matrix_.values.size(), matrix_.values.begin());
+    iteration_.update_preconditioner(matrix_.values.data());
+    try {
+      iteration_.check_preconditioner();  // a zero Jacobi pivot throws BadDiagonal
+    } catch (const BadInput&) {
+      matrix_.values.swap(previous);
+      iteration_.update_preconditioner(matrix_.values.data());
+      iteration_.check_preconditioner();
+      throw;
     }
-    matrix_.values = values;
-    // In place: the Krylov state holds this pointer.
-    std::copy(inverse_diagonal.begin(), inverse_diagonal.end(), inverse_diagonal_.begin());
   }
 
   double time_spmv_ms(int repetitions) override {
@@ -72,9 +88,8 @@ class HostSolver final : public Solver<T>::Impl {
  private:
   CsrMatrix<T> matrix_;
   HostCsrOperator<T> operator_;
-  std::vector<T> inverse_diagonal_;
   HostSpace<T> space_;
-  std::unique_ptr<KrylovSolve<HostSpace<T>>> krylov_;
+  KrylovIteration<HostSpace<T>> iteration_;
 };
 
 }  // namespace

@@ -1,15 +1,14 @@
 #pragma once
-// HostSpace<T>: the CPU reference "vector space" of the Krylov drivers. Vectors are
-// std::vector<T>, reductions are OpenMP loops, scalar steps run inline. The drivers in
-// solver/cg.hpp and solver/bicgstab.hpp are written once against this interface and
-// DeviceSpace<T> (solver/device_space.hpp).
+// HostSpace<T>: the CPU reference vector space (solver/vector_space.hpp). Vectors are
+// std::vector<T>, reductions are OpenMP loops in a fixed order, scalar steps run inline.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "solver/krylov_scalars.hpp"
-#include "spmv/linear_operator.hpp"
+#include "solver/jacobi_entry.hpp"
 
 namespace spk {
 
@@ -19,13 +18,15 @@ class HostSpace {
   using value_type = T;
   template <class U>
   using Array = std::vector<U>;
-  static constexpr MemorySpace memory = MemorySpace::host;
 
   template <class U>
   Array<U> allocate(std::size_t count, const char* /*what*/) {
     return Array<U>(count);
   }
-  Array<T> upload(const std::vector<T>& host) { return host; }
+  template <class U>
+  void upload(const std::vector<U>& host, U* destination) {
+    std::copy(host.begin(), host.end(), destination);
+  }
   template <class U>
   std::vector<U> download(const U* data, std::size_t count) {
     return std::vector<U>(data, data + count);
@@ -71,10 +72,8 @@ class HostSpace {
   void dot(std::size_t n, const T* x, const T* y, T* result) {
     *result = ordered_sum(n, [x, y](std::size_t i) { return x[i] * y[i]; });
   }
-  // result = ||x||_2
-  void nrm2(std::size_t n, const T* x, T* result) {
-    *result = std::sqrt(ordered_sum(n, [x](std::size_t i) { return x[i] * x[i]; }));
-  }
+  // *value = sqrt(*value)
+  void square_root(T* value) { *value = norm_from_square(*value); }
   // y += alpha x
   void axpy(std::size_t n, const T* alpha, const T* x, T* y) {
     const T a = *alpha;
@@ -95,6 +94,16 @@ class HostSpace {
   void fill_zero(std::size_t n, T* x) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) x[i] = T(0);
+  }
+  // result[i] = 1 / values[positions[i]]; *fault = the first bad row's diagonal_fault code.
+  void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,
+                      std::uint64_t* fault) {
+    *fault = diagonal_fault::no_fault;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t code = invert_entry(values, positions[i], result[i]);
+      if (code != diagonal_fault::no_fault && *fault == diagonal_fault::no_fault)
+        *fault = 4 * static_cast<std::uint64_t>(i) + code;
+    }
   }
   // y = d .* x (Jacobi)
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {

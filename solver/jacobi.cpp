@@ -1,33 +1,26 @@
 #include "solver/jacobi.hpp"
 
-#include <cmath>
-
-#include "spmv/base/error.hpp"
-
 namespace spk {
 
-template <class T>
-std::vector<T> jacobi_inverse_diagonal(const CsrMatrix<T>& matrix) {
-  if (!matrix.square())
-    throw BadInput("jacobi: the matrix is not square (" + std::to_string(matrix.rows) + " x " +
-                   std::to_string(matrix.cols) + ")");
-  std::vector<T> inverse(static_cast<std::size_t>(matrix.rows));
-  for (index_t row = 0; row < matrix.rows; ++row) {
-    T diagonal = T(0);
-    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
-      if (matrix.columns[k] == row) diagonal = matrix.values[k];
-    const std::string where = "jacobi: row " + std::to_string(row + 1) + ": ";
-    if (!std::isfinite(diagonal)) throw BadInput(where + "diagonal entry is not finite");
-    if (diagonal == T(0))
-      throw BadInput(where + "diagonal entry is zero or missing; use preconditioner: none");
-    const T reciprocal = T(1) / diagonal;
-    if (!std::isfinite(reciprocal)) throw BadInput(where + "diagonal entry is too small to invert");
-    inverse[static_cast<std::size_t>(row)] = reciprocal;
-  }
-  return inverse;
+std::vector<index_t> diagonal_positions(index_t rows, const std::vector<index_t>& row_offsets,
+                                        const std::vector<index_t>& columns) {
+  std::vector<index_t> positions(static_cast<std::size_t>(rows), -1);
+  for (index_t row = 0; row < rows; ++row)
+    for (index_t k = row_offsets[row]; k < row_offsets[row + 1]; ++k)
+      if (columns[k] == row) positions[static_cast<std::size_t>(row)] = k;  // the last one
+  return positions;
 }
 
-template std::vector<float> jacobi_inverse_diagonal(const CsrMatrix<float>&);
-template std::vector<double> jacobi_inverse_diagonal(const CsrMatrix<double>&);
+void throw_diagonal_fault(const std::string& preconditioner, std::uint64_t fault) {
+  if (fault == diagonal_fault::no_fault) return;
+  const auto row = static_cast<long long>(fault / 4);
+  switch (fault % 4) {
+    case diagonal_fault::not_finite:
+      throw BadDiagonal(preconditioner, row, "diagonal entry is not finite");
+    case diagonal_fault::too_small:
+      throw BadDiagonal(preconditioner, row, "diagonal entry is too small to invert");
+    default: throw BadDiagonal(preconditioner, row, "diagonal entry is zero or missing");
+  }
+}
 
 }  // namespace spk

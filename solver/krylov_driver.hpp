@@ -1,5 +1,6 @@
 #pragma once
-// KrylovSolve: the outer loop shared by CG and BiCGSTAB on any vector space.
+// The outer loop shared by the Krylov methods on any vector space (detail::drive), and
+// KrylovIteration, which holds one system's method, preconditioner and buffers.
 //
 //   1. initialize (r0, stopping targets), read the scalars once;
 //   2. run blocks of check_every iterations without looking at anything (optionally as a
@@ -14,11 +15,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "solver/bicgstab.hpp"
 #include "solver/cg.hpp"
-#include "solver/krylov.hpp"
+#include "solver/preconditioner.hpp"
+#include "solver/progress.hpp"
+#include "solver/vector_space.hpp"
 #include "solver/solve_outcome.hpp"
 #include "solver/solver_options.hpp"
 
@@ -61,7 +66,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 
   KrylovScalars<T> initial;
   initial.tolerance = options.tolerance;
-  initial.tolerance_mode = static_cast<int>(options.tolerance_mode);
+  initial.tolerance_mode = options.tolerance_mode;
   initial.divergence_factor = options.divergence_factor;
   initial.max_iterations = options.max_iterations;
   initial.history_residual = history_residual.data();
@@ -80,7 +85,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
     matrix.apply(x, true_residual.data());                                // t = A x
     space.scal(n, &device_scalars->minus_one, true_residual.data());      // t = -A x
     space.axpy(n, &device_scalars->one, b, true_residual.data());         // t = b - A x
-    space.nrm2(n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
+    norm(space, n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
     return space.read_scalars();
   };
 
@@ -105,8 +110,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
         break;
       }
     }
-    if (host_status != SolveStatus::running ||
-        scalars.status != static_cast<int>(SolveStatus::converged))
+    if (host_status != SolveStatus::running || scalars.status != SolveStatus::converged)
       break;
     scalars = compute_true_residual();
     const bool true_met = static_cast<double>(scalars.true_residual) <= scalars.threshold;
@@ -115,7 +119,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       break;
     // Residual replacement: restart the recurrence from the current x.
     ++replacements;
-    scalars.status = static_cast<int>(SolveStatus::running);
+    scalars.status = SolveStatus::running;
     space.write_scalars(scalars);
     algorithm.initialize(b, x, true);
     scalars = space.read_scalars();
@@ -125,9 +129,8 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   scalars = compute_true_residual();
 
   SolveResult result;
-  result.status =
-      host_status != SolveStatus::running ? host_status : static_cast<SolveStatus>(scalars.status);
-  result.breakdown = static_cast<BreakdownQuantity>(scalars.breakdown);
+  result.status = host_status != SolveStatus::running ? host_status : scalars.status;
+  result.breakdown = scalars.breakdown;
   result.iterations =
       host_status != SolveStatus::running ? scalars.iteration : scalars.stop_iteration;
   result.iterations_executed = executed;
@@ -160,50 +163,79 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 
 }  // namespace detail
 
+// The Krylov methods, as one type: adding a method (GMRES, say) is its header plus one
+// entry here and one case in make_krylov_method.
 template <class Space>
-struct KrylovSolve<Space>::State {
-  State(Space& space_in, const LinearOperator<T>& matrix_in, const T* inverse_diagonal,
-        const SolverOptions& options_in)
-      : space(space_in),
-        matrix(matrix_in),
-        options(options_in),
-        workspace(space_in, static_cast<std::size_t>(matrix_in.rows()), options_in) {
-    if (options.method == Method::cg)
-      cg = std::make_unique<ConjugateGradient<Space>>(space, matrix, inverse_diagonal);
-    else
-      bicgstab = std::make_unique<BiCgStab<Space>>(space, matrix, inverse_diagonal);
+using KrylovMethod = std::variant<ConjugateGradient<Space>, BiCgStab<Space>>;
+
+template <class Space>
+KrylovMethod<Space> make_krylov_method(Method method, Space& space,
+                                       const LinearOperator<typename Space::value_type>& matrix,
+                                       KrylovPreconditioner<Space>* preconditioner) {
+  switch (method) {
+    case Method::bicgstab:
+      return KrylovMethod<Space>(std::in_place_type<BiCgStab<Space>>, space, matrix,
+                                 preconditioner);
+    case Method::cg: break;
   }
-  Space& space;
-  const LinearOperator<T>& matrix;
-  SolverOptions options;
-  detail::DriverWorkspace<Space> workspace;
-  std::unique_ptr<ConjugateGradient<Space>> cg;
-  std::unique_ptr<BiCgStab<Space>> bicgstab;
-  const T* last_b = nullptr;
-  const T* last_x = nullptr;
+  return KrylovMethod<Space>(std::in_place_type<ConjugateGradient<Space>>, space, matrix,
+                             preconditioner);
+}
+
+// One linear system's iteration on one space: the method with its vectors, the
+// preconditioner, and the driver's buffers, allocated once and reused by every solve (a
+// solve allocates nothing). `space` and `matrix` must outlive it.
+template <class Space>
+class KrylovIteration {
+ public:
+  using T = typename Space::value_type;
+  KrylovIteration(Space& space, const LinearOperator<T>& matrix, const SolverOptions& options,
+                  std::unique_ptr<KrylovPreconditioner<Space>> preconditioner)
+      : space_(space),
+        matrix_(matrix),
+        options_(options),
+        preconditioner_(std::move(preconditioner)),
+        method_(make_krylov_method(options.method, space, matrix, preconditioner_.get())),
+        workspace_(space, static_cast<std::size_t>(matrix.rows()), options) {
+    if (matrix.rows() != matrix.cols())
+      throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +
+                     std::to_string(matrix.cols()) + "); Krylov solvers need a square matrix");
+  }
+  KrylovIteration(const KrylovIteration&) = delete;
+  KrylovIteration& operator=(const KrylovIteration&) = delete;
+
+  // Solves A x = b, x holding the initial guess; b and x in the space.
+  SolveResult solve(const T* b, T* x, const ProgressCallback& progress) {
+    if (preconditioner_) preconditioner_->check();
+    // A captured CUDA graph holds the b and x pointers of the solve that recorded it.
+    if (b != last_b_ || x != last_x_) space_.invalidate_graph();
+    last_b_ = b;
+    last_x_ = x;
+    return std::visit(
+        [&](auto& method) {
+          return detail::drive(space_, method, workspace_, matrix_, b, x, options_, progress);
+        },
+        method_);
+  }
+
+  // New matrix values (CSR order, in the space) for the preconditioner; the operator is
+  // updated by its owner.
+  void update_preconditioner(const T* csr_values) {
+    if (preconditioner_) preconditioner_->update_values(csr_values);
+  }
+  void check_preconditioner() {
+    if (preconditioner_) preconditioner_->check();
+  }
+
+ private:
+  Space& space_;
+  const LinearOperator<T>& matrix_;
+  SolverOptions options_;
+  std::unique_ptr<KrylovPreconditioner<Space>> preconditioner_;
+  KrylovMethod<Space> method_;
+  detail::DriverWorkspace<Space> workspace_;
+  const T* last_b_ = nullptr;
+  const T* last_x_ = nullptr;
 };
-
-template <class Space>
-KrylovSolve<Space>::KrylovSolve(Space& space, const LinearOperator<T>& matrix,
-                                const T* inverse_diagonal, const SolverOptions& options) {
-  if (matrix.rows() != matrix.cols())
-    throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +
-                   std::to_string(matrix.cols()) + "); Krylov solvers need a square matrix");
-  state_ = std::make_unique<State>(space, matrix, inverse_diagonal, options);
-}
-
-template <class Space>
-KrylovSolve<Space>::~KrylovSolve() = default;
-
-template <class Space>
-SolveResult KrylovSolve<Space>::run(const T* b, T* x, const ProgressCallback& progress) {
-  State& s = *state_;
-  // A captured CUDA graph holds the b and x pointers of the solve that recorded it.
-  if (b != s.last_b || x != s.last_x) s.space.invalidate_graph();
-  s.last_b = b;
-  s.last_x = x;
-  if (s.cg) return detail::drive(s.space, *s.cg, s.workspace, s.matrix, b, x, s.options, progress);
-  return detail::drive(s.space, *s.bicgstab, s.workspace, s.matrix, b, x, s.options, progress);
-}
 
 }  // namespace spk

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "solver/solve_result.hpp"
+#include "solver/solver_options.hpp"
 
 #if defined(__CUDACC__)
 #define SPK_HOST_DEVICE __host__ __device__
@@ -88,15 +89,15 @@ struct KrylovScalars {
   // Stopping state. threshold, initial_residual and divergence_limit are set by the
   // algorithm's first step from tolerance/tolerance_mode/divergence_factor.
   double tolerance = 0.0;
-  int tolerance_mode = 0;  // ToleranceMode as int
+  ToleranceMode tolerance_mode = ToleranceMode::rhs;
   double divergence_factor = 0.0;
   double threshold = 0.0;         // absolute residual norm to reach
   double initial_residual = 0.0;  // ||r0||
   double divergence_limit = 0.0;  // ||r|| above this: diverged (0 = off)
   int iteration = 0;              // completed iterations
   int max_iterations = 0;
-  int status = static_cast<int>(SolveStatus::running);
-  int breakdown = static_cast<int>(BreakdownQuantity::none);
+  SolveStatus status = SolveStatus::running;
+  BreakdownQuantity breakdown = BreakdownQuantity::none;
   int stop_iteration = 0;  // iteration at which status was set
 
   // Residual history in the same memory space: residual norm and timestamp per iteration.
@@ -104,12 +105,12 @@ struct KrylovScalars {
   std::uint64_t* history_time_ns = nullptr;
   int history_capacity = 0;
 
-  SPK_HOST_DEVICE bool running() const { return status == static_cast<int>(SolveStatus::running); }
+  SPK_HOST_DEVICE bool running() const { return status == SolveStatus::running; }
   SPK_HOST_DEVICE void stop(SolveStatus reason,
                             BreakdownQuantity quantity = BreakdownQuantity::none) {
     if (!running()) return;
-    status = static_cast<int>(reason);
-    breakdown = static_cast<int>(quantity);
+    status = reason;
+    breakdown = quantity;
     stop_iteration = iteration;
   }
   // Zeroes every update coefficient: x and r stay as they are.
@@ -119,9 +120,9 @@ struct KrylovScalars {
   SPK_HOST_DEVICE void set_stopping_targets(T r0_norm) {
     initial_residual = static_cast<double>(r0_norm);
     switch (tolerance_mode) {
-      case 0: threshold = tolerance * static_cast<double>(b_norm); break;  // rhs
-      case 1: threshold = tolerance * initial_residual; break;             // initial
-      default: threshold = tolerance; break;                               // absolute
+      case ToleranceMode::rhs: threshold = tolerance * static_cast<double>(b_norm); break;
+      case ToleranceMode::initial: threshold = tolerance * initial_residual; break;
+      case ToleranceMode::absolute: threshold = tolerance; break;
     }
     divergence_limit = divergence_factor > 0.0 ? divergence_factor * initial_residual : 0.0;
   }

@@ -175,17 +175,18 @@ void Solver<T>::update_values(const std::vector<T>& values) {
   if (values.size() != impl_->nnz)
     throw BadInput("update_values: " + std::to_string(values.size()) +
                    " values given, the pattern has " + std::to_string(impl_->nnz) + " entries");
-  for (std::size_t k = 0; k < values.size(); ++k)
-    if (!std::isfinite(values[k]))
-      throw BadInput("update_values: non-finite value at entry " + std::to_string(k + 1));
-  impl_->update_values(values);
+  impl_->update_values(values.data(), false);
 }
 
 template <class T>
 void Solver<T>::update_values(const T* values) {
   if (values == nullptr && impl_->nnz > 0) throw BadInput("update_values: null pointer");
-  update_values(
-      copy_array(values, impl_->nnz, locate_pointer(values) == PointerLocation::device, "values"));
+  const bool on_device = locate_pointer(values) == PointerLocation::device;
+  if (on_device && impl_->setup.space != ExecutionSpace::gpu) {
+    impl_->update_values(copy_array(values, impl_->nnz, true, "values").data(), false);
+    return;
+  }
+  impl_->update_values(values, on_device);
 }
 
 template <class T>

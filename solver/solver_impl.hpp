@@ -13,8 +13,8 @@ class Solver<T>::Impl {
   virtual SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
                             const ProgressCallback& progress) = 0;
   virtual SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) = 0;
-  // values: nnz host values, already checked finite, in the original CSR order.
-  virtual void update_values(const std::vector<T>& values) = 0;
+  // values: nnz values in the original CSR order, on the host or (on_device) the device.
+  virtual void update_values(const T* values, bool on_device) = 0;
   virtual double time_spmv_ms(int repetitions) = 0;
 
   SetupInfo setup;

@@ -37,13 +37,18 @@ double relative_difference(const std::vector<double>& x, const std::vector<doubl
 }
 
 // The Solver's setup errors (Jacobi's zero diagonal row, a refused format, ...) name the
-// row or the format; prefix the matrix (file) they are about.
+// row or the format; prefix the matrix (file) they are about. The library counts rows from
+// 0; the CLI speaks of the matrix file's rows (1-based) and of config keys.
 template <class T>
 Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
                         const SolverOptions& options, const SpmvOptions& spmv,
                         ExecutionSpace space) {
   try {
     return Solver<T>(matrix, options, spmv, space);
+  } catch (const BadDiagonal& error) {
+    throw BadInput(problem.name + ": " + to_string(options.preconditioner) + ": row " +
+                   std::to_string(error.row() + 1) + " (1-based, as in the matrix file): " +
+                   error.problem() + "; use solver.preconditioner: none");
   } catch (const BadInput& error) {
     throw BadInput(problem.name + ": " + error.what());
   } catch (const NotSupported& error) {

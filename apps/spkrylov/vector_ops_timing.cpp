@@ -2,6 +2,7 @@
 
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
+#include "solver/vector_space.hpp"
 #include "spmv/base/event_timer.hpp"
 
 namespace spk::app {
@@ -35,12 +36,12 @@ double time_vector_ops_ms(Method method, index_t n, int runs) {
     space.dot(size, e.data(), b.data(), &s->rhat_v);          // (r_hat, v)
     space.axpy(size, &s->minus_alpha, b.data(), d.data());    // s = r - alpha v
     space.axpy(size, &s->alpha, a.data(), c.data());          // x += alpha p
-    space.nrm2(size, d.data(), &s->s_norm);                   // ||s||
+    norm(space, size, d.data(), &s->s_norm);                   // ||s||
     space.dot(size, b.data(), d.data(), &s->t_s);             // (t, s)
     space.dot(size, b.data(), b.data(), &s->t_t);             // (t, t)
     space.axpy(size, &s->omega, d.data(), c.data());          // x += omega s
     space.axpy(size, &s->minus_omega, b.data(), d.data());    // r = s - omega t
-    space.nrm2(size, d.data(), &s->residual_norm_candidate);  // ||r||
+    norm(space, size, d.data(), &s->residual_norm_candidate);  // ||r||
   };
   const TimingSummary timing = method == Method::cg
                                    ? time_on_stream(context.stream(), 3, runs, cg_iteration)

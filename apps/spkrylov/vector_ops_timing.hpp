@@ -7,7 +7,8 @@
 //
 // The call lists mirror solver/cg.hpp and solver/bicgstab.hpp (unpreconditioned):
 //   CG:       dot, axpy, axpy, dot, scal, axpy                               (6 calls, 2 SpMV-free)
-//   BiCGSTAB: dot, axpy, scal, axpy, dot, axpy, axpy, nrm2, dot, dot, axpy, axpy, nrm2 (13)
+//   BiCGSTAB: dot, axpy, scal, axpy, dot, axpy, axpy, norm, dot, dot, axpy, axpy, norm (13;
+//             a norm is a dot and a one-thread square root, solver/vector_space.hpp)
 #include <cuda_runtime.h>
 
 #include "solver/solver_options.hpp"

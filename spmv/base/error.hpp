@@ -5,6 +5,7 @@
 //
 //   spk::Error                 base class
 //   ├── spk::BadInput          malformed file, bad config key/type/value, NaN in data, ...
+//   │   └── spk::BadDiagonal     a diagonal entry a preconditioner must invert is unusable
 //   ├── spk::NotSupported      valid input the program cannot handle (complex matrices, ...)
 //   ├── spk::CudaError         a CUDA runtime, cuBLAS or cuSPARSE call failed
 //   │   └── spk::OutOfDeviceMemory   a device allocation failed (says requested and free bytes)
@@ -24,6 +25,24 @@ class Error : public std::runtime_error {
 class BadInput : public Error {
  public:
   using Error::Error;
+};
+
+// A diagonal entry the preconditioner divides by is missing, zero, not finite, or too
+// small to invert. row() is 0-based (the C++ API's base); what() says so, and a program
+// that reads 1-based files (the CLI) rewords it from row() and problem().
+class BadDiagonal : public BadInput {
+ public:
+  BadDiagonal(const std::string& preconditioner, long long row, const std::string& problem)
+      : BadInput(preconditioner + ": row " + std::to_string(row) + " (0-based): " + problem +
+                 "; use Preconditioner::none or fix the matrix"),
+        row_(row),
+        problem_(problem) {}
+  long long row() const { return row_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  long long row_;
+  std::string problem_;
 };
 
 class NotSupported : public Error {

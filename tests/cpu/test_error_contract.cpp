@@ -143,7 +143,8 @@ TEST(ErrorContract, ZeroDiagonalWithJacobi) {
         Solver<double>(matrix, cg_options(Preconditioner::jacobi), SpmvOptions{},
                        ExecutionSpace::cpu);
       },
-      "jacobi: row 2: ", "diagonal entry is zero or missing; use preconditioner: none");
+      "jacobi: row 1 (0-based): ",
+      "diagonal entry is zero or missing; use Preconditioner::none or fix the matrix");
   // The same matrix without Jacobi is accepted (it is not singular).
   EXPECT_NO_THROW(Solver<double>(matrix, cg_options(), SpmvOptions{}, ExecutionSpace::cpu));
 }

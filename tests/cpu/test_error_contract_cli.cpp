@@ -101,8 +101,9 @@ TEST(ErrorContractCli, EmptyMatrix) {
 
 TEST(ErrorContractCli, ZeroDiagonalWithJacobi) {
   expect_one_line_error(solve_config("zero_diagonal_jacobi.yaml"),
-                        {bad_path("zero_diagonal.mtx") + ": jacobi: row 2: ",
-                         "diagonal entry is zero or missing; use preconditioner: none"});
+                        {bad_path("zero_diagonal.mtx") +
+                             ": jacobi: row 2 (1-based, as in the matrix file): ",
+                         "diagonal entry is zero or missing; use solver.preconditioner: none"});
 }
 
 TEST(ErrorContractCli, UnknownYamlKey) {

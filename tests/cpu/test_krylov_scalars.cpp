@@ -15,7 +15,7 @@ namespace {
 KrylovScalars<double> running_scalars() {
   KrylovScalars<double> s;
   s.tolerance = 1e-8;
-  s.tolerance_mode = 0;
+  s.tolerance_mode = ToleranceMode::rhs;
   s.divergence_factor = 100.0;
   s.max_iterations = 10;
   s.b_norm = 2.0;
@@ -27,10 +27,10 @@ TEST(KrylovScalars, StoppingTargetsFollowToleranceMode) {
   KrylovScalars<double> s = running_scalars();
   EXPECT_DOUBLE_EQ(s.threshold, 2e-8);  // rhs: tol * ||b||
   EXPECT_DOUBLE_EQ(s.divergence_limit, 400.0);
-  s.tolerance_mode = 1;
+  s.tolerance_mode = ToleranceMode::initial;
   s.set_stopping_targets(4.0);
   EXPECT_DOUBLE_EQ(s.threshold, 4e-8);  // initial: tol * ||r0||
-  s.tolerance_mode = 2;
+  s.tolerance_mode = ToleranceMode::absolute;
   s.set_stopping_targets(4.0);
   EXPECT_DOUBLE_EQ(s.threshold, 1e-8);  // absolute
   s.divergence_factor = 0.0;
@@ -44,28 +44,28 @@ TEST(KrylovScalars, CheckResidualOrderAndStopIteration) {
   s.check_residual(1.0);
   EXPECT_TRUE(s.running());
   s.check_residual(std::numeric_limits<double>::quiet_NaN());
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::non_finite));
+  EXPECT_EQ(s.status, SolveStatus::non_finite);
   EXPECT_EQ(s.stop_iteration, 3);
 
   s = running_scalars();
   s.check_residual(1e-9);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::converged));
+  EXPECT_EQ(s.status, SolveStatus::converged);
   s.check_residual(1e9);  // a later test never overrides the first stop
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::converged));
+  EXPECT_EQ(s.status, SolveStatus::converged);
 
   s = running_scalars();
   s.check_residual(401.0);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::diverged));
+  EXPECT_EQ(s.status, SolveStatus::diverged);
 
   s = running_scalars();
   s.iteration = 10;
   s.check_residual(1.0);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::max_iterations));
+  EXPECT_EQ(s.status, SolveStatus::max_iterations);
 
   s = running_scalars();
   s.iteration = 10;
   s.check_residual(1e-10);  // converging on the last allowed iteration counts as converged
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::converged));
+  EXPECT_EQ(s.status, SolveStatus::converged);
 }
 
 TEST(KrylovScalars, HistoryIsRecordedPerIteration) {
@@ -89,8 +89,8 @@ TEST(CgSteps, NonPositiveCurvatureIsBreakdownAndFreezes) {
   s.rho = 1.0;
   s.p_ap = -0.5;
   cg_steps::Alpha<double>{}(s);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::breakdown));
-  EXPECT_EQ(s.breakdown, static_cast<int>(BreakdownQuantity::p_ap));
+  EXPECT_EQ(s.status, SolveStatus::breakdown);
+  EXPECT_EQ(s.breakdown, BreakdownQuantity::p_ap);
   EXPECT_EQ(s.alpha, 0.0);
   EXPECT_EQ(s.minus_alpha, 0.0);
 
@@ -98,7 +98,7 @@ TEST(CgSteps, NonPositiveCurvatureIsBreakdownAndFreezes) {
   s.rho = 1.0;
   s.p_ap = std::numeric_limits<double>::infinity();
   cg_steps::Alpha<double>{}(s);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::non_finite));
+  EXPECT_EQ(s.status, SolveStatus::non_finite);
 }
 
 TEST(CgSteps, AlphaAndBetaFormulas) {
@@ -120,7 +120,7 @@ TEST(CgSteps, NanRhoIsNotMistakenForConvergence) {
   s.rho_old = 1.0;
   s.rho = std::numeric_limits<double>::quiet_NaN();
   cg_steps::Beta<double>{false}(s);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::non_finite));
+  EXPECT_EQ(s.status, SolveStatus::non_finite);
 }
 
 TEST(BicgstabSteps, RhoBreakdownIsScaled) {
@@ -129,8 +129,8 @@ TEST(BicgstabSteps, RhoBreakdownIsScaled) {
   s.restart_residual = 1.0;
   s.rho = 1e-33;  // below eps^2 * ||r|| * ||r_hat||
   bicgstab_steps::Beta<double>{}(s);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::breakdown));
-  EXPECT_EQ(s.breakdown, static_cast<int>(BreakdownQuantity::rho));
+  EXPECT_EQ(s.status, SolveStatus::breakdown);
+  EXPECT_EQ(s.breakdown, BreakdownQuantity::rho);
 
   s = running_scalars();  // small but not negligible: nonnormal systems recover from this
   s.residual_norm = 1.0;
@@ -154,14 +154,14 @@ TEST(BicgstabSteps, RhatVAndOmegaBreakdowns) {
   s.rho = 1.0;
   s.rhat_v = 0.0;
   bicgstab_steps::Alpha<double>{}(s);
-  EXPECT_EQ(s.breakdown, static_cast<int>(BreakdownQuantity::rhat_v));
+  EXPECT_EQ(s.breakdown, BreakdownQuantity::rhat_v);
 
   s = running_scalars();
   s.s_norm = 1.0;
   s.t_t = 4.0;
   s.t_s = 0.0;
   bicgstab_steps::Omega<double>{}(s);
-  EXPECT_EQ(s.breakdown, static_cast<int>(BreakdownQuantity::omega));
+  EXPECT_EQ(s.breakdown, BreakdownQuantity::omega);
   EXPECT_EQ(s.omega, 0.0);  // frozen: x and r stay put
 
   s = running_scalars();
@@ -178,7 +178,7 @@ TEST(BicgstabSteps, HalfStepConvergenceStopsBeforeOmega) {
   s.iteration = 4;
   s.s_norm = 1e-12;
   bicgstab_steps::HalfStep<double>{}(s);
-  EXPECT_EQ(s.status, static_cast<int>(SolveStatus::converged));
+  EXPECT_EQ(s.status, SolveStatus::converged);
   EXPECT_EQ(s.stop_iteration, 5);
   EXPECT_EQ(s.omega, 0.0);
 }

@@ -298,15 +298,17 @@ TEST(SolverInputCpu, JacobiZeroDiagonalNamesTheRow) {
   CsrMatrix<double> a;
   a.rows = a.cols = 3;
   a.row_offsets = {0, 1, 2, 3};
-  a.columns = {0, 2, 2};  // row 2 has no diagonal
+  a.columns = {0, 2, 2};  // row 1 (0-based) has no diagonal
   a.values = {1.0, 1.0, 1.0};
   SolverOptions options;
   options.preconditioner = Preconditioner::jacobi;
   try {
     Solver<double> solver(a, options, SpmvOptions{}, ExecutionSpace::cpu);
     FAIL() << "expected BadInput";
-  } catch (const BadInput& error) {
-    EXPECT_NE(std::string(error.what()).find("row 2"), std::string::npos) << error.what();
+  } catch (const BadDiagonal& error) {
+    EXPECT_EQ(error.row(), 1);
+    EXPECT_NE(std::string(error.what()).find("row 1 (0-based)"), std::string::npos)
+        << error.what();
   }
 }
 

@@ -1,14 +1,15 @@
-// The GPU implementation of Solver<T>: the configured SpMV backend, cuBLAS vector
-// operations and device-resident scalars, all on one stream.
-#include <algorithm>
+// The GPU implementation of Solver<T>: the configured SpMV backend, DeviceSpace (cuBLAS and
+// device-resident scalars) and the same method and preconditioner code as the CPU path, all
+// on one stream.
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "solver/device_context.hpp"
+#include "solver/device_space.cuh"
 #include "solver/device_space.hpp"
 #include "solver/jacobi.hpp"
-#include "solver/krylov.hpp"
+#include "solver/krylov_driver.hpp"
 #include "solver/solver_impl.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/event_timer.hpp"
@@ -19,18 +20,27 @@ namespace spk {
 namespace {
 
 template <class T>
+std::unique_ptr<KrylovPreconditioner<DeviceSpace<T>>> make_device_preconditioner(
+    const SolverOptions& options, DeviceSpace<T>& space, const CsrMatrix<T>& matrix) {
+  if (options.preconditioner != Preconditioner::jacobi) return nullptr;
+  const DeviceBuffer<T> csr_values(matrix.values, "matrix values for the preconditioner setup");
+  return std::make_unique<JacobiPreconditioner<DeviceSpace<T>>>(space, matrix, csr_values.data());
+}
+
+template <class T>
 class DeviceSolver final : public Solver<T>::Impl {
  public:
   DeviceSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
-               const SpmvOptions& spmv, cudaStream_t stream)
+               const SpmvOptions& spmv,
+               cudaStream_t stream)
       : context_(stream),
         space_(context_),
         backend_(make_spmv_backend(matrix, spmv, context_.stream())),
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
         x_(static_cast<std::size_t>(matrix.rows), "solution x"),
-        matrix_(matrix) {
-    if (solver_options.preconditioner == Preconditioner::jacobi)
-      inverse_diagonal_ = DeviceBuffer<T>(jacobi_inverse_diagonal(matrix), "Jacobi diagonal");
+        matrix_(matrix),
+        iteration_(space_, *backend_, solver_options,
+                   make_device_preconditioner(solver_options, space_, matrix)) {
     const DeviceInfo device = current_device_info();
     this->setup.device_name = device.name + " (sm_" + std::to_string(device.compute_major) +
                               std::to_string(device.compute_minor) + ")";
@@ -39,9 +49,6 @@ class DeviceSolver final : public Solver<T>::Impl {
     this->setup.device_bytes = backend_->device_bytes();
     this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
     if (const TuningReport* tuning = backend_->tuning_report()) this->setup.tuning = *tuning;
-    krylov_ = std::make_unique<KrylovSolve<DeviceSpace<T>>>(
-        space_, *backend_, inverse_diagonal_.size() ? inverse_diagonal_.data() : nullptr,
-        solver_options);
     context_.synchronize();
   }
 
@@ -60,18 +67,22 @@ class DeviceSolver final : public Solver<T>::Impl {
   }
 
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) override {
-    return krylov_->run(b, x, progress);
+    return iteration_.solve(b, x, progress);
   }
 
-  void update_values(const std::vector<T>& values) override {
-    std::vector<T> inverse_diagonal;
-    CsrMatrix<T> updated = matrix_;  // host copy of the pattern, for the value conversion
-    updated.values = values;
-    if (inverse_diagonal_.size()) inverse_diagonal = jacobi_inverse_diagonal(updated);
+  void update_values(const T* values, bool on_device) override {
+    // Transitional: the backend converts host values (until the device scatter lands).
+    CsrMatrix<T> updated = matrix_;
+    if (on_device)
+      copy_synchronously(updated.values.data(), values, updated.values.size() * sizeof(T),
+                         cudaMemcpyDeviceToHost);
+    else
+      std::copy(values, values + updated.values.size(), updated.values.begin());
     context_.synchronize();  // no kernel of ours still reads the old values
     backend_->update_values(updated);
-    // In place: the Krylov state holds this pointer.
-    if (inverse_diagonal_.size()) inverse_diagonal_.copy_from_host(inverse_diagonal);
+    const DeviceBuffer<T> csr_values(updated.values, "updated matrix values");
+    iteration_.update_preconditioner(csr_values.data());
+    context_.synchronize();
     matrix_.values = std::move(updated.values);
   }
 
@@ -87,10 +98,9 @@ class DeviceSolver final : public Solver<T>::Impl {
   DeviceContext context_;
   DeviceSpace<T> space_;
   std::unique_ptr<SpmvBackend<T>> backend_;
-  DeviceBuffer<T> inverse_diagonal_;
   DeviceBuffer<T> b_, x_;
   CsrMatrix<T> matrix_;
-  std::unique_ptr<KrylovSolve<DeviceSpace<T>>> krylov_;
+  KrylovIteration<DeviceSpace<T>> iteration_;
 };
 
 }  // namespace

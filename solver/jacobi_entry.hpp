@@ -1,0 +1,37 @@
+#pragma once
+// One row of the Jacobi diagonal (solver/jacobi.hpp), shared by the host loop
+// (HostSpace::invert_entries) and the device kernel (DeviceSpace::invert_entries).
+#include <cstdint>
+#include <limits>
+
+#include "solver/krylov_scalars.hpp"
+#include "spmv/host/csr_matrix.hpp"
+
+namespace spk {
+
+// Why invert_entries refused a row, encoded with the row as row * 4 + reason so that the
+// smallest code is the first bad row. no_fault: every row was fine.
+namespace diagonal_fault {
+constexpr std::uint64_t missing_or_zero = 1;
+constexpr std::uint64_t not_finite = 2;
+constexpr std::uint64_t too_small = 3;
+constexpr std::uint64_t no_fault = std::numeric_limits<std::uint64_t>::max();
+}  // namespace diagonal_fault
+
+
+// inverse = 1 / values[position]; returns diagonal_fault::no_fault, or the reason the entry
+// cannot be inverted (inverse is then 0).
+template <class T>
+SPK_HOST_DEVICE inline std::uint64_t invert_entry(const T* values, index_t position, T& inverse) {
+  inverse = T(0);
+  if (position < 0) return diagonal_fault::missing_or_zero;
+  const T diagonal = values[position];
+  if (!is_finite(static_cast<double>(diagonal))) return diagonal_fault::not_finite;
+  if (diagonal == T(0)) return diagonal_fault::missing_or_zero;
+  const T reciprocal = T(1) / diagonal;
+  if (!is_finite(static_cast<double>(reciprocal))) return diagonal_fault::too_small;
+  inverse = reciprocal;
+  return diagonal_fault::no_fault;
+}
+
+}  // namespace spk

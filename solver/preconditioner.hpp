@@ -1,0 +1,28 @@
+#pragma once
+// KrylovPreconditioner<Space>: z = M^-1 r for a Krylov method, written against a vector space
+// (solver/vector_space.hpp) so one implementation serves the host, the device and, later,
+// the distributed path. Setup happens in the implementation's constructor; the methods see
+// only apply(). Implementations: JacobiPreconditioner (solver/jacobi.hpp).
+#include <string>
+
+namespace spk {
+
+template <class Space>
+class KrylovPreconditioner {
+ public:
+  using T = typename Space::value_type;
+  virtual ~KrylovPreconditioner() = default;
+
+  // z = M^-1 r. r and z have the operator's rows() entries, in the space, and do not alias.
+  virtual void apply(const T* r, T* z) = 0;
+  // New matrix values for the same pattern: nnz values in the CSR order of the matrix the
+  // preconditioner was built from, in the space. Asynchronous where the space is; problems
+  // it finds (a zero pivot) are reported by check().
+  virtual void update_values(const T* csr_values) = 0;
+  // Throws BadInput if the last setup or update_values found the values unusable (for
+  // example BadDiagonal for a zero Jacobi pivot). Synchronizes only when an update is pending.
+  virtual void check() = 0;
+  virtual std::string name() const = 0;
+};
+
+}  // namespace spk

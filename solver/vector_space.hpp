@@ -1,0 +1,34 @@
+#pragma once
+// What a Krylov method needs of the place its vectors live: a "vector space". The methods
+// (solver/cg.hpp, solver/bicgstab.hpp), the driver (solver/krylov_driver.hpp) and the
+// preconditioners (solver/preconditioner.hpp) are written once against it; HostSpace
+// (solver/host_space.hpp, the CPU reference) and DeviceSpace (solver/device_space.hpp, cuBLAS
+// on one stream) implement it, and a distributed space only has to sum `dot` across ranks.
+//
+//   value_type, Array<U>                 element type, owning array of U in the space
+//   allocate<U>(count, what)             an Array<U> (what names it in allocation errors)
+//   download(data, count)                a std::vector copy on the host (synchronizes)
+//   scalars(), read_scalars(), write_scalars(), scalar_step(step)   KrylovScalars<T> in the
+//                                        space and the small functors that update them
+//   run_repeated(count, use_graph, body), invalidate_graph(), synchronize()
+//   dot(n, x, y, result)                 *result = (x, y), result in the space
+//   axpy(n, alpha, x, y), scal(n, alpha, x), copy(n, x, y), fill_zero(n, x)
+//   multiply_elementwise(n, d, x, y)     y = d .* x
+//   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
+//   invert_entries(...)                  the Jacobi diagonal kernel (solver/jacobi.hpp)
+// Scalars (alpha, result) are pointers into the space: device pointers on the GPU, so no
+// iteration waits for the host.
+#include <cstddef>
+
+namespace spk {
+
+// *result = ||x||_2, as the dot product (x, x) followed by a square root, so that a
+// distributed space, whose dot sums over ranks, gets the global norm with no extra code.
+// (x, x) overflows where ||x|| > sqrt(max of T): 1e154 in double, 1e19 in float.
+template <class Space, class T>
+void norm(Space& space, std::size_t n, const T* x, T* result) {
+  space.dot(n, x, x, result);  // (x, x)
+  space.square_root(result);   // sqrt((x, x))
+}
+
+}  // namespace spk
