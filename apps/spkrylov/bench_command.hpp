@@ -20,6 +20,8 @@ struct BenchCommandOptions {
   std::string json_path;
   // --solvers: end-to-end solver timing instead of SpMV bandwidth.
   bool solvers = false;
+  // --update-values: Solver::update_values against one SpMV, per format.
+  bool update_values = false;
   double solver_tolerance = 1e-8;
   int max_iterations = 20000;
 };

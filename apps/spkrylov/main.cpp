@@ -13,6 +13,7 @@
 #include "bench_command.hpp"
 #include "exit_codes.hpp"
 #include "bench_solvers.hpp"
+#include "bench_update_values.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
 #include "spmv/base/error.hpp"
@@ -64,6 +65,8 @@ int main(int argc, char** argv) {
   bench_command->add_option("--max-iterations", bench.max_iterations, "--solvers: iteration limit")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
+  bench_command->add_flag("--update-values", bench.update_values,
+                          "time update_values (new values, same pattern) against one SpMV");
   bench_command->add_option("--csv", bench.csv_path, "write the table as CSV");
   bench_command->add_option("--json", bench.json_path, "write the table as JSON");
 
@@ -75,8 +78,10 @@ int main(int argc, char** argv) {
 
   try {
     if (info_command->parsed()) return spk::app::run_info_command(info);
-    if (bench_command->parsed())
+    if (bench_command->parsed()) {
+      if (bench.update_values) return spk::app::run_update_values_bench(bench);
       return bench.solvers ? spk::app::run_solver_bench(bench) : spk::app::run_bench_command(bench);
+    }
     return spk::app::run_solve_command(solve);  // `spkrylov` alone runs the default solve
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";
