@@ -10,7 +10,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::fuzz {
 

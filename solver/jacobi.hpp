@@ -11,7 +11,7 @@
 
 #include "solver/jacobi_entry.hpp"
 #include "solver/preconditioner.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -22,7 +22,7 @@
 #include "solver/bicgstab.hpp"
 #include "solver/cg.hpp"
 #include "solver/preconditioner.hpp"
-#include "solver/progress.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/vector_space.hpp"
 #include "solver/solve_outcome.hpp"
 #include "solver/solver_options.hpp"

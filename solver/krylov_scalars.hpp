@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/solver_options.hpp"
 
 #if defined(__CUDACC__)

@@ -2,7 +2,7 @@
 // One human line describing how a solve ended.
 #include <string>
 
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/solver_options.hpp"
 
 namespace spk {

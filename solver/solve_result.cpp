@@ -1,4 +1,4 @@
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 
 namespace spk {
 

@@ -9,7 +9,7 @@
 #include "solver/solver_impl.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -20,7 +20,7 @@
 /// Errors: bad input throws spk::BadInput, an unsupported request spk::NotSupported, a CUDA
 /// failure spk::CudaError (spk::OutOfDeviceMemory with the bytes asked for and free), a
 /// missing GPU with DeviceChoice::gpu spk::NoDevice; all derive from spk::Error
-/// (spmv/base/error.hpp). A solve that does not converge is NOT an exception: it is a
+/// (<spkrylov/errors.hpp>). A solve that does not converge is NOT an exception: it is a
 /// SolveResult status (breakdown, diverged, stagnated, ...) with a one-line message.
 ///
 /// Streams and threads: a GPU Solver runs all its work on one CUDA stream, the caller's (the
@@ -35,8 +35,8 @@
 #include <utility>
 #include <vector>
 
-#include "solver/progress.hpp"
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/solver_options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/tuning/tuning_report.hpp"

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 // Format headers (one per backend family).
 #include "spmv/formats/ellpack.hpp"
 #include "spmv/formats/ellpack_r.hpp"

@@ -1,6 +1,6 @@
 #include "spmv/spmv_options.hpp"
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

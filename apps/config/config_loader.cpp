@@ -14,7 +14,7 @@
 #include "apps/config/config_overrides.hpp"
 #include "apps/config/config_paths.hpp"
 #include "apps/config/yaml_reader.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/base/printable_text.hpp"
 
 namespace spk {

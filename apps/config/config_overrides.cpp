@@ -4,7 +4,7 @@
 #include <charconv>
 #include <limits>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/base/printable_text.hpp"
 
 namespace spk {

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/base/printable_text.hpp"
 
 namespace spk {

@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "json_writer.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::app {
 

@@ -13,7 +13,7 @@
 #include "solver/solver.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 #include "vector_ops_timing.hpp"

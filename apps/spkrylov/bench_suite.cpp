@@ -1,6 +1,6 @@
 #include "bench_suite.hpp"
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::app {
 

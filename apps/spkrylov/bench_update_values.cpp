@@ -12,7 +12,7 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/spmv_options.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "number_text.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::app {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The CLI's process exit codes: 0 converged, 2 any other solve status (not converged,
 // breakdown, ...), 1 bad input or an error (main catches every spk::Error once).
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 
 namespace spk {
 

@@ -5,7 +5,7 @@
 
 #include "problem.hpp"
 #include "apps/config/config_loader.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/matrix_stats.hpp"
 

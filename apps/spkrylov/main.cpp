@@ -16,7 +16,7 @@
 #include "bench_update_values.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs"};

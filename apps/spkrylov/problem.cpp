@@ -4,7 +4,7 @@
 #include <random>
 
 #include "number_text.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"

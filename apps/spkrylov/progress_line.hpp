@@ -1,7 +1,7 @@
 #pragma once
 // A live one-line progress display on a terminal: iteration, residual, iterations/s.
 // Silent when stderr is not a terminal, with --quiet, and for solves shorter than ~1 s.
-#include "solver/progress.hpp"
+#include "spkrylov/result.hpp"
 
 namespace spk::app {
 

@@ -5,7 +5,7 @@
 
 #include "json_writer.hpp"
 #include "number_text.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "tuning_summary.hpp"
 
 namespace spk::app {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "apps/config/run_config.hpp"
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/solver.hpp"
 #include "spmv/host/matrix_stats.hpp"
 

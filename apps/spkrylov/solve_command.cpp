@@ -13,7 +13,7 @@
 #include "exit_codes.hpp"
 #include "solver/solver.hpp"
 #include "spmv/base/device.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {

@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "json_writer.hpp"
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/solver_options.hpp"
 #include "spmv/tuning/tuning_report.hpp"
 

@@ -19,12 +19,12 @@
 ///  - spk::SolverOptions         solver/solver_options.hpp: method, tolerance, stopping, Jacobi
 ///  - spk::SpmvOptions           spmv/spmv_options.hpp: storage format, x_cache, kernel shape
 ///  - spk::SolveResult           solver/solve_result.hpp: status, message, residuals, history
-///  - spk::Error and subclasses  spmv/base/error.hpp: BadInput, NotSupported, CudaError,
+///  - spk::Error and subclasses  <spkrylov/errors.hpp>: BadInput, NotSupported, CudaError,
 ///                               OutOfDeviceMemory, NoDevice
 ///  - spk::CsrMatrix<T>          spmv/host/csr_matrix.hpp: an owning host CSR matrix
-#include "solver/solve_result.hpp"
+#include "spkrylov/result.hpp"
 #include "solver/solver.hpp"
 #include "solver/solver_options.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_options.hpp"

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::detail {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
 
 namespace spk {

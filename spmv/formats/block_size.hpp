@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -1,6 +1,6 @@
 #include "spmv/formats/csr_launch_policy.hpp"
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

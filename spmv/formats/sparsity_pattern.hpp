@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/base/printable_text.hpp"
 
 namespace spk {

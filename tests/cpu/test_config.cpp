@@ -12,7 +12,7 @@
 
 #include "apps/config/config_loader.hpp"
 #include "apps/config/config_names.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 namespace {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/formats/aligned_csr_layout.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows.hpp"

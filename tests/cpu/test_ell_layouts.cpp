@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/ellpack_layout.hpp"
 #include "spmv/formats/ellpack_r_layout.hpp"

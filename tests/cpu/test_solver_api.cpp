@@ -7,7 +7,7 @@
 
 #include "solver/solver.hpp"
 #include "spmv/base/device.hpp"
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

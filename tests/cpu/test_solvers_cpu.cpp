@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

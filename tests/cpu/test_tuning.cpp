@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "spmv/base/error.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/tuning/matrix_fingerprint.hpp"
 #include "spmv/tuning/tuner.hpp"

@@ -1,15 +1,18 @@
 #pragma once
 /// @file
 /// spk::SolveStatus and spk::SolveResult: what a solve reports. A solve that does not
-/// converge is a status with a one-line message, never an exception.
+/// converge is a status with a one-line message, never an exception. spk::Progress: what
+/// a solve reports at each convergence check (every solver.check_every iterations).
 ///
 /// @code
 ///   const spk::SolveResult result = solver.solve(b, x);
 ///   if (result.status == spk::SolveStatus::breakdown)
 ///     std::cerr << "broke down on " << spk::to_string(result.breakdown) << "\n";
 ///   std::cout << result.message << " (" << result.ms_per_iteration() << " ms/iteration)\n";
+///   solver.solve(b, x, [](const spk::Progress& p) { std::cerr << p.iteration << "\r"; });
 /// @endcode
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,5 +67,13 @@ struct SolveResult {
     return iterations_executed > 0 ? 1e3 * solve_s / iterations_executed : 0.0;
   }
 };
+
+struct Progress {
+  int iteration = 0;
+  double residual = 0.0;
+  double threshold = 0.0;
+  double elapsed_s = 0.0;
+};
+using ProgressCallback = std::function<void(const Progress&)>;
 
 }  // namespace spk
