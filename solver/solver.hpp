@@ -60,19 +60,6 @@ struct Options {
   DeviceChoice device = DeviceChoice::automatic;
 };
 
-/// A CSR matrix the caller owns (0-based, rows + 1 row offsets starting at 0, columns sorted
-/// or not): host pointers, or device pointers with `on_device = true`. The Solver copies
-/// what it needs at construction; the arrays may be freed afterwards.
-template <class T>
-struct CsrArrays {
-  index_t rows = 0;
-  index_t cols = 0;
-  const index_t* row_offsets = nullptr;
-  const index_t* columns = nullptr;
-  const T* values = nullptr;
-  bool on_device = false;
-};
-
 /// What setup built, for reports.
 struct SetupInfo {
   ExecutionSpace space = ExecutionSpace::cpu;

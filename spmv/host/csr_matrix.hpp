@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "spkrylov/csr_arrays.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
 
-using index_t = std::int32_t;
 constexpr std::int64_t max_index = std::numeric_limits<index_t>::max();
 
 template <class T>
@@ -60,6 +60,13 @@ CsrMatrix<To> convert_values(const CsrMatrix<From>& matrix) {
   result.columns = matrix.columns;
   result.values.assign(matrix.values.begin(), matrix.values.end());
   return result;
+}
+
+// A non-owning view of `matrix` (host arrays), e.g. to construct a Solver.
+template <class T>
+CsrArrays<T> arrays_of(const CsrMatrix<T>& matrix) {
+  return {matrix.rows, matrix.cols, matrix.row_offsets.data(), matrix.columns.data(),
+          matrix.values.data(), false};
 }
 
 }  // namespace spk

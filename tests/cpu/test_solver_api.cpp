@@ -23,10 +23,6 @@ Options cpu_options(Method method = Method::cg,
   return options;
 }
 
-CsrArrays<double> arrays_of(const CsrMatrix<double>& a) {
-  return {a.rows, a.cols, a.row_offsets.data(), a.columns.data(), a.values.data(), false};
-}
-
 
 TEST(SolverApi, ArraysAndMatrixConstructionGiveTheSameSolve) {
   const auto a = test::generated("poisson3d", 10);
