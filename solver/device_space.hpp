@@ -22,7 +22,6 @@ class DeviceSpace {
   using value_type = T;
   template <class U>
   using Array = DeviceBuffer<U>;
-  static constexpr MemorySpace memory = MemorySpace::device;
 
   explicit DeviceSpace(DeviceContext& context);
   ~DeviceSpace() { destroy_graph(); }

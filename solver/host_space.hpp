@@ -19,7 +19,6 @@ class HostSpace {
   using value_type = T;
   template <class U>
   using Array = std::vector<U>;
-  static constexpr MemorySpace memory = MemorySpace::host;
 
   template <class U>
   Array<U> allocate(std::size_t count, const char* /*what*/) {

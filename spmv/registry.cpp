@@ -35,7 +35,6 @@ const std::map<std::string, BackendFactory<T>>& factories() {
       {"csr-vector", &make_csr_vector<T>},
       {"aligned-csr", &make_aligned_csr<T>},
       {"cusparse", &make_cusparse_csr<T>},
-      {"auto", &make_auto_backend<T>},  // measured choice among the others
       // @@FORMAT-TABLE@@ one line per format: {"name", &make_name<T>},
   };
   return table;
@@ -52,7 +51,9 @@ std::string valid_format_list() {
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
                                                   const SpmvOptions& options,
-                                                  cudaStream_t stream) {
+                                                  cudaStream_t stream, TuningReport* tuning) {
+  if (tuning != nullptr) *tuning = TuningReport{};
+  if (options.format == "auto") return make_auto_backend<T>(matrix, options, stream, tuning);
   const auto& table = factories<T>();
   const auto found = table.find(options.format);
   if (found == table.end())
@@ -63,9 +64,9 @@ std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
 
 template std::unique_ptr<SpmvBackend<float>> make_spmv_backend(const CsrMatrix<float>&,
                                                                const SpmvOptions&,
-                                                               cudaStream_t);
+                                                               cudaStream_t, TuningReport*);
 template std::unique_ptr<SpmvBackend<double>> make_spmv_backend(const CsrMatrix<double>&,
                                                                 const SpmvOptions&,
-                                                                cudaStream_t);
+                                                                cudaStream_t, TuningReport*);
 
 }  // namespace spk

@@ -6,15 +6,20 @@
 
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
+#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 
 // Throws BadInput for an unknown format name (listing the valid ones) or a format that
 // refuses this matrix (e.g. ellpack past max_ell_fill), CudaError/OutOfDeviceMemory on
 // device failures.
+//
+// tuning: when not null, *tuning is reset to an empty TuningReport and, for
+// spmv.format auto, filled with what the tuner measured and chose (TuningReport::used is then
+// true). The backends themselves know nothing of the tuner.
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
-                                                  const SpmvOptions& options,
-                                                  cudaStream_t stream);
+                                                  const SpmvOptions& options, cudaStream_t stream,
+                                                  TuningReport* tuning = nullptr);
 
 }  // namespace spk

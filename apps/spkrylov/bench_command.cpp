@@ -121,13 +121,13 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
     row.rows = a.rows;
     row.nnz = a.nnz();
     try {
-      const auto backend = make_spmv_backend(matrix, candidate.options, stream);
+      TuningReport tuning;
+      const auto backend = make_spmv_backend(matrix, candidate.options, stream, &tuning);
       row.backend = backend->name();
       row.device_bytes = backend->device_bytes();
       row.bytes_per_spmv = backend->bytes_per_spmv();
       row.details = join_details(backend->details());
-      if (const TuningReport* tuning = backend->tuning_report())
-        row.details += " auto_tuning_ms=" + std::to_string(tuning->tuning_ms);
+      if (tuning.used) row.details += " auto_tuning_ms=" + std::to_string(tuning.tuning_ms);
       // Check first: fresh random x, poisoned y, fp64 reference.
       for (auto& value : x_host) value = uniform(engine);
       reference_spmv(a, x_host.data(), y_reference.data());

@@ -104,6 +104,17 @@ class CsrSpmv : public ::testing::TestWithParam<BackendCase> {
     expect_matches_reference<double>(source, what, options());
   }
 
+  // apply_scaled on `source` with fresh random values in precision T (spmv_test_support.hpp:
+  // alpha -1.5 / beta 0.5 on a random y, beta 0 on a NaN-poisoned y).
+  template <class T>
+  void expect_scaled_matches_reference(const CsrMatrix<double>& source, const std::string& what,
+                                       const SpmvOptions& spmv_options) {
+    SCOPED_TRACE(what + (std::is_same_v<T, float> ? " (float)" : " (double)"));
+    const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
+    const auto backend = make_spmv_backend<T>(matrix, spmv_options, stream_->get());
+    test::expect_scaled_products_match(*backend, matrix, rng_, *stream_);
+  }
+
   std::unique_ptr<test::TestStream> stream_;
   std::mt19937_64 rng_{20240917};
 };
@@ -166,6 +177,26 @@ TEST_P(CsrSpmv, AwkwardShapes) {
   expect_matches_reference(test::random_pattern_matrix(37, 1000, lengths_up_to(300), rng),
                            "rectangular 37x1000");
   expect_matches_reference(boundary_length_matrix(rng), "row lengths around warp boundaries");
+}
+
+TEST_P(CsrSpmv, ApplyScaled) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  for (const test::NamedShape& shape : test::awkward_shapes(rng_)) {
+    expect_scaled_matches_reference<float>(shape.matrix, shape.name, options());
+    expect_scaled_matches_reference<double>(shape.matrix, shape.name, options());
+  }
+  expect_scaled_matches_reference<double>(generate_powerlaw(3000, 8.0, 1.5, 7),
+                                          "powerlaw heavy tail", options());
+  // csr-vector's every width (its long-row finishing pass applies alpha and beta too) and
+  // aligned-csr's every group size.
+  for (const int threads : {2, 4, 8, 16, 32}) {
+    SpmvOptions spmv_options = options();
+    spmv_options.threads_per_row = threads;
+    if (GetParam().format != "csr-vector" && GetParam().format != "aligned-csr") break;
+    expect_scaled_matches_reference<double>(boundary_length_matrix(rng_),
+                                            "threads_per_row " + std::to_string(threads),
+                                            spmv_options);
+  }
 }
 
 TEST_P(CsrSpmv, NoRows) {

@@ -99,6 +99,27 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
         << "after update_values";
   }
 
+  // apply_scaled on `source` with fresh random values in precision T (spmv_test_support.hpp:
+  // alpha -1.5 / beta 0.5 on a random y, beta 0 on a NaN-poisoned y). `ellpack` past its
+  // default fill rule is skipped (check() tests that refusal).
+  template <class T>
+  void check_scaled(const CsrMatrix<double>& source, const std::string& what,
+                    const SpmvOptions& spmv_options) {
+    SCOPED_TRACE(what + (std::is_same_v<T, float> ? " [float]" : " [double]"));
+    if (spmv_options.format == "ellpack" && spmv_options.max_ell_fill == 3.0 &&
+        ellpack_refuses_by_default(source))
+      return;
+    const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
+    const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
+    test::expect_scaled_products_match(*backend, matrix, rng_, *stream_);
+  }
+
+  void check_scaled_both(const CsrMatrix<double>& source, const std::string& what,
+                         const SpmvOptions& spmv_options) {
+    check_scaled<double>(source, what, spmv_options);
+    check_scaled<float>(source, what, spmv_options);
+  }
+
   void check_both(const CsrMatrix<double>& source, const std::string& what) {
     check_both(source, what, options());
   }
@@ -168,6 +189,13 @@ TEST_P(EllSpmv, AwkwardShapes) {
                  static_cast<index_t>(lengths.size()), 300,
                  [&](index_t row) { return lengths[static_cast<std::size_t>(row)]; }, rng_),
              "row lengths 0..40 shuffled");
+}
+
+TEST_P(EllSpmv, ApplyScaled) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  for (const test::NamedShape& shape : test::awkward_shapes(rng_))
+    check_scaled_both(shape.matrix, shape.name, options());
+  check_scaled_both(generate_powerlaw(20000, 8.0, 2.0, 5), "powerlaw 20000", options());
 }
 
 TEST_P(EllSpmv, RowOfOneHundredThousandEntries) {
@@ -325,6 +353,23 @@ TEST_P(HybOverflow, EveryRowOverflows) {
              "hyb_width 1, rows of 2..38", spmv_options);
   spmv_options.hyb_width = 3;
   check_both(generate_powerlaw(30000, 12.0, 1.7, 17), "hyb_width 3, powerlaw", spmv_options);
+}
+
+// The COO part accumulates alpha times its sums onto the ELL part's alpha A x + beta y.
+TEST_P(HybOverflow, ApplyScaledWithCooRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  SpmvOptions spmv_options = options();
+  for (const int width : {0, 1, 3}) {
+    spmv_options.hyb_width = width;
+    const std::string what = "hyb_width " + std::to_string(width);
+    check_scaled_both(lengths_matrix(
+                          20000, 3000, [](index_t row) { return 2 + row % 37; }, rng_),
+                      what + ", rows of 2..38", spmv_options);
+    check_scaled_both(lengths_matrix(
+                          64, 100002,
+                          [](index_t row) { return row == 40 ? 100002 : 3 + row % 5; }, rng_),
+                      what + ", a row of 100000 overflow entries", spmv_options);
+  }
 }
 
 TEST_P(HybOverflow, AllCoo) {
