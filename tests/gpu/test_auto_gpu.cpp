@@ -64,7 +64,7 @@ TEST(LaunchVariants, EveryHandWrittenFormatUnderEveryLaunch) {
     for (const char* format :
          {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"}) {
       SpmvOptions base;
-      base.format = format;
+      base.format = parse_format(format);
       base.max_ell_fill = 1e9;  // the test is about launches, not the fill guard
       std::unique_ptr<SpmvBackend<double>> backend;
       try {
@@ -98,7 +98,7 @@ TEST(LaunchVariants, SinglePrecisionCappedGrid) {
   for (const char* format :
        {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"}) {
     SpmvOptions options;
-    options.format = format;
+    options.format = parse_format(format);
     options.grid = GridShape::capped;
     options.x_cache = XCache::texture;
     const auto backend = make_spmv_backend(matrix, options, stream.get());
@@ -114,7 +114,7 @@ TEST(LaunchVariants, InvalidLaunchIsRefusedAndChangesNothing) {
   std::mt19937_64 rng(779);
   const CsrMatrix<double> matrix = test::with_random_values(generate_poisson3d(16, 7), rng);
   SpmvOptions options;
-  options.format = "ellpack-r";
+  options.format = Format::ellpack_r;
   const auto backend = make_spmv_backend(matrix, options, stream.get());
   SpmvOptions bad = options;
   bad.block_size = 100;
@@ -129,7 +129,7 @@ void check_auto(const CsrMatrix<double>& source, const std::string& name, std::m
   SCOPED_TRACE(name + (sizeof(T) == 8 ? " [double]" : " [float]"));
   const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng);
   SpmvOptions options;
-  options.format = "auto";
+  options.format = Format::automatic;
   options.tune_cache = "off";
   TuningReport tuning;
   const auto backend = make_spmv_backend(matrix, options, stream.get(), &tuning);
@@ -176,7 +176,7 @@ TEST(AutoFormat, SecondBuildComesFromTheCache) {
   const std::string cache = temp_cache_path();
   fs::remove(cache);
   SpmvOptions options;
-  options.format = "auto";
+  options.format = Format::automatic;
   options.tune_cache = cache;
   const CsrMatrix<double> a = test::with_random_values(generate_poisson3d(40, 7), rng);
 
@@ -219,7 +219,7 @@ TEST(AutoFormat, CorruptCacheIsRetunedAndRepaired) {
   const std::string cache = temp_cache_path();
   { std::ofstream(cache) << "not a cache line\n"; }
   SpmvOptions options;
-  options.format = "auto";
+  options.format = Format::automatic;
   options.tune_cache = cache;
   TuningReport report;
   const auto backend = make_spmv_backend(generate_poisson3d(20, 7), options, stream.get(), &report);
@@ -238,7 +238,7 @@ TEST(AutoFormat, OtherFormatsLeaveTheTuningReportEmpty) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::TestStream stream;
   SpmvOptions options;
-  options.format = "hyb";
+  options.format = Format::hyb;
   TuningReport report;
   report.used = true;
   report.chosen_label = "stale";
@@ -253,7 +253,7 @@ TEST(AutoFormat, SolverReportsTheTuning) {
   const CsrMatrix<double> a = generate_poisson3d(30, 7);
   Options options;
   options.device = DeviceChoice::gpu;
-  options.spmv.format = "auto";
+  options.spmv.format = Format::automatic;
   options.spmv.tune_cache = "off";
   Solver<double> solver(a, options);
   const SetupInfo& setup = solver.setup_info();

@@ -27,16 +27,17 @@ namespace spk {
 namespace {
 
 struct BackendCase {
-  std::string format;
+  Format format;
   XCache x_cache;
 };
 
 void PrintTo(const BackendCase& backend_case, std::ostream* out) {
-  *out << backend_case.format << "/" << to_string(backend_case.x_cache);
+  *out << to_string(backend_case.format) << "/" << to_string(backend_case.x_cache);
 }
 
 std::string case_name(const ::testing::TestParamInfo<BackendCase>& info) {
-  std::string name = info.param.format + "_" + to_string(info.param.x_cache);
+  std::string name =
+      std::string(to_string(info.param.format)) + "_" + to_string(info.param.x_cache);
   for (char& c : name)
     if (c == '-') c = '_';
   return name;
@@ -83,7 +84,7 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
              const SpmvOptions& spmv_options) {
     SCOPED_TRACE(what + (std::is_same_v<T, float> ? " [float]" : " [double]"));
     const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
-    if (spmv_options.format == "ellpack" && spmv_options.max_ell_fill == 3.0 &&
+    if (spmv_options.format == Format::ellpack && spmv_options.max_ell_fill == 3.0 &&
         ellpack_refuses_by_default(source)) {
       EXPECT_THROW((void)make_spmv_backend(matrix, spmv_options, stream_->get()), BadInput);
       return;
@@ -106,7 +107,7 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
   void check_scaled(const CsrMatrix<double>& source, const std::string& what,
                     const SpmvOptions& spmv_options) {
     SCOPED_TRACE(what + (std::is_same_v<T, float> ? " [float]" : " [double]"));
-    if (spmv_options.format == "ellpack" && spmv_options.max_ell_fill == 3.0 &&
+    if (spmv_options.format == Format::ellpack && spmv_options.max_ell_fill == 3.0 &&
         ellpack_refuses_by_default(source))
       return;
     const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
@@ -237,7 +238,7 @@ TEST_P(EllSpmv, RepeatedApplyOnTheSameXAndOnOtherPointers) {
     stream_->synchronize();
     EXPECT_LT(test::relative_error(y, reference), 1e-12) << "apply " << repeat;
     if (repeat == 0) first = y;
-    if (GetParam().format != "hyb") {  // no atomics: bitwise the same every time
+    if (GetParam().format != Format::hyb) {  // no atomics: bitwise the same every time
       EXPECT_EQ(y, first) << "apply " << repeat;
     }
   }
@@ -284,7 +285,8 @@ TEST_P(EllSpmv, NameAndDetails) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = generate_poisson2d(10);
   const auto backend = make_spmv_backend(matrix, options(), stream_->get());
-  EXPECT_EQ(backend->name(), GetParam().format + "/" + to_string(GetParam().x_cache));
+  EXPECT_EQ(backend->name(), std::string(to_string(GetParam().format)) + "/" +
+                                 to_string(GetParam().x_cache));
   EXPECT_EQ(detail(*backend, "ell_width"), "5");
   EXPECT_EQ(detail(*backend, "threads_per_row").substr(0, 1), "1");
 }
@@ -332,11 +334,11 @@ TEST_P(EllSpmv, TextureLongerThanTheDeviceAllowsIsRefusedAtSetup) {
 
 INSTANTIATE_TEST_SUITE_P(
     Formats, EllSpmv,
-    ::testing::Values(BackendCase{"ellpack", XCache::none}, BackendCase{"ellpack", XCache::ldg},
-                      BackendCase{"ellpack", XCache::texture},
-                      BackendCase{"ellpack-r", XCache::none}, BackendCase{"ellpack-r", XCache::ldg},
-                      BackendCase{"ellpack-r", XCache::texture}, BackendCase{"hyb", XCache::none},
-                      BackendCase{"hyb", XCache::ldg}, BackendCase{"hyb", XCache::texture}),
+    ::testing::Values(BackendCase{Format::ellpack, XCache::none}, BackendCase{Format::ellpack, XCache::ldg},
+                      BackendCase{Format::ellpack, XCache::texture},
+                      BackendCase{Format::ellpack_r, XCache::none}, BackendCase{Format::ellpack_r, XCache::ldg},
+                      BackendCase{Format::ellpack_r, XCache::texture}, BackendCase{Format::hyb, XCache::none},
+                      BackendCase{Format::hyb, XCache::ldg}, BackendCase{Format::hyb, XCache::texture}),
     case_name);
 
 // ---------------------------------------------------------------------------------------
@@ -414,9 +416,9 @@ TEST_P(HybOverflow, DetailsReportTheSplit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Hyb, HybOverflow,
-                         ::testing::Values(BackendCase{"hyb", XCache::none},
-                                           BackendCase{"hyb", XCache::ldg},
-                                           BackendCase{"hyb", XCache::texture}),
+                         ::testing::Values(BackendCase{Format::hyb, XCache::none},
+                                           BackendCase{Format::hyb, XCache::ldg},
+                                           BackendCase{Format::hyb, XCache::texture}),
                          case_name);
 
 // ---------------------------------------------------------------------------------------
@@ -433,7 +435,7 @@ TEST(EllByteModel, EllpackCountsEverySlotOfTheRows) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = byte_model_matrix();
   SpmvOptions options;
-  options.format = "ellpack";
+  options.format = Format::ellpack;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   // pitch 96, width 5
   EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4));
@@ -446,7 +448,7 @@ TEST(EllByteModel, EllpackRCountsOnlyTheStoredEntriesAndRowLengths) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<float> matrix = convert_values<float>(byte_model_matrix());
   SpmvOptions options;
-  options.format = "ellpack-r";
+  options.format = Format::ellpack_r;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
   EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4);
@@ -457,7 +459,7 @@ TEST(EllByteModel, HybCountsEllSlotsCooTriplesAndAtomicRows) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = byte_model_matrix();
   SpmvOptions options;
-  options.format = "hyb";
+  options.format = Format::hyb;
   options.hyb_width = 2;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   std::size_t coo_entries = 0, coo_rows = 0;
@@ -479,7 +481,7 @@ TEST(EllRefusal, EllpackRefusesExcessiveFillThroughTheRegistry) {
   const CsrMatrix<double> matrix = test::random_pattern_matrix(
       5000, 5000, [](index_t row) { return row == 9 ? 2000 : 3; }, rng);
   SpmvOptions options;
-  options.format = "ellpack";
+  options.format = Format::ellpack;
   try {
     (void)make_spmv_backend(matrix, options, nullptr);
     ADD_FAILURE() << "no exception";
@@ -488,9 +490,9 @@ TEST(EllRefusal, EllpackRefusesExcessiveFillThroughTheRegistry) {
     EXPECT_NE(what.find("fill ratio"), std::string::npos) << what;
     EXPECT_NE(what.find("hyb or ellpack-r"), std::string::npos) << what;
   }
-  options.format = "ellpack-r";  // no fill rule
+  options.format = Format::ellpack_r;  // no fill rule
   EXPECT_NO_THROW((void)make_spmv_backend(matrix, options, nullptr));
-  options.format = "ellpack";
+  options.format = Format::ellpack;
   for (const double bad : {0.5, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
     options.max_ell_fill = bad;
     EXPECT_THROW((void)make_spmv_backend(generate_poisson2d(5), options, nullptr), BadInput);
