@@ -31,11 +31,10 @@ template <class T>
 class DeviceSolver final : public Solver<T>::Impl {
  public:
   DeviceSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
-               const SpmvOptions& spmv,
-               cudaStream_t stream)
+               const SpmvOptions& spmv, cudaStream_t stream)
       : context_(stream),
         space_(context_),
-        backend_(make_spmv_backend(matrix, spmv, context_.stream())),
+        backend_(make_spmv_backend(matrix, spmv, context_.stream(), &this->setup.tuning)),
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
         x_(static_cast<std::size_t>(matrix.rows), "solution x"),
         matrix_(matrix),
@@ -48,7 +47,6 @@ class DeviceSolver final : public Solver<T>::Impl {
     this->setup.format_details = backend_->details();
     this->setup.device_bytes = backend_->device_bytes();
     this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
-    if (const TuningReport* tuning = backend_->tuning_report()) this->setup.tuning = *tuning;
     context_.synchronize();
   }
 

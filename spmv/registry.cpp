@@ -1,71 +1,128 @@
 #include "spmv/registry.hpp"
 
-#include <functional>
-#include <map>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "spkrylov/errors.hpp"
-// Format headers (one per backend family).
-#include "spmv/formats/ellpack.hpp"
-#include "spmv/formats/ellpack_r.hpp"
-#include "spmv/formats/hyb.hpp"
 #include "spmv/formats/aligned_csr.hpp"
 #include "spmv/formats/csr_scalar.hpp"
 #include "spmv/formats/csr_vector.hpp"
 #include "spmv/formats/cusparse_csr.hpp"
+#include "spmv/formats/ellpack.hpp"
+#include "spmv/formats/ellpack_r.hpp"
+#include "spmv/formats/hyb.hpp"
 #include "spmv/tuning/auto_backend.hpp"
-// @@FORMAT-INCLUDES@@
 
 namespace spk {
 
 namespace {
 
 template <class T>
-using BackendFactory = std::function<std::unique_ptr<SpmvBackend<T>>(
-    const CsrMatrix<T>&, const SpmvOptions&, cudaStream_t)>;
-
+using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&,
+                                                           const SpmvOptions&, cudaStream_t,
+                                                           TuningReport*);
 template <class T>
-const std::map<std::string, BackendFactory<T>>& factories() {
-  static const std::map<std::string, BackendFactory<T>> table = {
-      {"ellpack", &make_ellpack<T>},
-      {"ellpack-r", &make_ellpack_r<T>},
-      {"hyb", &make_hyb<T>},
-      {"csr", &make_csr_vector<T>},  // alias of csr-vector
-      {"csr-scalar", &make_csr_scalar<T>},
-      {"csr-vector", &make_csr_vector<T>},
-      {"aligned-csr", &make_aligned_csr<T>},
-      {"cusparse", &make_cusparse_csr<T>},
-      {"auto", &make_auto_backend<T>},  // measured choice among the others
-      // @@FORMAT-TABLE@@ one line per format: {"name", &make_name<T>},
-  };
-  return table;
+using FormatFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&,
+                                                          const SpmvOptions&, cudaStream_t);
+
+// A format's factory as the table calls it: only `auto` fills the tuning report.
+template <class T, FormatFactory<T> make>
+std::unique_ptr<SpmvBackend<T>> untuned(const CsrMatrix<T>& matrix, const SpmvOptions& options,
+                                        cudaStream_t stream, TuningReport*) {
+  return make(matrix, options, stream);
+}
+
+struct FormatEntry {
+  Format format;
+  const char* name;  // the spmv.format spelling
+  const char* doc;   // one line: layout and thread mapping
+  BackendFactory<float> make_float;
+  BackendFactory<double> make_double;
+};
+
+// The one table of the formats, in the order errors, configs and the bench list them.
+const FormatEntry format_table[] = {
+    {Format::csr, "csr", "alias of csr-vector (the default format)",
+     &untuned<float, &make_csr_vector<float>>, &untuned<double, &make_csr_vector<double>>},
+    {Format::csr_scalar, "csr-scalar", "CSR, one thread per row (the naive baseline)",
+     &untuned<float, &make_csr_scalar<float>>, &untuned<double, &make_csr_scalar<double>>},
+    {Format::csr_vector, "csr-vector",
+     "CSR, a sub-warp of 2..32 threads per row, long rows split over whole warps",
+     &untuned<float, &make_csr_vector<float>>, &untuned<double, &make_csr_vector<double>>},
+    {Format::aligned_csr, "aligned-csr",
+     "CSR with rows zero-padded to multiples of the sub-warp width (Baskaran & Bordawekar)",
+     &untuned<float, &make_aligned_csr<float>>, &untuned<double, &make_aligned_csr<double>>},
+    {Format::ellpack, "ellpack",
+     "ELLPACK, column-major, every row padded to the longest; one thread per row",
+     &untuned<float, &make_ellpack<float>>, &untuned<double, &make_ellpack<double>>},
+    {Format::ellpack_r, "ellpack-r",
+     "ELLPACK plus row lengths: a thread reads only its row's entries (Vazquez et al.)",
+     &untuned<float, &make_ellpack_r<float>>, &untuned<double, &make_ellpack_r<double>>},
+    {Format::hyb, "hyb", "ELLPACK part of a histogram-chosen width plus a COO part (Bell & Garland)",
+     &untuned<float, &make_hyb<float>>, &untuned<double, &make_hyb<double>>},
+    {Format::cusparse, "cusparse", "cusparseSpMV on the CSR matrix (the vendor reference)",
+     &untuned<float, &make_cusparse_csr<float>>, &untuned<double, &make_cusparse_csr<double>>},
+    {Format::automatic, "auto", "the fastest of the others, measured on the matrix (cached)",
+     &make_auto_backend<float>, &make_auto_backend<double>},
+};
+
+const FormatEntry& entry_of(Format format) {
+  for (const FormatEntry& entry : format_table)
+    if (entry.format == format) return entry;
+  throw Error("spmv.format: no table entry for format number " +
+              std::to_string(static_cast<int>(format)));
 }
 
 std::string valid_format_list() {
   std::string list;
-  for (const auto& name : spmv_format_names()) list += (list.empty() ? "" : ", ") + name;
+  for (const FormatEntry& entry : format_table)
+    list += (list.empty() ? "" : ", ") + std::string(entry.name);
   return list;
 }
 
 }  // namespace
 
+const char* to_string(Format format) {
+  return entry_of(format).name;
+}
+
+const char* format_doc(Format format) {
+  return entry_of(format).doc;
+}
+
+Format parse_format(const std::string& text) {
+  for (const FormatEntry& entry : format_table)
+    if (text == entry.name) return entry.format;
+  throw BadInput("unknown spmv.format '" + text + "' (valid: " + valid_format_list() + ")");
+}
+
+const std::vector<Format>& all_formats() {
+  static const std::vector<Format> formats = [] {
+    std::vector<Format> list;
+    for (const FormatEntry& entry : format_table) list.push_back(entry.format);
+    return list;
+  }();
+  return formats;
+}
+
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
                                                   const SpmvOptions& options,
-                                                  cudaStream_t stream) {
-  const auto& table = factories<T>();
-  const auto found = table.find(options.format);
-  if (found == table.end())
-    throw BadInput("unknown spmv.format '" + options.format + "' (valid: " +
-                   valid_format_list() + ")");
-  return found->second(matrix, options, stream);
+                                                  cudaStream_t stream, TuningReport* tuning) {
+  if (tuning != nullptr) *tuning = TuningReport{};
+  const FormatEntry& entry = entry_of(options.format);
+  if constexpr (std::is_same_v<T, float>)
+    return entry.make_float(matrix, options, stream, tuning);
+  else
+    return entry.make_double(matrix, options, stream, tuning);
 }
 
 template std::unique_ptr<SpmvBackend<float>> make_spmv_backend(const CsrMatrix<float>&,
                                                                const SpmvOptions&,
-                                                               cudaStream_t);
+                                                               cudaStream_t, TuningReport*);
 template std::unique_ptr<SpmvBackend<double>> make_spmv_backend(const CsrMatrix<double>&,
                                                                 const SpmvOptions&,
-                                                                cudaStream_t);
+                                                                cudaStream_t, TuningReport*);
 
 }  // namespace spk

@@ -1,20 +1,26 @@
 #pragma once
-// Builds the SpMV backend named by SpmvOptions::format from a host CSR matrix.
+// Builds the SpMV backend of SpmvOptions::format from a host CSR matrix, through the one
+// table of the formats in registry.cpp (name, doc and factory per format; spmv/format.hpp
+// reads its names).
 #include <cuda_runtime.h>
 
 #include <memory>
 
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
+#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 
-// Throws BadInput for an unknown format name (listing the valid ones) or a format that
-// refuses this matrix (e.g. ellpack past max_ell_fill), CudaError/OutOfDeviceMemory on
-// device failures.
+// Throws BadInput for a format that refuses this matrix or these options (e.g. ellpack past
+// max_ell_fill), CudaError/OutOfDeviceMemory on device failures.
+//
+// tuning: when not null, *tuning is reset to an empty TuningReport and, for
+// spmv.format auto, filled with what the tuner measured and chose (TuningReport::used is then
+// true). The backends themselves know nothing of the tuner.
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
-                                                  const SpmvOptions& options,
-                                                  cudaStream_t stream);
+                                                  const SpmvOptions& options, cudaStream_t stream,
+                                                  TuningReport* tuning = nullptr);
 
 }  // namespace spk

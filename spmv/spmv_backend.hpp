@@ -1,12 +1,12 @@
 #pragma once
 // SpmvBackend<T>: a sparse matrix stored on the GPU in one storage format, with the kernel
-// that multiplies it. It is a LinearOperator (the solver sees only apply), and it also
-// reports what the benchmark and the solve report need: device memory footprint, the
+// that multiplies it. It is a LinearOperator (the solver sees only apply / apply_scaled), and
+// it also reports what the benchmark and the solve report need: device memory footprint, the
 // minimal bytes one SpMV must move, and format details (padding, widths, splits).
 //
 // Backends are built once at setup from a host CsrMatrix (make_spmv_backend in
-// spmv/registry.hpp) and are plain device containers afterwards. apply() is asynchronous
-// on the stream given at construction.
+// spmv/registry.hpp) and are plain device containers afterwards. apply_scaled() is
+// asynchronous on the stream given at construction.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -14,17 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 #include "spmv/spmv_options.hpp"
-#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 
 template <class T>
 class SpmvBackend : public LinearOperator<T> {
  public:
-  MemorySpace space() const override { return MemorySpace::device; }
-
   // Bytes of device memory the stored matrix occupies (not counting x and y).
   virtual std::size_t device_bytes() const = 0;
   // Minimal bytes one SpMV moves through DRAM under this format's layout: each stored
@@ -41,8 +39,6 @@ class SpmvBackend : public LinearOperator<T> {
   // changes nothing) for a value this backend cannot use. No kernel of this backend may be in
   // flight or being captured. cusparse ignores it: its launch is cuSPARSE's.
   virtual void set_launch(const SpmvOptions& options) = 0;
-  // What `spmv.format: auto` measured and chose; nullptr for the other formats.
-  virtual const TuningReport* tuning_report() const { return nullptr; }
 
   cudaStream_t stream() const { return stream_; }
 

@@ -4,13 +4,6 @@
 
 namespace spk {
 
-const std::vector<std::string>& spmv_format_names() {
-  static const std::vector<std::string> names = {"csr",         "csr-scalar", "csr-vector",
-                                                 "aligned-csr", "ellpack",    "ellpack-r",
-                                                 "hyb",         "cusparse",   "auto"};
-  return names;
-}
-
 const char* to_string(XCache cache) {
   switch (cache) {
     case XCache::none: return "none";

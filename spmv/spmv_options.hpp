@@ -2,7 +2,8 @@
 // SpmvOptions: how the SpMV backend is chosen and shaped. Fields match the `spmv:` keys of
 // the YAML config one to one (see README "Config reference").
 #include <string>
-#include <vector>
+
+#include "spmv/format.hpp"
 
 namespace spk {
 
@@ -22,8 +23,8 @@ enum class GridShape {
 
 struct SpmvOptions {
   // csr (alias of csr-vector) | csr-scalar | csr-vector | aligned-csr | ellpack | ellpack-r
-  // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp)
-  std::string format = "csr";
+  // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp); spmv/format.hpp
+  Format format = Format::csr;
   XCache x_cache = XCache::ldg;
   int threads_per_row = 0;    // csr-vector, aligned-csr: 2,4,8,16,32; 0 = from row statistics
   int block_size = 256;       // threads per block for hand-written kernels
@@ -35,8 +36,6 @@ struct SpmvOptions {
   std::string tune_cache;          // auto: cache file; "" = default location, "off" = none
 };
 
-// Every format name the registry accepts, in a stable order (for errors and benchmarks).
-const std::vector<std::string>& spmv_format_names();
 const char* to_string(XCache cache);
 const char* to_string(GridShape grid);
 // Throws spk::BadInput naming the accepted values.

@@ -173,7 +173,7 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
       value, {"format", "x_cache", "threads_per_row", "block_size", "hyb_width", "max_ell_fill",
               "cusparse_algorithm", "grid", "tune_budget_ms", "tune_cache"});
   map.if_present("format",
-                 [&](const ConfigValue& v) { options.format = v.as_choice(spmv_format_names()); });
+                 [&](const ConfigValue& v) { options.format = v.as_enum(format_names()); });
   map.if_present("x_cache", [&](const ConfigValue& v) {
     try {
       options.x_cache = parse_x_cache(v.as_string());
@@ -278,7 +278,7 @@ RunConfig default_run_config() {
   config.solver.tolerance = 1e-8;
   config.solver.tolerance_mode = ToleranceMode::rhs;
   config.solver.preconditioner = Preconditioner::none;
-  config.spmv.format = "csr";
+  config.spmv.format = Format::csr;
   config.precision = Precision::double_precision;
   config.device = DeviceChoice::automatic;
   return config;

@@ -32,11 +32,15 @@ const char* to_string(RhsSpec::Kind kind) {
 namespace {
 
 // {to_string(v), v} for each value, so the YAML spelling is written down once.
+template <class Values>
+auto name_table_of(const Values& values) {
+  std::vector<std::pair<std::string, typename Values::value_type>> table;
+  for (const auto value : values) table.emplace_back(to_string(value), value);
+  return table;
+}
 template <class Enum>
 std::vector<std::pair<std::string, Enum>> name_table(std::initializer_list<Enum> values) {
-  std::vector<std::pair<std::string, Enum>> table;
-  for (Enum value : values) table.emplace_back(to_string(value), value);
-  return table;
+  return name_table_of(values);
 }
 
 }  // namespace
@@ -65,6 +69,11 @@ const std::vector<std::pair<std::string, Precision>>& precision_names() {
 const std::vector<std::pair<std::string, DeviceChoice>>& device_names() {
   static const auto table =
       name_table({DeviceChoice::automatic, DeviceChoice::gpu, DeviceChoice::cpu});
+  return table;
+}
+
+const std::vector<std::pair<std::string, Format>>& format_names() {
+  static const auto table = name_table_of(all_formats());  // spmv/registry.cpp's table
   return table;
 }
 

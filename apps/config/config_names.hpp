@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apps/config/run_config.hpp"
+#include "spmv/format.hpp"
 
 namespace spk {
 
@@ -19,6 +20,8 @@ const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names()
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names();
 const std::vector<std::pair<std::string, Precision>>& precision_names();
 const std::vector<std::pair<std::string, DeviceChoice>>& device_names();
+// spmv.format: every format of the registry's table, in its order (spmv/format.hpp).
+const std::vector<std::pair<std::string, Format>>& format_names();
 const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names();
 
 // rhs.from_solution: the manufactured solution x* (b = A x*).

@@ -74,7 +74,7 @@ void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
 
 void emit_spmv_keys(YAML::Emitter& out, const SpmvOptions& spmv) {
   out << YAML::BeginMap;
-  out << YAML::Key << "format" << YAML::Value << spmv.format;
+  out << YAML::Key << "format" << YAML::Value << to_string(spmv.format);
   out << YAML::Key << "x_cache" << YAML::Value << to_string(spmv.x_cache);
   out << YAML::Key << "threads_per_row" << YAML::Value << spmv.threads_per_row;
   out << YAML::Key << "block_size" << YAML::Value << spmv.block_size;

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     options.solver.preconditioner =
         preconditioner == "jacobi" ? spk::Preconditioner::jacobi : spk::Preconditioner::none;
     options.solver.keep_history = false;
-    options.spmv.format = format;
+    options.spmv.format = spk::parse_format(format);
     heat3d::HeatSimulation simulation(heat3d::HeatProblem(n, dt, 20 * dt), dt, options);
     std::printf("heat3d n=%d (%d unknowns), dt=%g, %d steps\n", n, n * n * n, dt, steps);
     std::printf("%5s %8s %6s %-10s %10s %11s %10s %9s %9s %8s\n", "step", "t", "iters", "status",

@@ -20,6 +20,7 @@ namespace spk::app {
 namespace {
 
 struct Candidate {
+  std::string format;  // as given by --formats: parsed (and refused in its row) when it runs
   SpmvOptions options;
   std::string label;
 };
@@ -27,22 +28,22 @@ struct Candidate {
 std::vector<Candidate> candidates(const BenchCommandOptions& bench) {
   std::vector<std::string> formats = bench.formats;
   if (formats.empty())
-    for (const auto& name : spmv_format_names())
-      if (name != "csr") formats.push_back(name);  // "csr" is an alias of csr-vector
+    for (const Format format : all_formats())
+      if (format != Format::csr) formats.push_back(to_string(format));  // csr: csr-vector's alias
   std::vector<Candidate> list;
   // cuSPARSE first: every other row is compared with it.
   for (const auto& format : formats)
-    if (format == "cusparse") {
+    if (format == to_string(Format::cusparse)) {
       Candidate candidate;
-      candidate.options.format = "cusparse";
-      candidate.label = "cusparse";
+      candidate.format = format;
+      candidate.label = format;
       list.push_back(candidate);
     }
   for (const auto& format : formats) {
-    if (format == "cusparse" || format == "auto") continue;
+    if (format == to_string(Format::cusparse) || format == to_string(Format::automatic)) continue;
     for (const auto& cache : bench.x_caches) {
       Candidate candidate;
-      candidate.options.format = format;
+      candidate.format = format;
       candidate.options.x_cache = parse_x_cache(cache);
       candidate.label = format + "/" + cache;
       list.push_back(candidate);
@@ -51,11 +52,11 @@ std::vector<Candidate> candidates(const BenchCommandOptions& bench) {
   // auto last, so that it is compared with every exhaustive row. The cache is off: the bench
   // measures a fresh tuning every time.
   for (const auto& format : formats)
-    if (format == "auto") {
+    if (format == to_string(Format::automatic)) {
       Candidate candidate;
-      candidate.options.format = "auto";
+      candidate.format = format;
       candidate.options.tune_cache = "off";
-      candidate.label = "auto";
+      candidate.label = format;
       list.push_back(candidate);
     }
   return list;
@@ -121,13 +122,15 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
     row.rows = a.rows;
     row.nnz = a.nnz();
     try {
-      const auto backend = make_spmv_backend(matrix, candidate.options, stream);
+      SpmvOptions options = candidate.options;
+      options.format = parse_format(candidate.format);
+      TuningReport tuning;
+      const auto backend = make_spmv_backend(matrix, options, stream, &tuning);
       row.backend = backend->name();
       row.device_bytes = backend->device_bytes();
       row.bytes_per_spmv = backend->bytes_per_spmv();
       row.details = join_details(backend->details());
-      if (const TuningReport* tuning = backend->tuning_report())
-        row.details += " auto_tuning_ms=" + std::to_string(tuning->tuning_ms);
+      if (tuning.used) row.details += " auto_tuning_ms=" + std::to_string(tuning.tuning_ms);
       // Check first: fresh random x, poisoned y, fp64 reference.
       for (auto& value : x_host) value = uniform(engine);
       reference_spmv(a, x_host.data(), y_reference.data());
@@ -158,7 +161,7 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
         row.model_gbs = static_cast<double>(row.bytes_per_spmv) / seconds / 1e9;
         row.useful_gbs = useful_bytes(a, sizeof(T)) / seconds / 1e9;
         row.percent_of_copy = 100.0 * row.useful_gbs / copy_gbs;
-        if (candidate.options.format == "cusparse") cusparse_ms = timing.median_ms;
+        if (options.format == Format::cusparse) cusparse_ms = timing.median_ms;
         row.speedup_vs_cusparse = cusparse_ms > 0.0 ? cusparse_ms / timing.median_ms : 0.0;
       }
     } catch (const OutOfDeviceMemory& error) {

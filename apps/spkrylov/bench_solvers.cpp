@@ -107,7 +107,7 @@ void bench_matrix(const BenchCommandOptions& bench, const SolverBenchMatrix& ent
   {
     DeviceContext context;
     SpmvOptions cusparse;
-    cusparse.format = "cusparse";
+    cusparse.format = Format::cusparse;
     const auto backend = make_spmv_backend(a, cusparse, context.stream());
     DeviceBuffer<double> b_device(b, "baseline b");
     DeviceBuffer<double> x_device(b.size(), "baseline x");
@@ -144,7 +144,7 @@ void bench_matrix(const BenchCommandOptions& bench, const SolverBenchMatrix& ent
       row.solver = "spkrylov " + format + (graph ? " +graph" : "");
       try {
         SpmvOptions spmv;
-        spmv.format = format;
+        spmv.format = parse_format(format);
         spmv.x_cache = XCache::ldg;
         options.cuda_graph = graph;
         Solver<double> solver(a, options, spmv, ExecutionSpace::gpu);

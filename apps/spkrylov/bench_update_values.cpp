@@ -73,7 +73,7 @@ UpdateRow measure(const CsrMatrix<double>& a, const std::vector<double>& new_val
   Options options;
   options.device = DeviceChoice::gpu;
   options.solver.preconditioner = Preconditioner::jacobi;
-  options.spmv.format = format;
+  options.spmv.format = parse_format(format);
   Solver<double> solver({a.rows, a.cols, offsets.data(), columns.data(), values.data(), true},
                         options, stream);
   UpdateRow row;

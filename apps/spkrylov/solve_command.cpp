@@ -84,16 +84,16 @@ std::vector<SpmvOptions> runs_for(const RunConfig& config, ExecutionSpace space)
   bool has_scalar = false, has_cusparse = false;
   for (const auto& entry : config.compare) {
     runs.push_back(entry.spmv);
-    has_scalar = has_scalar || entry.spmv.format == "csr-scalar";
-    has_cusparse = has_cusparse || entry.spmv.format == "cusparse";
+    has_scalar = has_scalar || entry.spmv.format == Format::csr_scalar;
+    has_cusparse = has_cusparse || entry.spmv.format == Format::cusparse;
   }
   SpmvOptions reference = config.spmv;
   if (!has_scalar) {
-    reference.format = "csr-scalar";
+    reference.format = Format::csr_scalar;
     runs.push_back(reference);
   }
   if (!has_cusparse) {
-    reference.format = "cusparse";
+    reference.format = Format::cusparse;
     runs.push_back(reference);
   }
   return runs;

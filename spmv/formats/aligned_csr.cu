@@ -13,7 +13,9 @@
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/kernel_launch.cuh"
+#include "spmv/formats/output_scale.cuh"
 #include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/formats/x_access.cuh"
 
@@ -30,7 +32,7 @@ template <class T, int GroupSize, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     aligned_csr_kernel(index_t rows, const index_t* __restrict__ row_starts,
                        const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                       T* __restrict__ y) {
+                       OutputScale<T> scale, T* __restrict__ y) {
   constexpr unsigned int group = GroupSize;
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned int lane = threadIdx.x % group;
@@ -62,17 +64,17 @@ __global__ void __launch_bounds__(max_block_size)
              x.load(load_streaming(lane_columns + step * group));
 
     sum = sub_warp_sum<GroupSize>(sum);
-    if (lane == 0) y[row] = sum;
+    if (lane == 0) scale.store(y + row, sum);
   }
 }
 
 template <class T, int GroupSize, class Reader>
 void launch_aligned_csr(index_t rows, const index_t* row_starts, const index_t* columns,
-                        const T* values, Reader x, T* y, const KernelLaunch& launch,
-                        cudaStream_t stream) {
+                        const T* values, Reader x, OutputScale<T> scale, T* y,
+                        const KernelLaunch& launch, cudaStream_t stream) {
   const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * GroupSize);
   aligned_csr_kernel<T, GroupSize>
-      <<<blocks, launch.block_size(), 0, stream>>>(rows, row_starts, columns, values, x, y);
+      <<<blocks, launch.block_size(), 0, stream>>>(rows, row_starts, columns, values, x, scale, y);
   SPK_CHECK_LAUNCH("aligned_csr_kernel");
 }
 
@@ -90,13 +92,13 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
             matrix, options, stream,
             to_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row))) {}
 
-  void apply(const T* x, T* y) const override {
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     if (rows_ == 0) return;
-    if (nnz_ == 0) {  // y = 0; x (possibly empty) is never read
-      SPK_CUDA_CHECK(
-          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
+    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows_, beta, this->stream());
       return;
     }
+    const OutputScale<T> scale{alpha, beta};
     with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
                   launch_.texture_limits(), [&](auto reader) {
                     using Reader = decltype(reader);
@@ -106,23 +108,23 @@ class AlignedCsrBackend final : public SpmvBackend<T> {
                     const T* values = values_.data();
                     switch (group_size_) {
                       case 2:
-                        launch_aligned_csr<T, 2, Reader>(rows_, starts, columns, values, reader, y,
+                        launch_aligned_csr<T, 2, Reader>(rows_, starts, columns, values, reader, scale, y,
                                                          launch_, stream);
                         break;
                       case 4:
-                        launch_aligned_csr<T, 4, Reader>(rows_, starts, columns, values, reader, y,
+                        launch_aligned_csr<T, 4, Reader>(rows_, starts, columns, values, reader, scale, y,
                                                          launch_, stream);
                         break;
                       case 8:
-                        launch_aligned_csr<T, 8, Reader>(rows_, starts, columns, values, reader, y,
+                        launch_aligned_csr<T, 8, Reader>(rows_, starts, columns, values, reader, scale, y,
                                                          launch_, stream);
                         break;
                       case 16:
-                        launch_aligned_csr<T, 16, Reader>(rows_, starts, columns, values, reader, y,
+                        launch_aligned_csr<T, 16, Reader>(rows_, starts, columns, values, reader, scale, y,
                                                           launch_, stream);
                         break;
                       default:
-                        launch_aligned_csr<T, 32, Reader>(rows_, starts, columns, values, reader, y,
+                        launch_aligned_csr<T, 32, Reader>(rows_, starts, columns, values, reader, scale, y,
                                                           launch_, stream);
                         break;
                     }

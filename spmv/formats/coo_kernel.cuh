@@ -1,6 +1,7 @@
 #pragma once
-// The COO kernel of HYB's overflow part: y[row] += value * x[column] for (row, column,
-// value) triples sorted by row. It runs after the ELL kernel, on the same stream, which has
+// The COO kernel of HYB's overflow part: y[row] += alpha * value * x[column] for (row, column,
+// value) triples sorted by row (alpha of apply_scaled; it scales each segment's sum once,
+// at its atomicAdd). It runs after the ELL kernel, on the same stream, which has
 // already written every y[row].
 //
 // Thread mapping: each warp owns a contiguous chunk of entries_per_warp (256) triples and
@@ -35,7 +36,7 @@ template <int MaxThreads, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     coo_add_kernel(std::int64_t entries, const index_t* __restrict__ rows,
                    const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                   T* __restrict__ y) {
+                   T alpha, T* __restrict__ y) {
   constexpr unsigned full_mask = 0xffffffffu;
   const int lane = static_cast<int>(threadIdx.x % warp_size);
   const std::int64_t warp =
@@ -72,7 +73,7 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
       if (row == carry_row)
         sum += carry;
       else
-        atomicAdd(y + carry_row, carry);
+        atomicAdd(y + carry_row, alpha * carry);
     }
 #pragma unroll
     for (int offset = 1; offset < warp_size; offset *= 2) {
@@ -81,11 +82,11 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
       if (lane >= offset && lower_row == row) sum += lower_sum;
     }
     const index_t row_above = __shfl_down_sync(full_mask, row, 1);
-    if (lane < warp_size - 1 && row_above != row) atomicAdd(y + row, sum);
+    if (lane < warp_size - 1 && row_above != row) atomicAdd(y + row, alpha * sum);
     carry = __shfl_sync(full_mask, sum, warp_size - 1);
     carry_row = __shfl_sync(full_mask, row, warp_size - 1);
   }
-  if (lane == 0) atomicAdd(y + carry_row, carry);
+  if (lane == 0) atomicAdd(y + carry_row, alpha * carry);
 }
 
 // Blocks so that every chunk of entries_per_warp entries gets one warp.

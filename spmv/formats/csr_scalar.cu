@@ -8,7 +8,9 @@
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_scalar.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/kernel_launch.cuh"
+#include "spmv/formats/output_scale.cuh"
 #include "spmv/formats/x_access.cuh"
 
 namespace spk {
@@ -21,14 +23,14 @@ template <class T, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     csr_scalar_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                       const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                      T* __restrict__ y) {
+                      OutputScale<T> scale, T* __restrict__ y) {
   const std::int64_t stride = grid_row_stride(1);
   for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < rows; row += stride) {
     const index_t end = row_offsets[row + 1];
     T sum = T(0);
     for (index_t k = row_offsets[row]; k < end; ++k) sum += values[k] * x.load(columns[k]);
-    y[row] = sum;
+    scale.store(y + row, sum);
   }
 }
 
@@ -40,12 +42,11 @@ class CsrScalarBackend final : public SpmvBackend<T> {
         launch_(options, static_cast<std::size_t>(matrix.cols), kFormat),
         matrix_(matrix, kFormat) {}
 
-  void apply(const T* x, T* y) const override {
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     const index_t rows = matrix_.rows();
     if (rows == 0) return;
-    if (matrix_.nnz() == 0) {  // y = 0; x (possibly empty) is never read
-      SPK_CUDA_CHECK(
-          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows) * sizeof(T), this->stream()));
+    if (matrix_.nnz() == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows, beta, this->stream());
       return;
     }
     const unsigned int blocks = launch_.blocks(rows);
@@ -53,7 +54,7 @@ class CsrScalarBackend final : public SpmvBackend<T> {
                   launch_.texture_limits(), [&](auto reader) {
                     csr_scalar_kernel<T><<<blocks, launch_.block_size(), 0, this->stream()>>>(
                         rows, matrix_.row_offsets(), matrix_.columns(), matrix_.values(), reader,
-                        y);
+                        OutputScale<T>{alpha, beta}, y);
                     SPK_CHECK_LAUNCH("csr_scalar_kernel");
                   });
   }

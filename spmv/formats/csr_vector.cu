@@ -12,7 +12,9 @@
 #include "spmv/formats/csr_long_rows.hpp"
 #include "spmv/formats/csr_vector.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/kernel_launch.cuh"
+#include "spmv/formats/output_scale.cuh"
 #include "spmv/formats/x_access.cuh"
 
 namespace spk {
@@ -29,7 +31,7 @@ template <class T, int ThreadsPerRow, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     csr_vector_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                       const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                      T* __restrict__ y) {
+                      OutputScale<T> scale, T* __restrict__ y) {
   constexpr unsigned int stride = ThreadsPerRow;
   constexpr unsigned int long_row_length = csr_vector_long_row_length(ThreadsPerRow);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -74,7 +76,7 @@ __global__ void __launch_bounds__(max_block_size)
       sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
 
     sum = sub_warp_sum<ThreadsPerRow>(sum);
-    if (lane == 0) y[row] = sum;
+    if (lane == 0) scale.store(y + row, sum);
   }
 }
 
@@ -124,7 +126,8 @@ template <class T>
 __global__ void __launch_bounds__(max_block_size)
     csr_long_row_sums_kernel(index_t long_row_count, const index_t* __restrict__ long_rows,
                              const index_t* __restrict__ chunk_offsets,
-                             const T* __restrict__ partials, T* __restrict__ y) {
+                             const T* __restrict__ partials, OutputScale<T> scale,
+                             T* __restrict__ y) {
   const std::int64_t slot = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (slot >= long_row_count) return;
   const unsigned int lane = threadIdx.x % 32u;
@@ -133,7 +136,7 @@ __global__ void __launch_bounds__(max_block_size)
        chunk < chunk_offsets[slot + 1]; chunk += 32)
     sum += partials[chunk];
   sum = sub_warp_sum<32>(sum);
-  if (lane == 0) y[long_rows[slot]] = sum;
+  if (lane == 0) scale.store(y + long_rows[slot], sum);
 }
 
 // The long-row split of one matrix, on the device.
@@ -158,7 +161,8 @@ struct DeviceLongRows {
 
 template <class T, class Reader>
 void launch_long_rows(const DeviceCsr<T>& matrix, const DeviceLongRows& long_rows, T* partials,
-                      Reader x, T* y, int block_size, cudaStream_t stream) {
+                      Reader x, OutputScale<T> scale, T* y, int block_size,
+                      cudaStream_t stream) {
   if (long_rows.long_row_count == 0) return;
   csr_long_row_chunks_kernel<T>
       <<<csr_grid_blocks(long_rows.chunks, 32, block_size), block_size, 0, stream>>>(
@@ -169,17 +173,17 @@ void launch_long_rows(const DeviceCsr<T>& matrix, const DeviceLongRows& long_row
   csr_long_row_sums_kernel<T>
       <<<csr_grid_blocks(long_rows.long_row_count, 32, block_size), block_size, 0, stream>>>(
           long_rows.long_row_count, long_rows.rows.data(), long_rows.chunk_offsets.data(), partials,
-          y);
+          scale, y);
   SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
 }
 
 template <class T, int ThreadsPerRow, class Reader>
-void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, T* y, const KernelLaunch& launch,
-                       cudaStream_t stream) {
+void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, OutputScale<T> scale, T* y,
+                       const KernelLaunch& launch, cudaStream_t stream) {
   const unsigned int blocks =
       launch.blocks(static_cast<std::int64_t>(matrix.rows()) * ThreadsPerRow);
   csr_vector_kernel<T, ThreadsPerRow><<<blocks, launch.block_size(), 0, stream>>>(
-      matrix.rows(), matrix.row_offsets(), matrix.columns(), matrix.values(), x, y);
+      matrix.rows(), matrix.row_offsets(), matrix.columns(), matrix.values(), x, scale, y);
   SPK_CHECK_LAUNCH("csr_vector_kernel");
 }
 
@@ -206,25 +210,25 @@ class CsrVectorBackend final : public SpmvBackend<T> {
         partials_(static_cast<std::size_t>(long_rows_.chunks), kFormat + " long-row partial sums") {
   }
 
-  void apply(const T* x, T* y) const override {
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     const index_t rows = matrix_.rows();
     if (rows == 0) return;
-    if (matrix_.nnz() == 0) {  // y = 0; x (possibly empty) is never read
-      SPK_CUDA_CHECK(
-          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows) * sizeof(T), this->stream()));
+    if (matrix_.nnz() == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows, beta, this->stream());
       return;
     }
+    const OutputScale<T> scale{alpha, beta};
     with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(matrix_.cols()), textures_,
                   launch_.texture_limits(), [&](auto reader) {
                     const cudaStream_t stream = this->stream();
                     switch (threads_per_row_) {
-                      case 2: launch_csr_vector<T, 2>(matrix_, reader, y, launch_, stream); break;
-                      case 4: launch_csr_vector<T, 4>(matrix_, reader, y, launch_, stream); break;
-                      case 8: launch_csr_vector<T, 8>(matrix_, reader, y, launch_, stream); break;
-                      case 16: launch_csr_vector<T, 16>(matrix_, reader, y, launch_, stream); break;
-                      default: launch_csr_vector<T, 32>(matrix_, reader, y, launch_, stream); break;
+                      case 2: launch_csr_vector<T, 2>(matrix_, reader, scale, y, launch_, stream); break;
+                      case 4: launch_csr_vector<T, 4>(matrix_, reader, scale, y, launch_, stream); break;
+                      case 8: launch_csr_vector<T, 8>(matrix_, reader, scale, y, launch_, stream); break;
+                      case 16: launch_csr_vector<T, 16>(matrix_, reader, scale, y, launch_, stream); break;
+                      default: launch_csr_vector<T, 32>(matrix_, reader, scale, y, launch_, stream); break;
                     }
-                    launch_long_rows(matrix_, long_rows_, partials_.data(), reader, y,
+                    launch_long_rows(matrix_, long_rows_, partials_.data(), reader, scale, y,
                                      launch_.block_size(), stream);
                   });
   }

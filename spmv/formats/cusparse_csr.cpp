@@ -11,6 +11,7 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/empty_product.hpp"
 
 namespace spk {
 
@@ -56,18 +57,17 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
     if (uses_cusparse()) create_cusparse_objects();
   }
 
-  void apply(const T* x, T* y) const override {
+  // cuSPARSE's own alpha and beta (host pointer mode); with beta == 0 it does not read y.
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     if (matrix_.rows() == 0) return;
-    if (!uses_cusparse()) {  // no entries: y = 0
-      SPK_CUDA_CHECK(cudaMemsetAsync(y, 0, static_cast<std::size_t>(matrix_.rows()) * sizeof(T),
-                                     this->stream()));
+    if (!uses_cusparse()) {  // no entries: y = beta y
+      write_empty_product(y, matrix_.rows(), beta, this->stream());
       return;
     }
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(x_.get(), const_cast<T*>(x)));
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(y_.get(), y));
-    const T one = T(1), zero = T(0);
-    SPK_CUSPARSE_CHECK(cusparseSpMV(handle_.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                    matrix_descriptor_.get(), x_.get(), &zero, y_.get(),
+    SPK_CUSPARSE_CHECK(cusparseSpMV(handle_.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                    matrix_descriptor_.get(), x_.get(), &beta, y_.get(),
                                     cuda_value_type<T>(), algorithm_, workspace_.data()));
   }
 

@@ -1,6 +1,7 @@
 #pragma once
 // cusparse: the vendor baseline, cusparseSpMV on the CSR matrix (DeviceCsr, uploaded
-// unchanged) with 32-bit indices, y = 1 * A x + 0 * y in host pointer mode.
+// unchanged) with 32-bit indices, y = alpha A x + beta y in host pointer mode (apply_scaled
+// passes its alpha and beta through; apply is alpha = 1, beta = 0).
 //
 // spmv.cusparse_algorithm picks the algorithm: alg1 = CUSPARSE_SPMV_CSR_ALG1 (default of
 // this project), alg2 = CUSPARSE_SPMV_CSR_ALG2, default = CUSPARSE_SPMV_ALG_DEFAULT.
@@ -11,7 +12,8 @@
 // cached x and y descriptors at the vectors it is given (cusparseDnVecSetValues) and calls
 // cusparseSpMV with the same workspace. update_values() copies the new values and runs the
 // preprocessing again. A matrix with no rows or no entries never reaches cuSPARSE (which
-// rejects some empty shapes): apply() then only zeroes y. spmv.x_cache does not apply.
+// rejects some empty shapes): apply() then only writes y = beta y (empty_product.hpp).
+// spmv.x_cache does not apply.
 #include <cuda_runtime.h>
 
 #include <memory>

@@ -28,14 +28,16 @@ class EllDevicePart {
   // the stream (no kernel may read the old values while they are replaced).
   void replace_values(const std::vector<T>& values) { values_.copy_from_host(values); }
 
-  // y[row] = row . x for every row (also when width == 0). Asynchronous on `stream`.
+  // y[row] = alpha (row . x) + beta y[row] for every row (also when width == 0; y not read
+  // when beta == 0). Asynchronous on `stream`.
   template <class Reader>
-  void multiply(Reader x, T* y, const KernelLaunch& launch, cudaStream_t stream) const {
+  void multiply(Reader x, OutputScale<T> scale, T* y, const KernelLaunch& launch,
+                cudaStream_t stream) const {
     if (rows_ == 0) return;
     with_block_class(launch.block_size(), [&](auto block_class) {
       ell_kernels::ellpack_kernel<decltype(block_class)::value, T, Reader>
           <<<launch.blocks(rows_), launch.block_size(), 0, stream>>>(
-              rows_, width_, pitch_, values_.data(), columns_.data(), x, y);
+              rows_, width_, pitch_, values_.data(), columns_.data(), x, scale, y);
     });
     SPK_CHECK_LAUNCH("ellpack_kernel");
   }

@@ -17,12 +17,14 @@
 //   blocks (each thread one row, rows <= 2^31 - 1 keeps the grid under its 2^31 - 1 block
 //   limit), capped one full wave (kernel_launch.cuh). The launch-bound class (512 or 1024) is
 //   picked from the block size (block_size.hpp).
-// * y[row] = sum: every row is written, padding and empty rows included.
+// * y[row] = alpha * sum (+ beta * y[row] unless beta == 0; output_scale.cuh): every row is
+//   written, padding and empty rows included.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
 #include "spmv/formats/block_size.hpp"
+#include "spmv/formats/output_scale.cuh"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk::ell_kernels {
@@ -76,11 +78,12 @@ __device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const T*
 template <int MaxThreads, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const T* __restrict__ values,
-                   const index_t* __restrict__ columns, Reader x, T* __restrict__ y) {
+                   const index_t* __restrict__ columns, Reader x, OutputScale<T> scale,
+                   T* __restrict__ y) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    y[row] = row_dot<true>(width, pitch, values + row, columns + row, x);
+    scale.store(y + row, row_dot<true>(width, pitch, values + row, columns + row, x));
 }
 
 // ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
@@ -89,11 +92,12 @@ template <int MaxThreads, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_r_kernel(index_t rows, std::size_t pitch, const T* __restrict__ values,
                      const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
-                     Reader x, T* __restrict__ y) {
+                     Reader x, OutputScale<T> scale, T* __restrict__ y) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    y[row] = row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x);
+    scale.store(y + row,
+                row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x));
 }
 
 }  // namespace spk::ell_kernels

@@ -6,6 +6,7 @@
 #include "spmv/base/device.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/detail_text.hpp"
+#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/ellpack.hpp"
 #include "spmv/formats/ellpack_layout.hpp"
@@ -36,16 +37,16 @@ class Ellpack final : public SpmvBackend<T> {
   Ellpack(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Ellpack(matrix, to_ellpack(matrix, ellpack_limits(options)), options, stream) {}
 
-  void apply(const T* x, T* y) const override {
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     if (rows_ == 0) return;
-    if (nnz_ == 0) {
-      SPK_CUDA_CHECK(
-          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
+    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows_, beta, this->stream());
       return;
     }
+    const OutputScale<T> scale{alpha, beta};
     with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
                   launch_.texture_limits(),
-                  [&](auto reader) { ell_.multiply(reader, y, launch_, this->stream()); });
+                  [&](auto reader) { ell_.multiply(reader, scale, y, launch_, this->stream()); });
   }
 
   index_t rows() const override { return rows_; }

@@ -6,6 +6,7 @@
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/detail_text.hpp"
+#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/ell_kernels.cuh"
 #include "spmv/formats/ellpack_r.hpp"
 #include "spmv/formats/ellpack_r_layout.hpp"
@@ -32,15 +33,15 @@ class EllpackR final : public SpmvBackend<T> {
   EllpackR(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : EllpackR(matrix, to_ellpack_r(matrix, ellpack_r_limits()), options, stream) {}
 
-  void apply(const T* x, T* y) const override {
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     if (rows_ == 0) return;
-    if (nnz_ == 0) {
-      SPK_CUDA_CHECK(
-          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
+    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows_, beta, this->stream());
       return;
     }
+    const OutputScale<T> scale{alpha, beta};
     with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
-                  launch_.texture_limits(), [&](auto reader) { launch(reader, y); });
+                  launch_.texture_limits(), [&](auto reader) { launch(reader, scale, y); });
   }
 
   index_t rows() const override { return rows_; }
@@ -100,11 +101,11 @@ class EllpackR final : public SpmvBackend<T> {
   }
 
   template <class Reader>
-  void launch(Reader x, T* y) const {
+  void launch(Reader x, OutputScale<T> scale, T* y) const {
     with_block_class(launch_.block_size(), [&](auto block_class) {
       ell_kernels::ellpack_r_kernel<decltype(block_class)::value, T, Reader>
           <<<launch_.blocks(rows_), launch_.block_size(), 0, this->stream()>>>(
-              rows_, pitch_, values_.data(), columns_.data(), row_lengths_.data(), x, y);
+              rows_, pitch_, values_.data(), columns_.data(), row_lengths_.data(), x, scale, y);
     });
     SPK_CHECK_LAUNCH("ellpack_r_kernel");
   }

@@ -7,6 +7,7 @@
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/coo_kernel.cuh"
 #include "spmv/formats/detail_text.hpp"
+#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/hyb.hpp"
 #include "spmv/formats/hyb_layout.hpp"
@@ -33,17 +34,17 @@ class Hyb final : public SpmvBackend<T> {
   Hyb(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Hyb(matrix, to_hyb(matrix, options.hyb_width, hyb_limits()), options, stream) {}
 
-  void apply(const T* x, T* y) const override {
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     if (rows_ == 0) return;
-    if (nnz_ == 0) {
-      SPK_CUDA_CHECK(
-          cudaMemsetAsync(y, 0, static_cast<std::size_t>(rows_) * sizeof(T), this->stream()));
+    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows_, beta, this->stream());
       return;
     }
+    const OutputScale<T> scale{alpha, beta};
     with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
                   launch_.texture_limits(), [&](auto reader) {
-                    ell_.multiply(reader, y, launch_, this->stream());
-                    add_coo(reader, y);
+                    ell_.multiply(reader, scale, y, launch_, this->stream());
+                    add_coo(reader, alpha, y);
                   });
   }
 
@@ -110,14 +111,14 @@ class Hyb final : public SpmvBackend<T> {
   }
 
   template <class Reader>
-  void add_coo(Reader x, T* y) const {
+  void add_coo(Reader x, T alpha, T* y) const {
     const std::int64_t entries = choice_.coo_entries;
     if (entries == 0) return;
     with_block_class(launch_.block_size(), [&](auto block_class) {
       coo_kernels::coo_add_kernel<decltype(block_class)::value, T, Reader>
           <<<coo_kernels::coo_blocks(entries, launch_.block_size()), launch_.block_size(), 0,
              this->stream()>>>(entries, coo_rows_.data(), coo_columns_.data(), coo_values_.data(),
-                               x, y);
+                               x, alpha, y);
     });
     SPK_CHECK_LAUNCH("coo_add_kernel");
   }

@@ -1,20 +1,28 @@
 #pragma once
-// The CPU reference SpMV: y = A x on a host CsrMatrix, accumulated in the matrix's
-// precision (use CsrMatrix<double> for an fp64 reference). OpenMP over rows.
+// The CPU reference SpMV: y = A x (reference_spmv) or y = alpha A x + beta y
+// (reference_spmv_scaled) on a host CsrMatrix, accumulated in the matrix's precision (use
+// CsrMatrix<double> for an fp64 reference). OpenMP over rows.
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
 
+// y = alpha A x + beta y; with beta == 0, y is only written (a NaN in y does not leak).
 template <class T>
-void reference_spmv(const CsrMatrix<T>& matrix, const T* x, T* y) {
+void reference_spmv_scaled(const CsrMatrix<T>& matrix, T alpha, const T* x, T beta, T* y) {
 #pragma omp parallel for schedule(static)
   for (index_t row = 0; row < matrix.rows; ++row) {
     T sum = T(0);
     for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
       sum += matrix.values[k] * x[matrix.columns[k]];
-    y[row] = sum;
+    y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
   }
+}
+
+// y = A x.
+template <class T>
+void reference_spmv(const CsrMatrix<T>& matrix, const T* x, T* y) {
+  reference_spmv_scaled(matrix, T(1), x, T(0), y);
 }
 
 // A host CSR matrix as a LinearOperator: the operator of the CPU reference path.
@@ -22,10 +30,11 @@ template <class T>
 class HostCsrOperator final : public LinearOperator<T> {
  public:
   explicit HostCsrOperator(const CsrMatrix<T>& matrix) : matrix_(matrix) {}
-  void apply(const T* x, T* y) const override { reference_spmv(matrix_, x, y); }
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
+    reference_spmv_scaled(matrix_, alpha, x, beta, y);
+  }
   index_t rows() const override { return matrix_.rows; }
   index_t cols() const override { return matrix_.cols; }
-  MemorySpace space() const override { return MemorySpace::host; }
   std::string name() const override { return "cpu-csr"; }
   const CsrMatrix<T>& matrix() const { return matrix_; }
 

@@ -18,14 +18,20 @@ namespace {
 constexpr int warmup_runs = 2;
 constexpr int timed_runs = 10;
 
-// The chosen backend, plus what auto did to choose it.
+// The chosen backend, plus the two facts of its choice that details() reports.
 template <class T>
 class AutoTuned final : public SpmvBackend<T> {
  public:
-  AutoTuned(std::unique_ptr<SpmvBackend<T>> chosen, TuningReport report, cudaStream_t stream)
-      : SpmvBackend<T>(stream), chosen_(std::move(chosen)), report_(std::move(report)) {}
+  AutoTuned(std::unique_ptr<SpmvBackend<T>> chosen, const TuningReport& report,
+            cudaStream_t stream)
+      : SpmvBackend<T>(stream),
+        chosen_(std::move(chosen)),
+        chosen_label_(report.chosen_label),
+        from_cache_(report.from_cache) {}
 
-  void apply(const T* x, T* y) const override { chosen_->apply(x, y); }
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
+    chosen_->apply_scaled(alpha, x, beta, y);
+  }
   index_t rows() const override { return chosen_->rows(); }
   index_t cols() const override { return chosen_->cols(); }
   std::string name() const override { return chosen_->name() + " (auto)"; }
@@ -33,18 +39,17 @@ class AutoTuned final : public SpmvBackend<T> {
   std::size_t bytes_per_spmv() const override { return chosen_->bytes_per_spmv(); }
   std::vector<std::pair<std::string, std::string>> details() const override {
     std::vector<std::pair<std::string, std::string>> details{
-        {"auto_choice", report_.chosen_label},
-        {"auto_source", report_.from_cache ? "tuning cache" : "tuned"}};
+        {"auto_choice", chosen_label_}, {"auto_source", from_cache_ ? "tuning cache" : "tuned"}};
     for (auto& detail : chosen_->details()) details.push_back(detail);
     return details;
   }
   void update_values(const CsrMatrix<T>& matrix) override { chosen_->update_values(matrix); }
   void set_launch(const SpmvOptions& options) override { chosen_->set_launch(options); }
-  const TuningReport* tuning_report() const override { return &report_; }
 
  private:
   std::unique_ptr<SpmvBackend<T>> chosen_;
-  TuningReport report_;
+  std::string chosen_label_;
+  bool from_cache_;
 };
 
 // Builds and times candidates on the device, on the solver's stream.
@@ -98,7 +103,8 @@ const char* spkrylov_version() {
 
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
-                                                  const SpmvOptions& options, cudaStream_t stream) {
+                                                  const SpmvOptions& options, cudaStream_t stream,
+                                                  TuningReport* tuning) {
   const auto started = std::chrono::steady_clock::now();
   const DeviceInfo device = current_device_info();
   TuningKey key;
@@ -129,7 +135,9 @@ std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
       report.tuning_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
               .count();
-      return std::make_unique<AutoTuned<T>>(std::move(backend), std::move(report), stream);
+      auto tuned = std::make_unique<AutoTuned<T>>(std::move(backend), report, stream);
+      if (tuning != nullptr) *tuning = std::move(report);
+      return tuned;
     } catch (const BadInput& error) {  // e.g. a cache written under other spmv limits
       report.cache_notes.push_back(std::string("cached choice refused, tuning again: ") +
                                    error.what());
@@ -143,12 +151,16 @@ std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
   run_tuning(plan, options.tune_budget_ms, bench, report);
   if (!report.cache_path.empty()) cache.store(key, TuningChoice{report.chosen, report.chosen_ms});
   for (const std::string& note : cache.notes()) report.cache_notes.push_back(note);
-  return std::make_unique<AutoTuned<T>>(bench.take_kept(), std::move(report), stream);
+  auto tuned = std::make_unique<AutoTuned<T>>(bench.take_kept(), report, stream);
+  if (tuning != nullptr) *tuning = std::move(report);
+  return tuned;
 }
 
 template std::unique_ptr<SpmvBackend<float>> make_auto_backend(const CsrMatrix<float>&,
-                                                               const SpmvOptions&, cudaStream_t);
+                                                               const SpmvOptions&, cudaStream_t,
+                                                               TuningReport*);
 template std::unique_ptr<SpmvBackend<double>> make_auto_backend(const CsrMatrix<double>&,
-                                                                const SpmvOptions&, cudaStream_t);
+                                                                const SpmvOptions&, cudaStream_t,
+                                                                TuningReport*);
 
 }  // namespace spk

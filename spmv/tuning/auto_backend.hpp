@@ -8,9 +8,10 @@
 // each timed on this matrix with CUDA events (2 warm-up SpMVs, median of 10) on an x of
 // ones, within spmv.tune_budget_ms; the winner is kept (not rebuilt) and stored in the cache.
 //
-// The result is the chosen backend itself, wrapped only to carry the TuningReport
-// (tuning_report()): apply, update_values and set_launch go straight to it, so a later
-// update_values keeps the choice and converts only the values.
+// The result is the chosen backend itself, wrapped only to name the choice in name() and
+// details(): apply_scaled, update_values and set_launch go straight to it, so a later
+// update_values keeps the choice and converts only the values. What was measured and chosen
+// goes to *tuning (when not null), as make_spmv_backend's caller asked.
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -18,6 +19,7 @@
 
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
+#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 
@@ -26,6 +28,7 @@ const char* spkrylov_version();
 
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
-                                                  const SpmvOptions& options, cudaStream_t stream);
+                                                  const SpmvOptions& options, cudaStream_t stream,
+                                                  TuningReport* tuning);
 
 }  // namespace spk

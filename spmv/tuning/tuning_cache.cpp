@@ -70,11 +70,13 @@ TuningChoice parse_choice(const std::string& text) {
   const std::vector<std::string> values = expect_fields(text, value_fields);
   TuningChoice choice;
   SpmvOptions& options = choice.options;
-  options.format = values[0];
   bool known = false;
-  for (const std::string& name : spmv_format_names()) known |= name == options.format;
-  if (!known || options.format == "auto")
-    throw BadInput("format '" + options.format + "' is not a stored format");
+  for (const Format format : all_formats())
+    if (values[0] == to_string(format) && format != Format::automatic) {
+      options.format = format;
+      known = true;
+    }
+  if (!known) throw BadInput("format '" + values[0] + "' is not a stored format");
   options.threads_per_row = integer_field(values[1], "threads_per_row");
   options.block_size = integer_field(values[2], "block_size");
   if (options.block_size < 32 || options.block_size > 1024 || options.block_size % 32 != 0)
@@ -92,7 +94,7 @@ std::string choice_text(const TuningChoice& choice) {
   const SpmvOptions& o = choice.options;
   char time[32];
   std::snprintf(time, sizeof time, "%.5f", choice.spmv_ms);
-  return "format=" + o.format + " threads_per_row=" + std::to_string(o.threads_per_row) +
+  return "format=" + std::string(to_string(o.format)) + " threads_per_row=" + std::to_string(o.threads_per_row) +
          " block_size=" + std::to_string(o.block_size) + " x_cache=" + to_string(o.x_cache) +
          " grid=" + to_string(o.grid) + " spmv_ms=" + time;
 }

@@ -23,7 +23,7 @@ std::string number_text(double value) {
   return text;
 }
 
-SpmvOptions with_format(const SpmvOptions& base, const std::string& format, int threads_per_row) {
+SpmvOptions with_format(const SpmvOptions& base, Format format, int threads_per_row) {
   SpmvOptions options = base;
   options.format = format;
   options.threads_per_row = threads_per_row;
@@ -73,11 +73,11 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
   const double mean = shape.mean_row_length;
   const int rule = csr_vector_threads_per_row(shape.rows, shape.nnz, 0, value_bytes);
 
-  add(with_format(base, "csr-vector", rule), "");
-  add(with_format(base, "hyb", 0), "");
+  add(with_format(base, Format::csr_vector, rule), "");
+  add(with_format(base, Format::hyb, 0), "");
 
   const double ell_limit = std::min(ellpack_max_fill, base.max_ell_fill);
-  add(with_format(base, "ellpack", 0),
+  add(with_format(base, Format::ellpack, 0),
       shape.ell_fill_ratio > ell_limit
           ? "ELL fill ratio " + number_text(shape.ell_fill_ratio) + " > " + number_text(ell_limit)
           : "");
@@ -91,9 +91,9 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
   else if (padded_bytes > 0.5 * static_cast<double>(device_memory_bytes))
     ellpack_r_skip =
         "padded arrays " + number_text(padded_bytes / 1e9) + " GB > half the device memory";
-  add(with_format(base, "ellpack-r", 0), ellpack_r_skip);
+  add(with_format(base, Format::ellpack_r, 0), ellpack_r_skip);
 
-  SpmvOptions cusparse = with_format(base, "cusparse", 0);
+  SpmvOptions cusparse = with_format(base, Format::cusparse, 0);
   cusparse.cusparse_algorithm = "alg1";
   add(cusparse, "");
 
@@ -104,7 +104,7 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
       skip = "w=" + std::to_string(width) + " > 2 x mean row length " + number_text(mean);
     else if (16.0 * width < mean)
       skip = "w=" + std::to_string(width) + " too narrow for mean row length " + number_text(mean);
-    add(with_format(base, "csr-vector", width), skip);
+    add(with_format(base, Format::csr_vector, width), skip);
   }
 
   std::string aligned_skip;
@@ -112,7 +112,7 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
     aligned_skip = "mean row length " + number_text(mean) + " < 16";
   else if (shape.aligned16_padding > aligned_max_padding)
     aligned_skip = "padding to x16 adds " + number_text(100.0 * shape.aligned16_padding) + "%";
-  add(with_format(base, "aligned-csr", 16), aligned_skip);
+  add(with_format(base, Format::aligned_csr, 16), aligned_skip);
 
   const double variation = mean > 0.0 ? shape.row_length_stddev / mean : 0.0;
   std::string scalar_skip;
@@ -120,13 +120,13 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
     scalar_skip = "mean row length " + number_text(mean) + " > " + number_text(scalar_max_mean);
   else if (variation > scalar_max_variation)
     scalar_skip = "row length stddev/mean " + number_text(variation) + " > 1";
-  add(with_format(base, "csr-scalar", 0), scalar_skip);
+  add(with_format(base, Format::csr_scalar, 0), scalar_skip);
   return plan;
 }
 
 std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner) {
   std::vector<SpmvOptions> variants;
-  if (winner.format == "cusparse") return variants;
+  if (winner.format == Format::cusparse) return variants;
   for (const int block_size : {128, 256, 512})
     for (const XCache cache : {XCache::ldg, XCache::texture})
       for (const GridShape grid : {GridShape::exact, GridShape::capped}) {
@@ -143,9 +143,9 @@ std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner) {
 }
 
 std::string candidate_label(const SpmvOptions& options) {
-  if (options.format == "cusparse") return "cusparse " + options.cusparse_algorithm;
-  std::string label = options.format;
-  if (options.format == "csr-vector" || options.format == "aligned-csr")
+  if (options.format == Format::cusparse) return "cusparse " + options.cusparse_algorithm;
+  std::string label = to_string(options.format);
+  if (options.format == Format::csr_vector || options.format == Format::aligned_csr)
     label += " w=" + std::to_string(options.threads_per_row);
   return label + " bs=" + std::to_string(options.block_size) + " " + to_string(options.x_cache) +
          " " + to_string(options.grid);

@@ -170,7 +170,7 @@ TEST(ConfigDefaults, BuiltInProblemIsPoisson3dCg) {
   EXPECT_EQ(config.solver.tolerance_mode, ToleranceMode::rhs);
   EXPECT_EQ(config.solver.max_iterations, 10000);
   EXPECT_EQ(config.solver.preconditioner, Preconditioner::none);
-  EXPECT_EQ(config.spmv.format, "csr");
+  EXPECT_EQ(config.spmv.format, Format::csr);
   EXPECT_EQ(config.precision, Precision::double_precision);
   EXPECT_EQ(config.device, DeviceChoice::automatic);
   EXPECT_TRUE(config.output.solution.empty() && config.output.history.empty() &&
@@ -209,9 +209,9 @@ TEST(ShippedConfigs, ParseWithTheirDataFilesFromAnyDirectory) {
   ASSERT_TRUE(compare.matrix.generate.has_value());
   EXPECT_EQ(compare.matrix.generate->kind, "poisson3d");
   ASSERT_EQ(compare.compare.size(), 8u);
-  EXPECT_EQ(compare.compare[0].spmv.format, "csr-scalar");
+  EXPECT_EQ(compare.compare[0].spmv.format, Format::csr_scalar);
   EXPECT_EQ(compare.compare[1].spmv.threads_per_row, 8);
-  EXPECT_EQ(compare.compare[5].spmv.format, "ellpack-r");
+  EXPECT_EQ(compare.compare[5].spmv.format, Format::ellpack_r);
   EXPECT_EQ(compare.compare[5].spmv.x_cache, XCache::texture);
   EXPECT_EQ(compare.compare[4].spmv.x_cache, XCache::ldg);  // inherited from spmv:
   for (const CompareEntry& entry : compare.compare) EXPECT_EQ(entry.spmv.block_size, 256);
@@ -282,7 +282,7 @@ compare: [{format: hyb, hyb_width: 3}, {}]
   EXPECT_EQ(config.solver.check_every, 4);
   EXPECT_TRUE(config.solver.cuda_graph);
   EXPECT_FALSE(config.solver.keep_history);
-  EXPECT_EQ(config.spmv.format, "ellpack-r");
+  EXPECT_EQ(config.spmv.format, Format::ellpack_r);
   EXPECT_EQ(config.spmv.x_cache, XCache::texture);
   EXPECT_EQ(config.spmv.threads_per_row, 16);
   EXPECT_EQ(config.spmv.block_size, 512);
@@ -296,7 +296,7 @@ compare: [{format: hyb, hyb_width: 3}, {}]
   EXPECT_EQ(config.output.report, "r.json");
   EXPECT_EQ(config.output.plot, "p.svg");
   ASSERT_EQ(config.compare.size(), 2u);
-  EXPECT_EQ(config.compare[0].spmv.format, "hyb");
+  EXPECT_EQ(config.compare[0].spmv.format, Format::hyb);
   EXPECT_EQ(config.compare[0].spmv.hyb_width, 3);
   EXPECT_EQ(config.compare[0].spmv.x_cache, XCache::texture);  // from spmv:
   EXPECT_EQ(config.compare[0].spmv.block_size, 512);
@@ -316,8 +316,8 @@ TEST(ConfigSchema, EveryEnumValueIsAccepted) {
     EXPECT_EQ(
         to_string(parse(base + "solver: {preconditioner: " + name + "}").solver.preconditioner),
         std::string(name));
-  for (const std::string& format : spmv_format_names())
-    EXPECT_EQ(parse(base + "spmv: {format: " + format + "}").spmv.format, format);
+  for (const Format format : all_formats())
+    EXPECT_EQ(parse(base + "spmv: {format: " + to_string(format) + "}").spmv.format, format);
   for (const char* cache : {"none", "ldg", "texture"})
     EXPECT_EQ(to_string(parse(base + "spmv: {x_cache: " + cache + "}").spmv.x_cache),
               std::string(cache));
@@ -656,7 +656,7 @@ TEST(ConfigOverrides, ValuesReplaceFileKeys) {
              "precision=single", "solver.cuda_graph=true", "output.report=r.json"});
   EXPECT_EQ(config.solver.tolerance, 1e-10);
   EXPECT_EQ(config.solver.method, Method::cg);  // untouched sibling
-  EXPECT_EQ(config.spmv.format, "hyb");
+  EXPECT_EQ(config.spmv.format, Format::hyb);
   EXPECT_EQ(config.matrix.generate->n, 32);
   EXPECT_EQ(config.matrix.generate->kind, "poisson3d");
   EXPECT_EQ(config.precision, Precision::single_precision);
@@ -756,10 +756,10 @@ TEST(ConfigOverrides, CompareEntriesByIndex) {
   const RunConfig config = parse(
       base, {"compare[1].format=hyb", "compare.0.x_cache=texture", "compare[2].format=cusparse"});
   ASSERT_EQ(config.compare.size(), 3u);
-  EXPECT_EQ(config.compare[0].spmv.format, "csr-scalar");
+  EXPECT_EQ(config.compare[0].spmv.format, Format::csr_scalar);
   EXPECT_EQ(config.compare[0].spmv.x_cache, XCache::texture);
-  EXPECT_EQ(config.compare[1].spmv.format, "hyb");
-  EXPECT_EQ(config.compare[2].spmv.format, "cusparse");
+  EXPECT_EQ(config.compare[1].spmv.format, Format::hyb);
+  EXPECT_EQ(config.compare[2].spmv.format, Format::cusparse);
   EXPECT_EQ(parse_error(base, {"compare[5].format=hyb"}),
             "--set compare[5].format=hyb: compare has 2 entries: index 5 must be 0..2 (2 appends "
             "an entry)");
@@ -769,7 +769,7 @@ TEST(ConfigOverrides, CompareEntriesByIndex) {
                      "--set compare[1].format=coo: compare[1].format: unknown value 'coo'");
   const RunConfig from_nothing = parse(kGenerated, {"compare[0].format=hyb"});
   ASSERT_EQ(from_nothing.compare.size(), 1u);
-  EXPECT_EQ(from_nothing.compare[0].spmv.format, "hyb");
+  EXPECT_EQ(from_nothing.compare[0].spmv.format, Format::hyb);
   EXPECT_EQ(parse(base, {"compare=[]"}).compare.size(), 0u);
 }
 
@@ -871,7 +871,7 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   config.solver.check_every = 1;
   config.solver.cuda_graph = true;
   config.solver.keep_history = false;
-  config.spmv.format = "aligned-csr";
+  config.spmv.format = Format::aligned_csr;
   config.spmv.x_cache = XCache::none;
   config.spmv.threads_per_row = 32;
   config.spmv.block_size = 1024;
@@ -882,10 +882,10 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   config.device = DeviceChoice::gpu;
   config.output = {"x.mtx", "out dir/history.csv", "yes", "null"};
   SpmvOptions first = config.spmv;
-  first.format = "ellpack";
+  first.format = Format::ellpack;
   first.max_ell_fill = 10.0;
   SpmvOptions second = config.spmv;
-  second.format = "cusparse";
+  second.format = Format::cusparse;
   second.x_cache = XCache::texture;
   config.compare = {{first}, {second}};
   expect_round_trip(config);
@@ -977,7 +977,7 @@ TEST(ConfigSpmv, TuningAndGridKeys) {
   const std::string base = "matrix: {generate: {}}\n";
   const RunConfig config =
       parse(base + "spmv: {format: auto, grid: capped, tune_budget_ms: 250, tune_cache: off}");
-  EXPECT_EQ(config.spmv.format, "auto");
+  EXPECT_EQ(config.spmv.format, Format::automatic);
   EXPECT_EQ(config.spmv.grid, GridShape::capped);
   EXPECT_EQ(config.spmv.tune_budget_ms, 250.0);
   EXPECT_EQ(config.spmv.tune_cache, "off");

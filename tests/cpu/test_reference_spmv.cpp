@@ -4,6 +4,9 @@
 
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "spmv/host/reference_spmv.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
@@ -136,11 +139,41 @@ TEST(ReferenceSpmv, HostCsrOperatorAppliesTheReference) {
   const HostCsrOperator<double> op(matrix);
   EXPECT_EQ(op.rows(), 40);
   EXPECT_EQ(op.cols(), 25);
-  EXPECT_EQ(op.space(), MemorySpace::host);
   const std::vector<double> x = random_vector(25, rng);
   std::vector<double> y(40, std::numeric_limits<double>::quiet_NaN());
   op.apply(x.data(), y.data());
   EXPECT_LE(test::relative_error(y, dense_product(matrix, x)), 1e-14);
+}
+
+// y = alpha A x + beta y through the operator, against the dense product, on every awkward
+// shape and one huge row: alpha -1.5 and beta 0.5 on a random y; beta 0 on a NaN y (y must be
+// written without being read).
+TEST(ReferenceSpmv, HostCsrOperatorApplyScaled) {
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<std::string, CsrMatrix<double>>> matrices;
+  for (const Shape& shape : awkward_shapes())
+    matrices.emplace_back(shape.name, test::random_csr(shape.rows, shape.cols, shape.density, rng,
+                                                       shape.empty_rows));
+  matrices.emplace_back("one_huge_row", one_huge_row(50, 2000, rng));
+  for (const auto& [name, matrix] : matrices) {
+    SCOPED_TRACE(name);
+    const HostCsrOperator<double> op(matrix);
+    const std::vector<double> x = random_vector(matrix.cols, rng);
+    const std::vector<double> product = dense_product(matrix, x);
+
+    const std::vector<double> y_start = random_vector(matrix.rows, rng);
+    std::vector<double> y = y_start, expected(y_start.size());
+    for (std::size_t i = 0; i < y.size(); ++i) expected[i] = -1.5 * product[i] + 0.5 * y_start[i];
+    op.apply_scaled(-1.5, x.data(), 0.5, y.data());
+    EXPECT_LE(test::relative_error(y, expected), 1e-14);
+
+    std::vector<double> poisoned(y_start.size(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t i = 0; i < y.size(); ++i) expected[i] = -1.5 * product[i];
+    op.apply_scaled(-1.5, x.data(), 0.0, poisoned.data());
+    EXPECT_LE(test::relative_error(poisoned, expected), 1e-14);
+  }
 }
 
 }  // namespace

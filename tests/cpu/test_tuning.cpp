@@ -68,7 +68,7 @@ TuningKey key_for(const CsrMatrix<double>& matrix, const std::string& gpu = "NVI
 
 TuningChoice hyb_choice() {
   TuningChoice choice;
-  choice.options.format = "hyb";
+  choice.options.format = Format::hyb;
   choice.options.block_size = 512;
   choice.options.x_cache = XCache::texture;
   choice.options.grid = GridShape::capped;
@@ -136,7 +136,7 @@ TEST(TuningCacheFile, StoreThenFindInANewProcessView) {
   EXPECT_TRUE(reread.notes().empty());
   const auto found = reread.find(key_for(a));
   ASSERT_TRUE(found.has_value());
-  EXPECT_EQ(found->options.format, "hyb");
+  EXPECT_EQ(found->options.format, Format::hyb);
   EXPECT_EQ(found->options.block_size, 512);
   EXPECT_EQ(found->options.x_cache, XCache::texture);
   EXPECT_EQ(found->options.grid, GridShape::capped);
@@ -356,16 +356,16 @@ TEST(TuningPrefilter, EllpackLimitAndDeviceMemory) {
 
 TEST(TuningPrefilter, LaunchVariants) {
   SpmvOptions hyb;
-  hyb.format = "hyb";
+  hyb.format = Format::hyb;
   const auto variants = launch_variants(hyb);
   EXPECT_EQ(variants.size(), 11u);  // 3 block sizes x 2 caches x 2 grids, minus the winner
   for (const auto& variant : variants) {
-    EXPECT_EQ(variant.format, "hyb");
+    EXPECT_EQ(variant.format, Format::hyb);
     EXPECT_FALSE(variant.block_size == 256 && variant.x_cache == XCache::ldg &&
                  variant.grid == GridShape::exact);
   }
   SpmvOptions cusparse;
-  cusparse.format = "cusparse";
+  cusparse.format = Format::cusparse;
   EXPECT_TRUE(launch_variants(cusparse).empty());
 }
 
@@ -415,7 +415,7 @@ TEST(TuningChoice, PicksTheFastestFormatThenTheFastestLaunch) {
   TuningReport report;
   run_tuning(stencil_plan(), 1e9, bench, report);
   EXPECT_TRUE(report.used);
-  EXPECT_EQ(report.chosen.format, "ellpack");
+  EXPECT_EQ(report.chosen.format, Format::ellpack);
   EXPECT_EQ(report.chosen_label, "ellpack bs=512 texture capped");
   EXPECT_DOUBLE_EQ(report.chosen_ms, 0.11);
   EXPECT_DOUBLE_EQ(report.baseline_ms, 0.20);
@@ -441,7 +441,7 @@ TEST(TuningChoice, RefusedFormatsAreRecordedNotChosen) {
   bench.refusals = {{"ellpack bs=256 ldg exact", "ellpack: padded size too large"}};
   TuningReport report;
   run_tuning(stencil_plan(), 1e9, bench, report);
-  EXPECT_NE(report.chosen.format, "ellpack");
+  EXPECT_NE(report.chosen.format, Format::ellpack);
   bool found = false;
   for (const auto& trial : report.trials)
     if (trial.label == "ellpack bs=256 ldg exact") {
@@ -468,7 +468,7 @@ TEST(TuningChoice, BudgetStopsNewCandidatesButTheDefaultIsAlwaysTimed) {
   TuningReport partial_report;
   run_tuning(stencil_plan(), 25.0, partial, partial_report);  // 10 ms each: 3 are started
   EXPECT_EQ(partial.calls.size(), 3u);
-  EXPECT_EQ(partial_report.chosen.format, "hyb");
+  EXPECT_EQ(partial_report.chosen.format, Format::hyb);
 }
 
 TEST(TuningChoice, EveryFormatRefusedIsAnError) {

@@ -11,6 +11,9 @@
 //   spmv_tolerance<T>       the relative-error bound a backend must meet (see below)
 //   spmv_relative_error     one checked apply: fresh random x, y poisoned with NaN, result
 //                           against the CPU reference in fp64
+//   spmv_scaled_relative_error  the same for apply_scaled(alpha, x, beta, y): y random
+//                           (beta != 0) or NaN-poisoned (beta == 0)
+//   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
 //
 // Tolerance. The reference is the fp64 CPU product of the very same T-valued matrix and x, so
 // the error is the backend's rounding alone. A dot product of m terms summed in precision u
@@ -29,9 +32,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/cuda_check.hpp"
@@ -122,36 +127,132 @@ double spmv_tolerance(index_t longest_row) {
   return std::max(base, 4.0 * unit_roundoff * std::sqrt(static_cast<double>(longest_row)));
 }
 
-// One apply of `backend` (built from `matrix` or updated to it) on a fresh random x, with y
-// poisoned by 0xFF bytes (NaN in float and double) first; returns ||y - y_ref|| / ||y_ref||
-// with y_ref the fp64 CPU product of the same matrix and x. `x_offset` shifts x inside its
-// device allocation (to test misaligned x pointers).
-template <class T>
-double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
-                           std::mt19937_64& rng, const TestStream& stream,
-                           std::size_t x_offset = 0) {
-  const auto rows = static_cast<std::size_t>(matrix.rows);
-  const auto cols = static_cast<std::size_t>(matrix.cols);
-  const std::vector<T> x = random_values<T>(cols, rng);
+// Runs `multiply(x_device, y_device)` once with x (placed `x_offset` entries into its device
+// allocation) and y_start in y, on `stream`, and returns y.
+template <class T, class Multiply>
+std::vector<T> device_product(const std::vector<T>& x, const std::vector<T>& y_start,
+                              std::size_t x_offset, const TestStream& stream,
+                              Multiply&& multiply) {
+  const std::size_t rows = y_start.size(), cols = x.size();
   DeviceBuffer<T> x_device(cols + x_offset, "test x");
   DeviceBuffer<T> y_device(rows, "test y");
   if (cols > 0)
     SPK_CUDA_CHECK(cudaMemcpyAsync(x_device.data() + x_offset, x.data(), cols * sizeof(T),
                                    cudaMemcpyHostToDevice, stream.get()));
   if (rows > 0)
-    SPK_CUDA_CHECK(cudaMemsetAsync(y_device.data(), 0xFF, rows * sizeof(T), stream.get()));
-  backend.apply(cols > 0 ? x_device.data() + x_offset : x_device.data(), y_device.data());
+    SPK_CUDA_CHECK(cudaMemcpyAsync(y_device.data(), y_start.data(), rows * sizeof(T),
+                                   cudaMemcpyHostToDevice, stream.get()));
+  multiply(cols > 0 ? x_device.data() + x_offset : x_device.data(), y_device.data());
   std::vector<T> y(rows);
   if (rows > 0)
     SPK_CUDA_CHECK(cudaMemcpyAsync(y.data(), y_device.data(), rows * sizeof(T),
                                    cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
+  return y;
+}
 
+// One apply of `backend` (built from `matrix` or updated to it) on a fresh random x, with y
+// poisoned with NaN first; returns ||y - y_ref|| / ||y_ref|| with y_ref the fp64 CPU product
+// of the same matrix and x. `x_offset` shifts x inside its device allocation (to test
+// misaligned x pointers).
+template <class T>
+double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+                           std::mt19937_64& rng, const TestStream& stream,
+                           std::size_t x_offset = 0) {
+  const std::vector<T> x = random_values<T>(static_cast<std::size_t>(matrix.cols), rng);
+  const std::vector<T> poison(static_cast<std::size_t>(matrix.rows),
+                              std::numeric_limits<T>::quiet_NaN());
+  const std::vector<T> y = device_product(
+      x, poison, x_offset, stream, [&](const T* x_device, T* y_device) {
+        backend.apply(x_device, y_device);
+      });
   const CsrMatrix<double> reference = convert_values<double>(matrix);
   const std::vector<double> x_double(x.begin(), x.end());
-  std::vector<double> y_reference(rows);
+  std::vector<double> y_reference(y.size());
   reference_spmv(reference, x_double.data(), y_reference.data());
   return relative_error(y, y_reference);
+}
+
+// One apply_scaled(alpha, x, beta, y) of `backend` on a fresh random x. y starts random when
+// beta != 0 and poisoned with NaN when beta == 0 (it must then be written without being
+// read). Returns ||y - y_ref|| / ||y_ref|| with y_ref = alpha A x + beta y_start in fp64 on
+// the CPU; a y_ref of norm 0 (no rows, or alpha A x + beta y = 0) compares absolutely.
+template <class T>
+double spmv_scaled_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+                                  T alpha, T beta, std::mt19937_64& rng,
+                                  const TestStream& stream) {
+  const std::vector<T> x = random_values<T>(static_cast<std::size_t>(matrix.cols), rng);
+  const std::vector<T> y_start =
+      beta == T(0) ? std::vector<T>(static_cast<std::size_t>(matrix.rows),
+                                    std::numeric_limits<T>::quiet_NaN())
+                   : random_values<T>(static_cast<std::size_t>(matrix.rows), rng);
+  const std::vector<T> y = device_product(
+      x, y_start, 0, stream, [&](const T* x_device, T* y_device) {
+        backend.apply_scaled(alpha, x_device, beta, y_device);
+      });
+  const CsrMatrix<double> reference = convert_values<double>(matrix);
+  const std::vector<double> x_double(x.begin(), x.end());
+  std::vector<double> y_reference(y_start.begin(), y_start.end());
+  reference_spmv_scaled(reference, static_cast<double>(alpha), x_double.data(),
+                        static_cast<double>(beta), y_reference.data());
+  return relative_error(y, y_reference);
+}
+
+// apply_scaled checked three ways on `backend` (built from `matrix` or updated to it), each
+// on a fresh random x: alpha = -1.5, beta = 0.5 on a random y; alpha = -1.5, beta = 0 on a
+// NaN-poisoned y; alpha = 1, beta = 0 (what apply asks for) on a NaN-poisoned y.
+template <class T>
+void expect_scaled_products_match(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+                                  std::mt19937_64& rng, const TestStream& stream) {
+  const double tolerance = spmv_tolerance<T>(max_row_length(matrix));
+  const std::pair<T, T> scales[] = {{T(-1.5), T(0.5)}, {T(-1.5), T(0)}, {T(1), T(0)}};
+  for (const auto& [alpha, beta] : scales)
+    EXPECT_LT(spmv_scaled_relative_error(backend, matrix, alpha, beta, rng, stream), tolerance)
+        << backend.name() << ": apply_scaled with alpha " << alpha << ", beta " << beta;
+}
+
+// The awkward shapes every format's apply_scaled and update_values are checked on (row
+// lengths, random columns; values in [-1, 1)): n = 1 with and without its entry, nnz = 0,
+// empty rows, one huge row (100000 entries, past csr-vector's long-row threshold), rows
+// around the warp and unroll boundaries, rectangular shapes.
+struct NamedShape {
+  std::string name;
+  CsrMatrix<double> matrix;
+};
+
+inline std::vector<NamedShape> awkward_shapes(std::mt19937_64& rng) {
+  const auto up_to = [&rng](index_t longest) {
+    return std::uniform_int_distribution<index_t>(0, longest)(rng);
+  };
+  std::vector<NamedShape> shapes;
+  shapes.push_back({"n=1", random_pattern_matrix(1, 1, [](index_t) { return 1; }, rng)});
+  shapes.push_back({"n=1, nnz=0", random_pattern_matrix(1, 1, [](index_t) { return 0; }, rng)});
+  shapes.push_back(
+      {"nnz=0 (100 empty rows)", random_pattern_matrix(100, 100, [](index_t) { return 0; }, rng)});
+  shapes.push_back({"every third row empty",
+                    random_pattern_matrix(
+                        500, 500, [&](index_t row) { return row % 3 == 0 ? 0 : up_to(40); }, rng)});
+  shapes.push_back({"one row of 100000 entries",
+                    random_pattern_matrix(
+                        64, 100003, [&](index_t row) { return row == 5 ? 100000 : up_to(10); },
+                        rng)});
+  std::vector<index_t> lengths;
+  for (int repeat = 0; repeat < 4; ++repeat)
+    for (const index_t length : {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129,
+                                 255, 257, 1025, 2049})
+      lengths.push_back(length);
+  std::shuffle(lengths.begin(), lengths.end(), rng);
+  shapes.push_back({"row lengths around warp boundaries",
+                    random_pattern_matrix(
+                        static_cast<index_t>(lengths.size()), 3000,
+                        [&](index_t row) { return lengths[static_cast<std::size_t>(row)]; }, rng)});
+  shapes.push_back({"rectangular 1000x37", random_pattern_matrix(1000, 37, [&](index_t) {
+                      return up_to(37);
+                    }, rng)});
+  shapes.push_back({"rectangular 37x1000", random_pattern_matrix(37, 1000, [&](index_t) {
+                      return up_to(300);
+                    }, rng)});
+  return shapes;
 }
 
 }  // namespace spk::test

@@ -64,7 +64,7 @@ TEST(LaunchVariants, EveryHandWrittenFormatUnderEveryLaunch) {
     for (const char* format :
          {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"}) {
       SpmvOptions base;
-      base.format = format;
+      base.format = parse_format(format);
       base.max_ell_fill = 1e9;  // the test is about launches, not the fill guard
       std::unique_ptr<SpmvBackend<double>> backend;
       try {
@@ -98,7 +98,7 @@ TEST(LaunchVariants, SinglePrecisionCappedGrid) {
   for (const char* format :
        {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"}) {
     SpmvOptions options;
-    options.format = format;
+    options.format = parse_format(format);
     options.grid = GridShape::capped;
     options.x_cache = XCache::texture;
     const auto backend = make_spmv_backend(matrix, options, stream.get());
@@ -114,7 +114,7 @@ TEST(LaunchVariants, InvalidLaunchIsRefusedAndChangesNothing) {
   std::mt19937_64 rng(779);
   const CsrMatrix<double> matrix = test::with_random_values(generate_poisson3d(16, 7), rng);
   SpmvOptions options;
-  options.format = "ellpack-r";
+  options.format = Format::ellpack_r;
   const auto backend = make_spmv_backend(matrix, options, stream.get());
   SpmvOptions bad = options;
   bad.block_size = 100;
@@ -129,11 +129,11 @@ void check_auto(const CsrMatrix<double>& source, const std::string& name, std::m
   SCOPED_TRACE(name + (sizeof(T) == 8 ? " [double]" : " [float]"));
   const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng);
   SpmvOptions options;
-  options.format = "auto";
+  options.format = Format::automatic;
   options.tune_cache = "off";
-  const auto backend = make_spmv_backend(matrix, options, stream.get());
-  const TuningReport* report = backend->tuning_report();
-  ASSERT_NE(report, nullptr);
+  TuningReport tuning;
+  const auto backend = make_spmv_backend(matrix, options, stream.get(), &tuning);
+  const TuningReport* report = &tuning;
   EXPECT_TRUE(report->used);
   EXPECT_FALSE(report->from_cache);
   EXPECT_GE(report->baseline_ms, 0.0);
@@ -148,6 +148,7 @@ void check_auto(const CsrMatrix<double>& source, const std::string& name, std::m
   EXPECT_NE(backend->name().find("(auto)"), std::string::npos);
   const double tolerance = test::spmv_tolerance<T>(test::max_row_length(matrix));
   EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), tolerance);
+  test::expect_scaled_products_match(*backend, matrix, rng, stream);  // forwarded to the choice
   const CsrMatrix<T> updated = test::with_random_values(matrix, rng);
   backend->update_values(updated);  // keeps the choice, converts only the values
   EXPECT_LT(test::spmv_relative_error(*backend, updated, rng, stream), tolerance)
@@ -175,31 +176,39 @@ TEST(AutoFormat, SecondBuildComesFromTheCache) {
   const std::string cache = temp_cache_path();
   fs::remove(cache);
   SpmvOptions options;
-  options.format = "auto";
+  options.format = Format::automatic;
   options.tune_cache = cache;
   const CsrMatrix<double> a = test::with_random_values(generate_poisson3d(40, 7), rng);
 
-  const auto first = make_spmv_backend(a, options, stream.get());
-  ASSERT_FALSE(first->tuning_report()->from_cache);
-  EXPECT_FALSE(first->tuning_report()->trials.empty());
+  TuningReport first_tuning;
+  const auto first = make_spmv_backend(a, options, stream.get(), &first_tuning);
+  ASSERT_TRUE(first_tuning.used);
+  ASSERT_FALSE(first_tuning.from_cache);
+  EXPECT_FALSE(first_tuning.trials.empty());
   EXPECT_TRUE(fs::exists(cache));
   EXPECT_EQ(TuningCache(cache).size(), 1u);
 
   // Same pattern, new values: from the cache, nothing timed, the same choice.
   const CsrMatrix<double> revalued = test::with_random_values(a, rng);
-  const auto second = make_spmv_backend(revalued, options, stream.get());
-  const TuningReport& report = *second->tuning_report();
+  TuningReport report;
+  const auto second = make_spmv_backend(revalued, options, stream.get(), &report);
+  EXPECT_TRUE(report.used);
   EXPECT_TRUE(report.from_cache);
   EXPECT_TRUE(report.trials.empty());
-  EXPECT_EQ(report.chosen_label, first->tuning_report()->chosen_label);
+  EXPECT_EQ(report.chosen_label, first_tuning.chosen_label);
   EXPECT_EQ(report.cache_path, cache);
   EXPECT_LT(test::spmv_relative_error(*second, revalued, rng, stream), 1e-12);
 
   // Another precision or pattern tunes again and adds an entry.
-  const auto single = make_spmv_backend(convert_values<float>(a), options, stream.get());
-  EXPECT_FALSE(single->tuning_report()->from_cache);
-  const auto other = make_spmv_backend(generate_poisson3d(41, 7), options, stream.get());
-  EXPECT_FALSE(other->tuning_report()->from_cache);
+  TuningReport single_tuning, other_tuning;
+  const auto single =
+      make_spmv_backend(convert_values<float>(a), options, stream.get(), &single_tuning);
+  EXPECT_TRUE(single_tuning.used);
+  EXPECT_FALSE(single_tuning.from_cache);
+  const auto other =
+      make_spmv_backend(generate_poisson3d(41, 7), options, stream.get(), &other_tuning);
+  EXPECT_TRUE(other_tuning.used);
+  EXPECT_FALSE(other_tuning.from_cache);
   EXPECT_EQ(TuningCache(cache).size(), 3u);
   fs::remove(cache);
 }
@@ -210,10 +219,11 @@ TEST(AutoFormat, CorruptCacheIsRetunedAndRepaired) {
   const std::string cache = temp_cache_path();
   { std::ofstream(cache) << "not a cache line\n"; }
   SpmvOptions options;
-  options.format = "auto";
+  options.format = Format::automatic;
   options.tune_cache = cache;
-  const auto backend = make_spmv_backend(generate_poisson3d(20, 7), options, stream.get());
-  const TuningReport& report = *backend->tuning_report();
+  TuningReport report;
+  const auto backend = make_spmv_backend(generate_poisson3d(20, 7), options, stream.get(), &report);
+  EXPECT_TRUE(report.used);
   EXPECT_FALSE(report.from_cache);
   ASSERT_FALSE(report.cache_notes.empty());
   EXPECT_NE(report.cache_notes[0].find(":1: unreadable entry ignored"), std::string::npos);
@@ -223,12 +233,27 @@ TEST(AutoFormat, CorruptCacheIsRetunedAndRepaired) {
   fs::remove(cache);
 }
 
+// Other formats leave the report empty: make_spmv_backend resets it, only auto fills it.
+TEST(AutoFormat, OtherFormatsLeaveTheTuningReportEmpty) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  SpmvOptions options;
+  options.format = Format::hyb;
+  TuningReport report;
+  report.used = true;
+  report.chosen_label = "stale";
+  const auto backend = make_spmv_backend(generate_poisson3d(10, 7), options, stream.get(), &report);
+  EXPECT_FALSE(report.used);
+  EXPECT_TRUE(report.chosen_label.empty());
+  EXPECT_TRUE(report.trials.empty());
+}
+
 TEST(AutoFormat, SolverReportsTheTuning) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> a = generate_poisson3d(30, 7);
   Options options;
   options.device = DeviceChoice::gpu;
-  options.spmv.format = "auto";
+  options.spmv.format = Format::automatic;
   options.spmv.tune_cache = "off";
   Solver<double> solver(a, options);
   const SetupInfo& setup = solver.setup_info();

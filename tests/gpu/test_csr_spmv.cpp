@@ -28,12 +28,13 @@ namespace spk {
 namespace {
 
 struct BackendCase {
-  std::string format;
+  Format format;
   XCache x_cache;
 };
 
 std::string case_name(const ::testing::TestParamInfo<BackendCase>& info) {
-  std::string name = info.param.format + "_" + to_string(info.param.x_cache);
+  std::string name =
+      std::string(to_string(info.param.format)) + "_" + to_string(info.param.x_cache);
   for (char& c : name)
     if (c == '-') c = '_';
   return name;
@@ -104,6 +105,17 @@ class CsrSpmv : public ::testing::TestWithParam<BackendCase> {
     expect_matches_reference<double>(source, what, options());
   }
 
+  // apply_scaled on `source` with fresh random values in precision T (spmv_test_support.hpp:
+  // alpha -1.5 / beta 0.5 on a random y, beta 0 on a NaN-poisoned y).
+  template <class T>
+  void expect_scaled_matches_reference(const CsrMatrix<double>& source, const std::string& what,
+                                       const SpmvOptions& spmv_options) {
+    SCOPED_TRACE(what + (std::is_same_v<T, float> ? " (float)" : " (double)"));
+    const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
+    const auto backend = make_spmv_backend<T>(matrix, spmv_options, stream_->get());
+    test::expect_scaled_products_match(*backend, matrix, rng_, *stream_);
+  }
+
   std::unique_ptr<test::TestStream> stream_;
   std::mt19937_64 rng_{20240917};
 };
@@ -168,6 +180,26 @@ TEST_P(CsrSpmv, AwkwardShapes) {
   expect_matches_reference(boundary_length_matrix(rng), "row lengths around warp boundaries");
 }
 
+TEST_P(CsrSpmv, ApplyScaled) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  for (const test::NamedShape& shape : test::awkward_shapes(rng_)) {
+    expect_scaled_matches_reference<float>(shape.matrix, shape.name, options());
+    expect_scaled_matches_reference<double>(shape.matrix, shape.name, options());
+  }
+  expect_scaled_matches_reference<double>(generate_powerlaw(3000, 8.0, 1.5, 7),
+                                          "powerlaw heavy tail", options());
+  // csr-vector's every width (its long-row finishing pass applies alpha and beta too) and
+  // aligned-csr's every group size.
+  for (const int threads : {2, 4, 8, 16, 32}) {
+    SpmvOptions spmv_options = options();
+    spmv_options.threads_per_row = threads;
+    if (GetParam().format != Format::csr_vector && GetParam().format != Format::aligned_csr) break;
+    expect_scaled_matches_reference<double>(boundary_length_matrix(rng_),
+                                            "threads_per_row " + std::to_string(threads),
+                                            spmv_options);
+  }
+}
+
 TEST_P(CsrSpmv, NoRows) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = test::random_pattern_matrix(
@@ -198,7 +230,7 @@ TEST_P(CsrSpmv, EveryThreadsPerRowAndBlockSize) {
                                std::to_string(block_size);
       expect_matches_reference<float>(matrix, what, spmv_options);
       expect_matches_reference<double>(matrix, what, spmv_options);
-      if (GetParam().format == "csr-vector" || GetParam().format == "aligned-csr") {
+      if (GetParam().format == Format::csr_vector || GetParam().format == Format::aligned_csr) {
         const auto backend = make_spmv_backend<double>(matrix, spmv_options, stream_->get());
         EXPECT_EQ(detail(*backend, "threads_per_row"), std::to_string(threads));
       }
@@ -270,8 +302,8 @@ TEST_P(CsrSpmv, ByteModel) {
   matrix.values = {1, 2, 3, 4, 5, 6, 7};
   const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
   const std::size_t x_and_y = 4 * 8 + 4 * 8;
-  const std::string& format = GetParam().format;
-  if (format == "aligned-csr") {
+  const Format format = GetParam().format;
+  if (format == Format::aligned_csr) {
     // 16 threads per row: rows pad to 16, 0, 16, 16 entries.
     EXPECT_EQ(detail(*backend, "padded_entries"), "48");
     EXPECT_EQ(detail(*backend, "padding_overhead"), "585.7%");
@@ -279,13 +311,13 @@ TEST_P(CsrSpmv, ByteModel) {
     EXPECT_EQ(backend->bytes_per_spmv(), 48u * (8 + 4) + 5u * 4 + x_and_y);
   } else {
     std::size_t extra = 0;
-    if (format == "cusparse") extra = std::stoull(detail(*backend, "workspace_bytes"));
+    if (format == Format::cusparse) extra = std::stoull(detail(*backend, "workspace_bytes"));
     EXPECT_EQ(backend->device_bytes(), 5u * 4 + 7u * (4 + 8) + extra);
     EXPECT_EQ(backend->bytes_per_spmv(), 7u * (8 + 4) + 5u * 4 + x_and_y);
   }
   const CsrMatrix<float> single = convert_values<float>(matrix);
   const auto float_backend = make_spmv_backend<float>(single, options(), stream_->get());
-  const std::size_t stored = format == "aligned-csr" ? 48 : 7;
+  const std::size_t stored = format == Format::aligned_csr ? 48 : 7;
   EXPECT_EQ(float_backend->bytes_per_spmv(), stored * (4 + 4) + 5u * 4 + 4u * 4 + 4u * 4);
 }
 
@@ -293,27 +325,28 @@ TEST_P(CsrSpmv, NameAndDetails) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = generate_poisson3d(6, 7);  // mean row length 6
   const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
-  const std::string& format = GetParam().format;
-  if (format == "cusparse") {
+  const Format format = GetParam().format;
+  if (format == Format::cusparse) {
     EXPECT_EQ(backend->name(), "cusparse/alg1");  // x_cache does not apply
     EXPECT_EQ(detail(*backend, "algorithm"), "alg1");
   } else {
-    EXPECT_EQ(backend->name(), format + "/" + to_string(GetParam().x_cache));
+    EXPECT_EQ(backend->name(), std::string(to_string(format)) + "/" + to_string(GetParam().x_cache));
     EXPECT_EQ(detail(*backend, "x_cache"), to_string(GetParam().x_cache));
     EXPECT_EQ(detail(*backend, "block_size"), "256");
   }
-  if (format == "csr-vector") {
+  if (format == Format::csr_vector) {
     EXPECT_EQ(detail(*backend, "threads_per_row"), "2");  // double, mean 6: 6 / 3 -> 2
     EXPECT_EQ(detail(*backend, "threads_per_row_from").rfind("mean row length", 0), 0u);
   }
-  if (format == "aligned-csr") {
+  if (format == Format::aligned_csr) {
     EXPECT_EQ(detail(*backend, "threads_per_row"), "16");
   }
 }
 
 std::vector<BackendCase> all_cases() {
   std::vector<BackendCase> cases;
-  for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr", "cusparse"})
+  for (const Format format :
+       {Format::csr_scalar, Format::csr_vector, Format::aligned_csr, Format::cusparse})
     for (XCache cache : {XCache::none, XCache::ldg, XCache::texture})
       cases.push_back({format, cache});
   return cases;
@@ -327,7 +360,7 @@ TEST(CsrFamilyRegistry, CsrIsAnAliasOfCsrVector) {
   std::mt19937_64 rng(5);
   const CsrMatrix<double> matrix = generate_powerlaw(2000, 20.0, 2.5, 9);
   SpmvOptions options;
-  options.format = "csr";
+  options.format = Format::csr;
   for (XCache cache : {XCache::none, XCache::ldg, XCache::texture}) {
     options.x_cache = cache;
     const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
@@ -359,7 +392,7 @@ TEST(CsrVectorLongRows, SplitIsReportedCountedAndCorrect) {
   ASSERT_GE(split.rows.size(), 3u);
   for (XCache cache : {XCache::none, XCache::ldg, XCache::texture}) {
     SpmvOptions options;
-    options.format = "csr-vector";
+    options.format = Format::csr_vector;
     options.x_cache = cache;
     const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
     EXPECT_EQ(detail(*backend, "long_rows")
@@ -396,7 +429,7 @@ TEST(CsrFamilyCusparse, EveryAlgorithm) {
                           300, 1200, [](index_t r) { return r % 50; }, rng)}};
   for (const std::string algorithm : {"alg1", "alg2", "default"}) {
     SpmvOptions options;
-    options.format = "cusparse";
+    options.format = Format::cusparse;
     options.cusparse_algorithm = algorithm;
     for (const auto& [name, matrix] : matrices) {
       SCOPED_TRACE(algorithm + " " + name);
@@ -416,7 +449,7 @@ TEST(CsrFamilyOptions, BadOptionsAreRefusedWithOneLine) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::TestStream stream;
   const CsrMatrix<double> matrix = generate_poisson2d(8);
-  for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr"})
+  for (const Format format : {Format::csr_scalar, Format::csr_vector, Format::aligned_csr})
     for (int block_size : {0, 100, 2048}) {
       SpmvOptions options;
       options.format = format;
@@ -425,17 +458,17 @@ TEST(CsrFamilyOptions, BadOptionsAreRefusedWithOneLine) {
           [&] { make_spmv_backend<double>(matrix, options, stream.get()); }, "spmv.block_size",
           std::to_string(block_size));
     }
-  for (const char* format : {"csr-vector", "aligned-csr"})
+  for (const Format format : {Format::csr_vector, Format::aligned_csr})
     for (int threads : {1, 3, 64}) {
       SpmvOptions options;
       options.format = format;
       options.threads_per_row = threads;
       test::expect_error<BadInput>(
           [&] { make_spmv_backend<double>(matrix, options, stream.get()); },
-          std::string(format) + ": spmv.threads_per_row", std::to_string(threads));
+          std::string(to_string(format)) + ": spmv.threads_per_row", std::to_string(threads));
     }
   SpmvOptions options;
-  options.format = "cusparse";
+  options.format = Format::cusparse;
   options.cusparse_algorithm = "alg3";
   test::expect_error<BadInput>([&] { make_spmv_backend<double>(matrix, options, stream.get()); },
                                "cusparse: spmv.cusparse_algorithm = 'alg3'", "alg1, alg2, default");

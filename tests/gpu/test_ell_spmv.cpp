@@ -27,16 +27,17 @@ namespace spk {
 namespace {
 
 struct BackendCase {
-  std::string format;
+  Format format;
   XCache x_cache;
 };
 
 void PrintTo(const BackendCase& backend_case, std::ostream* out) {
-  *out << backend_case.format << "/" << to_string(backend_case.x_cache);
+  *out << to_string(backend_case.format) << "/" << to_string(backend_case.x_cache);
 }
 
 std::string case_name(const ::testing::TestParamInfo<BackendCase>& info) {
-  std::string name = info.param.format + "_" + to_string(info.param.x_cache);
+  std::string name =
+      std::string(to_string(info.param.format)) + "_" + to_string(info.param.x_cache);
   for (char& c : name)
     if (c == '-') c = '_';
   return name;
@@ -83,7 +84,7 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
              const SpmvOptions& spmv_options) {
     SCOPED_TRACE(what + (std::is_same_v<T, float> ? " [float]" : " [double]"));
     const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
-    if (spmv_options.format == "ellpack" && spmv_options.max_ell_fill == 3.0 &&
+    if (spmv_options.format == Format::ellpack && spmv_options.max_ell_fill == 3.0 &&
         ellpack_refuses_by_default(source)) {
       EXPECT_THROW((void)make_spmv_backend(matrix, spmv_options, stream_->get()), BadInput);
       return;
@@ -97,6 +98,27 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
     backend->update_values(updated);
     EXPECT_LT(test::spmv_relative_error(*backend, updated, rng_, *stream_), tolerance)
         << "after update_values";
+  }
+
+  // apply_scaled on `source` with fresh random values in precision T (spmv_test_support.hpp:
+  // alpha -1.5 / beta 0.5 on a random y, beta 0 on a NaN-poisoned y). `ellpack` past its
+  // default fill rule is skipped (check() tests that refusal).
+  template <class T>
+  void check_scaled(const CsrMatrix<double>& source, const std::string& what,
+                    const SpmvOptions& spmv_options) {
+    SCOPED_TRACE(what + (std::is_same_v<T, float> ? " [float]" : " [double]"));
+    if (spmv_options.format == Format::ellpack && spmv_options.max_ell_fill == 3.0 &&
+        ellpack_refuses_by_default(source))
+      return;
+    const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
+    const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
+    test::expect_scaled_products_match(*backend, matrix, rng_, *stream_);
+  }
+
+  void check_scaled_both(const CsrMatrix<double>& source, const std::string& what,
+                         const SpmvOptions& spmv_options) {
+    check_scaled<double>(source, what, spmv_options);
+    check_scaled<float>(source, what, spmv_options);
   }
 
   void check_both(const CsrMatrix<double>& source, const std::string& what) {
@@ -170,6 +192,13 @@ TEST_P(EllSpmv, AwkwardShapes) {
              "row lengths 0..40 shuffled");
 }
 
+TEST_P(EllSpmv, ApplyScaled) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  for (const test::NamedShape& shape : test::awkward_shapes(rng_))
+    check_scaled_both(shape.matrix, shape.name, options());
+  check_scaled_both(generate_powerlaw(20000, 8.0, 2.0, 5), "powerlaw 20000", options());
+}
+
 TEST_P(EllSpmv, RowOfOneHundredThousandEntries) {
   SPK_REQUIRE_GPU_OR_SKIP();
   // one row holding all 100000 columns, far more than a block's worth of work; `ellpack`
@@ -209,7 +238,7 @@ TEST_P(EllSpmv, RepeatedApplyOnTheSameXAndOnOtherPointers) {
     stream_->synchronize();
     EXPECT_LT(test::relative_error(y, reference), 1e-12) << "apply " << repeat;
     if (repeat == 0) first = y;
-    if (GetParam().format != "hyb") {  // no atomics: bitwise the same every time
+    if (GetParam().format != Format::hyb) {  // no atomics: bitwise the same every time
       EXPECT_EQ(y, first) << "apply " << repeat;
     }
   }
@@ -256,7 +285,8 @@ TEST_P(EllSpmv, NameAndDetails) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = generate_poisson2d(10);
   const auto backend = make_spmv_backend(matrix, options(), stream_->get());
-  EXPECT_EQ(backend->name(), GetParam().format + "/" + to_string(GetParam().x_cache));
+  EXPECT_EQ(backend->name(), std::string(to_string(GetParam().format)) + "/" +
+                                 to_string(GetParam().x_cache));
   EXPECT_EQ(detail(*backend, "ell_width"), "5");
   EXPECT_EQ(detail(*backend, "threads_per_row").substr(0, 1), "1");
 }
@@ -304,11 +334,11 @@ TEST_P(EllSpmv, TextureLongerThanTheDeviceAllowsIsRefusedAtSetup) {
 
 INSTANTIATE_TEST_SUITE_P(
     Formats, EllSpmv,
-    ::testing::Values(BackendCase{"ellpack", XCache::none}, BackendCase{"ellpack", XCache::ldg},
-                      BackendCase{"ellpack", XCache::texture},
-                      BackendCase{"ellpack-r", XCache::none}, BackendCase{"ellpack-r", XCache::ldg},
-                      BackendCase{"ellpack-r", XCache::texture}, BackendCase{"hyb", XCache::none},
-                      BackendCase{"hyb", XCache::ldg}, BackendCase{"hyb", XCache::texture}),
+    ::testing::Values(BackendCase{Format::ellpack, XCache::none}, BackendCase{Format::ellpack, XCache::ldg},
+                      BackendCase{Format::ellpack, XCache::texture},
+                      BackendCase{Format::ellpack_r, XCache::none}, BackendCase{Format::ellpack_r, XCache::ldg},
+                      BackendCase{Format::ellpack_r, XCache::texture}, BackendCase{Format::hyb, XCache::none},
+                      BackendCase{Format::hyb, XCache::ldg}, BackendCase{Format::hyb, XCache::texture}),
     case_name);
 
 // ---------------------------------------------------------------------------------------
@@ -325,6 +355,23 @@ TEST_P(HybOverflow, EveryRowOverflows) {
              "hyb_width 1, rows of 2..38", spmv_options);
   spmv_options.hyb_width = 3;
   check_both(generate_powerlaw(30000, 12.0, 1.7, 17), "hyb_width 3, powerlaw", spmv_options);
+}
+
+// The COO part accumulates alpha times its sums onto the ELL part's alpha A x + beta y.
+TEST_P(HybOverflow, ApplyScaledWithCooRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  SpmvOptions spmv_options = options();
+  for (const int width : {0, 1, 3}) {
+    spmv_options.hyb_width = width;
+    const std::string what = "hyb_width " + std::to_string(width);
+    check_scaled_both(lengths_matrix(
+                          20000, 3000, [](index_t row) { return 2 + row % 37; }, rng_),
+                      what + ", rows of 2..38", spmv_options);
+    check_scaled_both(lengths_matrix(
+                          64, 100002,
+                          [](index_t row) { return row == 40 ? 100002 : 3 + row % 5; }, rng_),
+                      what + ", a row of 100000 overflow entries", spmv_options);
+  }
 }
 
 TEST_P(HybOverflow, AllCoo) {
@@ -369,9 +416,9 @@ TEST_P(HybOverflow, DetailsReportTheSplit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Hyb, HybOverflow,
-                         ::testing::Values(BackendCase{"hyb", XCache::none},
-                                           BackendCase{"hyb", XCache::ldg},
-                                           BackendCase{"hyb", XCache::texture}),
+                         ::testing::Values(BackendCase{Format::hyb, XCache::none},
+                                           BackendCase{Format::hyb, XCache::ldg},
+                                           BackendCase{Format::hyb, XCache::texture}),
                          case_name);
 
 // ---------------------------------------------------------------------------------------
@@ -388,7 +435,7 @@ TEST(EllByteModel, EllpackCountsEverySlotOfTheRows) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = byte_model_matrix();
   SpmvOptions options;
-  options.format = "ellpack";
+  options.format = Format::ellpack;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   // pitch 96, width 5
   EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4));
@@ -401,7 +448,7 @@ TEST(EllByteModel, EllpackRCountsOnlyTheStoredEntriesAndRowLengths) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<float> matrix = convert_values<float>(byte_model_matrix());
   SpmvOptions options;
-  options.format = "ellpack-r";
+  options.format = Format::ellpack_r;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
   EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4);
@@ -412,7 +459,7 @@ TEST(EllByteModel, HybCountsEllSlotsCooTriplesAndAtomicRows) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = byte_model_matrix();
   SpmvOptions options;
-  options.format = "hyb";
+  options.format = Format::hyb;
   options.hyb_width = 2;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   std::size_t coo_entries = 0, coo_rows = 0;
@@ -434,7 +481,7 @@ TEST(EllRefusal, EllpackRefusesExcessiveFillThroughTheRegistry) {
   const CsrMatrix<double> matrix = test::random_pattern_matrix(
       5000, 5000, [](index_t row) { return row == 9 ? 2000 : 3; }, rng);
   SpmvOptions options;
-  options.format = "ellpack";
+  options.format = Format::ellpack;
   try {
     (void)make_spmv_backend(matrix, options, nullptr);
     ADD_FAILURE() << "no exception";
@@ -443,9 +490,9 @@ TEST(EllRefusal, EllpackRefusesExcessiveFillThroughTheRegistry) {
     EXPECT_NE(what.find("fill ratio"), std::string::npos) << what;
     EXPECT_NE(what.find("hyb or ellpack-r"), std::string::npos) << what;
   }
-  options.format = "ellpack-r";  // no fill rule
+  options.format = Format::ellpack_r;  // no fill rule
   EXPECT_NO_THROW((void)make_spmv_backend(matrix, options, nullptr));
-  options.format = "ellpack";
+  options.format = Format::ellpack;
   for (const double bad : {0.5, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
     options.max_ell_fill = bad;
     EXPECT_THROW((void)make_spmv_backend(generate_poisson2d(5), options, nullptr), BadInput);

@@ -58,7 +58,7 @@ class DeviceMemoryHog {
 Options gpu_options(const std::string& format) {
   Options options;
   options.device = DeviceChoice::gpu;
-  options.spmv.format = format;
+  options.spmv.format = parse_format(format);
   options.solver.tolerance = 1e-10;
   return options;
 }

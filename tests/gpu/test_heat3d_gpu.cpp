@@ -15,7 +15,7 @@ TEST(Heat3dGpu, StepsMatchTheCpuReference) {
     spk::Options options;
     options.solver.tolerance = 1e-12;
     options.solver.preconditioner = spk::Preconditioner::jacobi;
-    options.spmv.format = format;
+    options.spmv.format = spk::parse_format(format);
     spk::Options cpu = options;
     options.device = spk::DeviceChoice::gpu;
     cpu.device = spk::DeviceChoice::cpu;

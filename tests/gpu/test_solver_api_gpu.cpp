@@ -60,7 +60,7 @@ TEST(SolverApiGpu, UpdateValuesMatchesTheCpuReferenceForEveryFormat) {
        {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb", "cusparse"}) {
     SCOPED_TRACE(format);
     Options options = gpu_options(Method::cg, Preconditioner::jacobi);
-    options.spmv.format = format;
+    options.spmv.format = parse_format(format);
     Solver<double> solver(a, options);
     std::vector<double> x(b.size(), 0.0);
     ASSERT_TRUE(solver.solve(b, x).converged());

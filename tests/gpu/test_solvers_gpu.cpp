@@ -55,15 +55,15 @@ TEST(SolversGpu, EveryFormatSolvesTheSameSystem) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = generated("poisson3d", 20, 27);
   const auto b = test::random_vector(a.rows, 12);
-  for (const auto& format : spmv_format_names()) {
+  for (const Format format : all_formats()) {
     SpmvOptions spmv;
     spmv.format = format;
     spmv.tune_cache = "off";  // auto: tests do not write the user's cache
     SolverOptions options;
     const Pair pair = solve_both(a, b, options, spmv);
-    ASSERT_TRUE(pair.gpu.converged()) << format << ": " << pair.gpu.message;
+    ASSERT_TRUE(pair.gpu.converged()) << to_string(format) << ": " << pair.gpu.message;
     expect_same_iterations(pair.cpu, pair.gpu);
-    EXPECT_LE(true_relative_residual(a, b, pair.x_gpu), 1e-8) << format;
+    EXPECT_LE(true_relative_residual(a, b, pair.x_gpu), 1e-8) << to_string(format);
   }
 }
 
