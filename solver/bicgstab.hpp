@@ -163,9 +163,8 @@ class BiCgStab {
   void initialize(const T* b, T* x, bool restart) {
     KrylovScalars<T>* s = space_.scalars();
     if (!restart) norm(space_, n_, b, &s->b_norm);          // ||b||
-    matrix_.apply(x, v_.data());                           // v = A x0
     space_.copy(n_, b, r_.data());                         // r = b
-    space_.axpy(n_, &s->minus_one, v_.data(), r_.data());  // r = b - A x0
+    matrix_.apply_scaled(T(-1), x, T(1), r_.data());       // r = b - A x0
     space_.copy(n_, r_.data(), r_hat_.data());             // r_hat = r0
     space_.fill_zero(n_, p_.data());                       // p = 0
     space_.fill_zero(n_, v_.data());                       // v = 0

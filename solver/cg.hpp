@@ -99,9 +99,8 @@ class ConjugateGradient {
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
     if (!restart) norm(space_, n_, b, &s->b_norm);                         // ||b||
-    matrix_.apply(x, ap_.data());                                         // Ap = A x0
     space_.copy(n_, b, r_.data());                                        // r = b
-    space_.axpy(n_, &s->minus_one, ap_.data(), r_.data());                // r = b - A x0
+    matrix_.apply_scaled(T(-1), x, T(1), r_.data());                      // r = b - A x0
     precondition(r_.data(), z);                                           // z = M r
     space_.copy(n_, z, p_.data());                                        // p = z
     space_.dot(n_, r_.data(), z, &s->rho);                                // rho = (r, z)

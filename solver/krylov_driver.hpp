@@ -82,9 +82,8 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 
   // ||b - A x|| into scalars.true_residual.
   const auto compute_true_residual = [&] {
-    matrix.apply(x, true_residual.data());                                // t = A x
-    space.scal(n, &device_scalars->minus_one, true_residual.data());      // t = -A x
-    space.axpy(n, &device_scalars->one, b, true_residual.data());         // t = b - A x
+    space.copy(n, b, true_residual.data());                         // t = b
+    matrix.apply_scaled(T(-1), x, T(1), true_residual.data());      // t = b - A x
     norm(space, n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
     return space.read_scalars();
   };

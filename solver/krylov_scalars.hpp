@@ -63,7 +63,6 @@ template <class T>
 struct KrylovScalars {
   // Constants for cuBLAS calls in device pointer mode.
   T one = T(1);
-  T minus_one = T(-1);
 
   // Written by reductions.
   T b_norm = T(0);                   // ||b||
