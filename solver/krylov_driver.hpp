@@ -22,10 +22,10 @@
 #include "solver/bicgstab.hpp"
 #include "solver/cg.hpp"
 #include "solver/preconditioner.hpp"
-#include "spkrylov/result.hpp"
-#include "solver/vector_space.hpp"
 #include "solver/solve_outcome.hpp"
-#include "solver/solver_options.hpp"
+#include "solver/vector_space.hpp"
+#include "spkrylov/options.hpp"
+#include "spkrylov/result.hpp"
 
 namespace spk {
 
@@ -82,8 +82,8 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 
   // ||b - A x|| into scalars.true_residual.
   const auto compute_true_residual = [&] {
-    space.copy(n, b, true_residual.data());                         // t = b
-    matrix.apply_scaled(T(-1), x, T(1), true_residual.data());      // t = b - A x
+    space.copy(n, b, true_residual.data());                                // t = b
+    matrix.apply_scaled(T(-1), x, T(1), true_residual.data());             // t = b - A x
     norm(space, n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
     return space.read_scalars();
   };
@@ -109,8 +109,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
         break;
       }
     }
-    if (host_status != SolveStatus::running || scalars.status != SolveStatus::converged)
-      break;
+    if (host_status != SolveStatus::running || scalars.status != SolveStatus::converged) break;
     scalars = compute_true_residual();
     const bool true_met = static_cast<double>(scalars.true_residual) <= scalars.threshold;
     if (true_met || replacements >= max_residual_replacements ||

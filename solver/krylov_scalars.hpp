@@ -13,8 +13,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "solver/solver_options.hpp"
 
 #if defined(__CUDACC__)
 #define SPK_HOST_DEVICE __host__ __device__

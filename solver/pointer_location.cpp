@@ -7,13 +7,11 @@
 
 namespace spk {
 
-PointerLocation locate_pointer(const void* pointer) {
-  if (pointer == nullptr || !device_available()) return PointerLocation::host;
+bool is_device_pointer(const void* pointer) {
+  if (pointer == nullptr || !device_available()) return false;
   cudaPointerAttributes attributes{};
   SPK_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
-  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged
-             ? PointerLocation::device
-             : PointerLocation::host;
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
 }
 
 }  // namespace spk

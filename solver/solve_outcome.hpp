@@ -2,8 +2,8 @@
 // One human line describing how a solve ended.
 #include <string>
 
+#include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "solver/solver_options.hpp"
 
 namespace spk {
 

@@ -1,4 +1,4 @@
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,26 +7,30 @@
 
 #include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spkrylov/errors.hpp"
 
 namespace spk {
 
-const char* to_string(ExecutionSpace space) {
-  return space == ExecutionSpace::gpu ? "gpu" : "cpu";
+const char* to_string(Device device) {
+  switch (device) {
+    case Device::automatic: return "auto";
+    case Device::gpu: return "gpu";
+    case Device::cpu: return "cpu";
+  }
+  return "?";
 }
 
-ExecutionSpace resolve_device(DeviceChoice choice) {
-  switch (choice) {
-    case DeviceChoice::cpu: return ExecutionSpace::cpu;
-    case DeviceChoice::gpu:
+Device resolve_device(Device device) {
+  switch (device) {
+    case Device::cpu: return Device::cpu;
+    case Device::gpu:
       (void)current_device_info();  // throws NoDevice with the reason
-      return ExecutionSpace::gpu;
-    case DeviceChoice::automatic:
-      return device_available() ? ExecutionSpace::gpu : ExecutionSpace::cpu;
+      return Device::gpu;
+    case Device::automatic: return device_available() ? Device::gpu : Device::cpu;
   }
-  return ExecutionSpace::cpu;
+  return Device::cpu;
 }
 
 namespace {
@@ -41,8 +45,8 @@ void validate_system(const CsrMatrix<T>& matrix, const SolverOptions& options) {
     if (!std::isfinite(matrix.values[k])) {
       index_t row = 0;
       while (matrix.row_offsets[row + 1] <= static_cast<index_t>(k)) ++row;
-      throw BadInput("the matrix has a non-finite value at row " + std::to_string(row + 1) +
-                     ", column " + std::to_string(matrix.columns[k] + 1));
+      throw BadInput("the matrix has a non-finite value at row " + std::to_string(row) +
+                     ", column " + std::to_string(matrix.columns[k]) + " (0-based)");
     }
   if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance))
     throw BadInput("solver.tolerance must be a positive number");
@@ -78,7 +82,8 @@ CsrMatrix<T> matrix_from_arrays(const CsrArrays<T>& arrays) {
                    std::to_string(matrix.row_offsets.front()) + " .. " + std::to_string(nnz) + ")");
   for (index_t row = 0; row < arrays.rows; ++row)
     if (matrix.row_offsets[row + 1] < matrix.row_offsets[row])
-      throw BadInput("CsrArrays: row_offsets decrease at row " + std::to_string(row + 1));
+      throw BadInput("CsrArrays: row_offsets decrease at row " + std::to_string(row) +
+                     " (0-based)");
   matrix.columns =
       copy_array(arrays.columns, static_cast<std::size_t>(nnz), arrays.on_device, "columns");
   matrix.values =
@@ -88,7 +93,7 @@ CsrMatrix<T> matrix_from_arrays(const CsrArrays<T>& arrays) {
       index_t row = 0;
       while (matrix.row_offsets[row + 1] <= static_cast<index_t>(k)) ++row;
       throw BadInput("CsrArrays: column index " + std::to_string(matrix.columns[k]) + " in row " +
-                     std::to_string(row + 1) + " out of range 0.." +
+                     std::to_string(row) + " (0-based) out of range 0.." +
                      std::to_string(arrays.cols - 1));
     }
   return matrix;
@@ -97,25 +102,18 @@ CsrMatrix<T> matrix_from_arrays(const CsrArrays<T>& arrays) {
 }  // namespace
 
 template <class T>
-Solver<T>::Solver(const CsrArrays<T>& matrix, const Options& options, cudaStream_t stream)
-    : Solver(matrix_from_arrays(matrix), options, stream) {}
-
-template <class T>
-Solver<T>::Solver(const CsrMatrix<T>& matrix, const Options& options, cudaStream_t stream)
-    : Solver(matrix, options.solver, options.spmv, resolve_device(options.device), stream) {}
-
-template <class T>
-Solver<T>::Solver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
-                  const SpmvOptions& spmv_options, ExecutionSpace space, cudaStream_t stream) {
-  validate_system(matrix, solver_options);
+Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream_t stream) {
+  const Device device = resolve_device(options.device);
+  const CsrMatrix<T> matrix = matrix_from_arrays(arrays);
+  validate_system(matrix, options.solver);
   const auto start = std::chrono::steady_clock::now();
-  impl_ = space == ExecutionSpace::gpu
-              ? make_device_solver<T>(matrix, solver_options, spmv_options, stream)
-              : make_host_solver<T>(matrix, solver_options);
-  impl_->options = solver_options;
+  impl_ = device == Device::gpu
+              ? make_device_solver<T>(matrix, options.solver, options.spmv, stream)
+              : make_host_solver<T>(matrix, options.solver);
+  impl_->options = options.solver;
   impl_->rows = matrix.rows;
   impl_->nnz = matrix.values.size();
-  impl_->setup.space = space;
+  impl_->setup.device = device;
   impl_->setup.setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -139,21 +137,23 @@ SolveResult Solver<T>::solve(const std::vector<T>& b, std::vector<T>& x,
                    std::to_string(n) + " rows");
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(b[i]))
-      throw BadInput("right-hand side has a non-finite value at row " + std::to_string(i + 1));
+      throw BadInput("right-hand side has a non-finite value at row " + std::to_string(i) +
+                     " (0-based)");
     if (!std::isfinite(x[i]))
-      throw BadInput("initial guess has a non-finite value at row " + std::to_string(i + 1));
+      throw BadInput("initial guess has a non-finite value at row " + std::to_string(i) +
+                     " (0-based)");
   }
   return impl_->solve(b, x, progress);
 }
 
 template <class T>
 SolveResult Solver<T>::solve(const T* b, T* x, const ProgressCallback& progress) {
-  const PointerLocation b_location = locate_pointer(b), x_location = locate_pointer(x);
+  const bool b_on_device = is_device_pointer(b), x_on_device = is_device_pointer(x);
   if (b == nullptr || x == nullptr) throw BadInput("solve: b or x is a null pointer");
-  if (b_location != x_location)
+  if (b_on_device != x_on_device)
     throw BadInput("solve: b and x must both be host or both be device pointers");
-  if (b_location == PointerLocation::device) {
-    if (impl_->setup.space != ExecutionSpace::gpu)
+  if (b_on_device) {
+    if (impl_->setup.device != Device::gpu)
       throw BadInput("solve: device pointers given to a CPU solver");
     return impl_->solve_in_place(b, x, progress);
   }
@@ -181,8 +181,8 @@ void Solver<T>::update_values(const std::vector<T>& values) {
 template <class T>
 void Solver<T>::update_values(const T* values) {
   if (values == nullptr && impl_->nnz > 0) throw BadInput("update_values: null pointer");
-  const bool on_device = locate_pointer(values) == PointerLocation::device;
-  if (on_device && impl_->setup.space != ExecutionSpace::gpu) {
+  const bool on_device = is_device_pointer(values);
+  if (on_device && impl_->setup.device != Device::gpu) {
     impl_->update_values(copy_array(values, impl_->nnz, true, "values").data(), false);
     return;
   }
@@ -210,8 +210,8 @@ std::size_t Solver<T>::nnz() const {
   return impl_->nnz;
 }
 template <class T>
-ExecutionSpace Solver<T>::space() const {
-  return impl_->setup.space;
+Device Solver<T>::device() const {
+  return impl_->setup.device;
 }
 
 template class Solver<float>;

@@ -2,7 +2,8 @@
 // The two implementations behind Solver<T>: CPU reference and GPU. Internal header.
 #include <memory>
 
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
+#include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
 

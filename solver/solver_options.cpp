@@ -1,4 +1,4 @@
-#include "solver/solver_options.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk {
 

@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 

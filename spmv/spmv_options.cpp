@@ -1,6 +1,5 @@
-#include "spmv/spmv_options.hpp"
-
 #include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"

@@ -280,7 +280,7 @@ RunConfig default_run_config() {
   config.solver.preconditioner = Preconditioner::none;
   config.spmv.format = Format::csr;
   config.precision = Precision::double_precision;
-  config.device = DeviceChoice::automatic;
+  config.device = Device::automatic;
   return config;
 }
 

@@ -10,15 +10,6 @@ const char* to_string(Precision precision) {
   return "?";
 }
 
-const char* to_string(DeviceChoice device) {
-  switch (device) {
-    case DeviceChoice::automatic: return "auto";
-    case DeviceChoice::gpu: return "gpu";
-    case DeviceChoice::cpu: return "cpu";
-  }
-  return "?";
-}
-
 const char* to_string(RhsSpec::Kind kind) {
   switch (kind) {
     case RhsSpec::Kind::ones: return "ones";
@@ -66,9 +57,8 @@ const std::vector<std::pair<std::string, Precision>>& precision_names() {
   return table;
 }
 
-const std::vector<std::pair<std::string, DeviceChoice>>& device_names() {
-  static const auto table =
-      name_table({DeviceChoice::automatic, DeviceChoice::gpu, DeviceChoice::cpu});
+const std::vector<std::pair<std::string, Device>>& device_names() {
+  static const auto table = name_table({Device::automatic, Device::gpu, Device::cpu});
   return table;
 }
 

@@ -6,12 +6,11 @@
 #include <vector>
 
 #include "apps/config/run_config.hpp"
-#include "spmv/format.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk {
 
 const char* to_string(Precision precision);  // "single" | "double"
-const char* to_string(DeviceChoice device);  // "auto" | "gpu" | "cpu"
 const char* to_string(RhsSpec::Kind kind);   // "ones" | "random" | "file" | "from_solution"
 
 // Name/value tables for ConfigValue::as_enum, in the order the README lists them.
@@ -19,8 +18,8 @@ const std::vector<std::pair<std::string, Method>>& method_names();
 const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names();
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names();
 const std::vector<std::pair<std::string, Precision>>& precision_names();
-const std::vector<std::pair<std::string, DeviceChoice>>& device_names();
-// spmv.format: every format of the registry's table, in its order (spmv/format.hpp).
+const std::vector<std::pair<std::string, Device>>& device_names();
+// spmv.format: every format of the registry's table, in its order (<spkrylov/options.hpp>).
 const std::vector<std::pair<std::string, Format>>& format_names();
 const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names();
 

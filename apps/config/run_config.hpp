@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/solver_options.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/host/generator_spec.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 
@@ -23,8 +22,8 @@ struct MatrixSpec {
 struct RhsSpec {
   enum class Kind { ones, random, file, from_solution };
   Kind kind = Kind::ones;
-  std::string file;                      // Kind::file
-  std::string solution = "random";       // Kind::from_solution: random | ones
+  std::string file;                 // Kind::file
+  std::string solution = "random";  // Kind::from_solution: random | ones
   std::uint64_t seed = 42;
 };
 
@@ -50,7 +49,7 @@ struct RunConfig {
   SolverOptions solver;
   SpmvOptions spmv;
   Precision precision = Precision::double_precision;
-  DeviceChoice device = DeviceChoice::automatic;
+  Device device = Device::automatic;
   OutputSpec output;
   std::vector<CompareEntry> compare;
 };

@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
 
   try {
     spk::Options options;
-    options.device = device == "gpu"   ? spk::DeviceChoice::gpu
-                     : device == "cpu" ? spk::DeviceChoice::cpu
-                                       : spk::DeviceChoice::automatic;
+    options.device = device == "gpu"   ? spk::Device::gpu
+                     : device == "cpu" ? spk::Device::cpu
+                                       : spk::Device::automatic;
     options.solver.method = spk::Method::cg;
     options.solver.tolerance = tolerance;
     options.solver.preconditioner =

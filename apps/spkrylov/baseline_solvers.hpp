@@ -6,7 +6,7 @@
 // tests convergence every iteration. It is the style of CuPy's and most tutorials' solvers.
 #include <cuda_runtime.h>
 
-#include "solver/solver_options.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/spmv_backend.hpp"
 
 namespace spk::app {

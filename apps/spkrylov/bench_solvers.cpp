@@ -10,10 +10,10 @@
 #include "bench_suite.hpp"
 #include "problem.hpp"
 #include "solver/device_context.hpp"
-#include "solver/solver.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spkrylov/errors.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 #include "vector_ops_timing.hpp"
@@ -147,7 +147,7 @@ void bench_matrix(const BenchCommandOptions& bench, const SolverBenchMatrix& ent
         spmv.format = parse_format(format);
         spmv.x_cache = XCache::ldg;
         options.cuda_graph = graph;
-        Solver<double> solver(a, options, spmv, ExecutionSpace::gpu);
+        Solver<double> solver(arrays_of(a), Options{options, spmv, Device::gpu});
         std::vector<double> x(b.size(), 0.0);
         (void)solver.solve(b, x);  // warm-up: lazy resources, graph capture
         std::fill(x.begin(), x.end(), 0.0);

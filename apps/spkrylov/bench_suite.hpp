@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "apps/config/run_config.hpp"
-#include "solver/solver_options.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk::app {
 

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "solver/solver.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spkrylov/errors.hpp"
 #include "spmv/host/generators.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk::app {
 
@@ -71,7 +71,7 @@ UpdateRow measure(const CsrMatrix<double>& a, const std::vector<double>& new_val
   const DeviceBuffer<index_t> offsets(a.row_offsets, "row offsets"), columns(a.columns, "columns");
   const DeviceBuffer<double> values(a.values, "values"), values_next(new_values, "new values");
   Options options;
-  options.device = DeviceChoice::gpu;
+  options.device = Device::gpu;
   options.solver.preconditioner = Preconditioner::jacobi;
   options.spmv.format = parse_format(format);
   Solver<double> solver({a.rows, a.cols, offsets.data(), columns.data(), values.data(), true},
@@ -114,14 +114,16 @@ int run_update_values_bench(const BenchCommandOptions& bench) {
   std::vector<double> new_values = a.values;
   for (double& value : new_values) value *= 1.01;
   const std::vector<std::string> formats =
-      bench.formats.empty() ? std::vector<std::string>{"csr-scalar", "csr-vector", "aligned-csr",
-                                                       "ellpack", "ellpack-r", "hyb", "cusparse"}
-                            : bench.formats;
+      bench.formats.empty()
+          ? std::vector<std::string>{"csr-scalar", "csr-vector", "aligned-csr", "ellpack",
+                                     "ellpack-r",  "hyb",        "cusparse"}
+          : bench.formats;
   cudaStream_t stream = nullptr;
   SPK_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  std::printf("update_values on %s: poisson3d-7pt n=%d (%d rows, %zu nonzeros), Jacobi, fp64, "
-              "median of %d after %d warm-up\n",
-              device.name.c_str(), n, a.rows, a.values.size(), bench.runs, bench.warmup);
+  std::printf(
+      "update_values on %s: poisson3d-7pt n=%d (%d rows, %zu nonzeros), Jacobi, fp64, "
+      "median of %d after %d warm-up\n",
+      device.name.c_str(), n, a.rows, a.values.size(), bench.runs, bench.warmup);
   std::printf("%-22s %9s %15s %16s %14s %12s\n", "format", "SpMV ms", "update GPU ms",
               "update return ms", "host values ms", "GPU / SpMV");
   std::vector<UpdateRow> rows;

@@ -43,7 +43,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   out << "format       " << report.setup.operator_name;
   for (const auto& [name, value] : report.setup.format_details) out << ", " << name << "=" << value;
   out << "\n";
-  if (report.setup.space == ExecutionSpace::gpu)
+  if (report.setup.device == Device::gpu)
     out << "             device memory " << megabytes(report.setup.device_bytes)
         << ", bytes moved per SpMV " << megabytes(report.setup.bytes_per_spmv) << "\n";
   out << "solver       " << to_string(report.solver.method) << ", preconditioner "
@@ -89,7 +89,7 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.field(name, value);
   json.end_object();
   json.field("device", report.setup.device_name);
-  json.field("space", to_string(report.setup.space));
+  json.field("space", to_string(report.setup.device));
   json.field("precision", report.precision);
   json.key("format").begin_object();
   json.field("name", report.setup.operator_name);

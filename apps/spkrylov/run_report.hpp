@@ -7,7 +7,7 @@
 
 #include "apps/config/run_config.hpp"
 #include "spkrylov/result.hpp"
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
 namespace spk::app {

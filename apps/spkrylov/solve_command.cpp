@@ -4,25 +4,25 @@
 #include <fstream>
 #include <iostream>
 
+#include "apps/config/config_loader.hpp"
 #include "compare_table.hpp"
 #include "convergence_plot.hpp"
+#include "exit_codes.hpp"
 #include "problem.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
-#include "apps/config/config_loader.hpp"
-#include "exit_codes.hpp"
-#include "solver/solver.hpp"
-#include "spmv/base/device.hpp"
 #include "spkrylov/errors.hpp"
+#include "spkrylov/solver.hpp"
+#include "spmv/base/device.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {
 
 namespace {
 
-ExecutionSpace choose_space(DeviceChoice choice) {
-  const ExecutionSpace space = resolve_device(choice);
-  if (choice == DeviceChoice::automatic && space == ExecutionSpace::cpu)
+Device choose_space(Device choice) {
+  const Device space = resolve_device(choice);
+  if (choice == Device::automatic && space == Device::cpu)
     std::cerr << "notice: no usable CUDA GPU; solving on the CPU reference path (device: auto)\n";
   return space;
 }
@@ -41,10 +41,9 @@ double relative_difference(const std::vector<double>& x, const std::vector<doubl
 // 0; the CLI speaks of the matrix file's rows (1-based) and of config keys.
 template <class T>
 Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
-                        const SolverOptions& options, const SpmvOptions& spmv,
-                        ExecutionSpace space) {
+                        const SolverOptions& options, const SpmvOptions& spmv, Device space) {
   try {
-    return Solver<T>(matrix, options, spmv, space);
+    return Solver<T>(arrays_of(matrix), Options{options, spmv, space});
   } catch (const BadDiagonal& error) {
     throw BadInput(problem.name + ": " + to_string(options.preconditioner) + ": row " +
                    std::to_string(error.row() + 1) + " (1-based, as in the matrix file): " +
@@ -59,7 +58,7 @@ Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
 template <class T>
 std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem& problem,
                                        const SolverOptions& options, const SpmvOptions& spmv,
-                                       ExecutionSpace space, bool quiet, RunReport& report) {
+                                       Device space, bool quiet, RunReport& report) {
   Solver<T> solver = set_up_solver(matrix, problem, options, spmv, space);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
@@ -73,9 +72,9 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
 
 // The SpMV configurations to run: `spmv:` alone, or the `compare:` list plus csr-scalar and
 // cusparse as references when the list lacks them (the table's speedups need them).
-std::vector<SpmvOptions> runs_for(const RunConfig& config, ExecutionSpace space) {
+std::vector<SpmvOptions> runs_for(const RunConfig& config, Device space) {
   if (config.compare.empty()) return {config.spmv};
-  if (space == ExecutionSpace::cpu) {
+  if (space == Device::cpu) {
     std::cerr
         << "notice: compare: formats differ only on the GPU; the CPU reference path runs once\n";
     return {config.spmv};
@@ -122,7 +121,7 @@ int run_solve_command(const SolveCommandOptions& options) {
       options.config_path.empty()
           ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
           : load_run_config(options.config_path, options.overrides);
-  const ExecutionSpace space = choose_space(config.device);
+  const Device space = choose_space(config.device);
   const Problem problem = build_problem(config);
   const bool single = config.precision == Precision::single_precision;
   const CsrMatrix<float> matrix_single =

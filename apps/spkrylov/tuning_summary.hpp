@@ -4,9 +4,9 @@
 #include <ostream>
 
 #include "json_writer.hpp"
+#include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "solver/solver_options.hpp"
-#include "spmv/tuning/tuning_report.hpp"
+#include "spkrylov/setup_info.hpp"
 
 namespace spk::app {
 

@@ -11,7 +11,7 @@
 //             a norm is a dot and a one-thread square root, solver/vector_space.hpp)
 #include <cuda_runtime.h>
 
-#include "solver/solver_options.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk::app {

@@ -15,16 +15,15 @@
 ///
 /// What each piece is:
 ///  - spk::Solver<T>             solver/solver.hpp: setup once, solve many times, update_values
-///  - spk::Options               solver/solver.hpp: SolverOptions + SpmvOptions + DeviceChoice
+///  - spk::Options               solver/solver.hpp: SolverOptions + SpmvOptions + Device
 ///  - spk::SolverOptions         solver/solver_options.hpp: method, tolerance, stopping, Jacobi
 ///  - spk::SpmvOptions           spmv/spmv_options.hpp: storage format, x_cache, kernel shape
 ///  - spk::SolveResult           solver/solve_result.hpp: status, message, residuals, history
 ///  - spk::Error and subclasses  <spkrylov/errors.hpp>: BadInput, NotSupported, CudaError,
 ///                               OutOfDeviceMemory, NoDevice
 ///  - spk::CsrMatrix<T>          spmv/host/csr_matrix.hpp: an owning host CSR matrix
-#include "spkrylov/result.hpp"
-#include "solver/solver.hpp"
-#include "solver/solver_options.hpp"
 #include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
+#include "spkrylov/result.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/host/csr_matrix.hpp"
-#include "spmv/spmv_options.hpp"

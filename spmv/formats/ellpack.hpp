@@ -20,9 +20,9 @@
 
 #include <memory>
 
+#include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "spkrylov/options.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/x_access.cuh"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <utility>
 
+#include "spkrylov/options.hpp"
 #include "spmv/base/cuda_check.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 
@@ -74,8 +74,8 @@ class XTextureCache {
     cudaResourceDesc resource{};
     resource.resType = cudaResourceTypeLinear;
     resource.res.linear.devPtr = const_cast<T*>(x);
-    resource.res.linear.desc = sizeof(T) == 8 ? cudaCreateChannelDesc<int2>()
-                                              : cudaCreateChannelDesc<float>();
+    resource.res.linear.desc =
+        sizeof(T) == 8 ? cudaCreateChannelDesc<int2>() : cudaCreateChannelDesc<float>();
     resource.res.linear.sizeInBytes = (length == 0 ? 1 : length) * sizeof(T);
     cudaTextureDesc description{};
     description.readMode = cudaReadModeElementType;

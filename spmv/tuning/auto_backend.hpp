@@ -17,9 +17,9 @@
 #include <memory>
 #include <string>
 
+#include "spkrylov/setup_info.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
-#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 

@@ -13,9 +13,9 @@
 // always timed, so there is always a choice and a baseline.
 #include <string>
 
-#include "spmv/spmv_options.hpp"
+#include "spkrylov/options.hpp"
+#include "spkrylov/setup_info.hpp"
 #include "spmv/tuning/tuning_candidates.hpp"
-#include "spmv/tuning/tuning_report.hpp"
 
 namespace spk {
 

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/spmv_options.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/tuning/matrix_fingerprint.hpp"
 
 namespace spk {

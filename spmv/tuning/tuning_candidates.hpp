@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 

@@ -172,7 +172,7 @@ TEST(ConfigDefaults, BuiltInProblemIsPoisson3dCg) {
   EXPECT_EQ(config.solver.preconditioner, Preconditioner::none);
   EXPECT_EQ(config.spmv.format, Format::csr);
   EXPECT_EQ(config.precision, Precision::double_precision);
-  EXPECT_EQ(config.device, DeviceChoice::automatic);
+  EXPECT_EQ(config.device, Device::automatic);
   EXPECT_TRUE(config.output.solution.empty() && config.output.history.empty() &&
               config.output.report.empty() && config.output.plot.empty());
   EXPECT_TRUE(config.compare.empty());
@@ -290,7 +290,7 @@ compare: [{format: hyb, hyb_width: 3}, {}]
   EXPECT_EQ(config.spmv.max_ell_fill, 1.5);
   EXPECT_EQ(config.spmv.cusparse_algorithm, "alg2");
   EXPECT_EQ(config.precision, Precision::single_precision);
-  EXPECT_EQ(config.device, DeviceChoice::cpu);
+  EXPECT_EQ(config.device, Device::cpu);
   EXPECT_EQ(config.output.solution, "x.mtx");
   EXPECT_EQ(config.output.history, "h.csv");
   EXPECT_EQ(config.output.report, "r.json");
@@ -335,9 +335,9 @@ TEST(ConfigSchema, EveryEnumValueIsAccepted) {
   EXPECT_EQ(parse(base + "spmv: {hyb_width: 0}").spmv.hyb_width, 0);
   EXPECT_EQ(parse(base + "precision: single").precision, Precision::single_precision);
   EXPECT_EQ(parse(base + "precision: double").precision, Precision::double_precision);
-  EXPECT_EQ(parse(base + "device: auto").device, DeviceChoice::automatic);
-  EXPECT_EQ(parse(base + "device: gpu").device, DeviceChoice::gpu);
-  EXPECT_EQ(parse(base + "device: cpu").device, DeviceChoice::cpu);
+  EXPECT_EQ(parse(base + "device: auto").device, Device::automatic);
+  EXPECT_EQ(parse(base + "device: gpu").device, Device::gpu);
+  EXPECT_EQ(parse(base + "device: cpu").device, Device::cpu);
   for (const std::string& kind : generator_kinds())
     EXPECT_EQ(parse("matrix: {generate: {kind: " + kind + ", n: 16}}").matrix.generate->kind, kind);
   for (const std::string& scheme : convection_schemes())
@@ -879,7 +879,7 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   config.spmv.max_ell_fill = 2.75;
   config.spmv.cusparse_algorithm = "default";
   config.precision = Precision::single_precision;
-  config.device = DeviceChoice::gpu;
+  config.device = Device::gpu;
   config.output = {"x.mtx", "out dir/history.csv", "yes", "null"};
   SpmvOptions first = config.spmv;
   first.format = Format::ellpack;

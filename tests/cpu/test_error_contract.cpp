@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apps/config/config_loader.hpp"
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/host/matrix_market.hpp"
@@ -32,7 +32,9 @@ void expect_matrix_error(const std::string& file, int line, const std::string& f
                          bad_path(file) + ":" + std::to_string(line) + ": ", fragment);
 }
 
-CsrMatrix<double> read_bad(const std::string& file) { return read_matrix_market(bad_path(file)); }
+CsrMatrix<double> read_bad(const std::string& file) {
+  return read_matrix_market(bad_path(file));
+}
 
 SolverOptions cg_options(Preconditioner preconditioner = Preconditioner::none) {
   SolverOptions options;
@@ -77,8 +79,10 @@ TEST(ErrorContract, NanOrInfInTheMatrix) {
   // good.mtx is symmetric: row 1 holds (1,1),(1,2), so values[2] is entry (2,1).
   matrix.values[2] = std::numeric_limits<double>::quiet_NaN();
   expect_error<BadInput>(
-      [&] { Solver<double>(matrix, cg_options(), SpmvOptions{}, ExecutionSpace::cpu); },
-      "the matrix has a non-finite value at row 2, column 1", "");
+      [&] {
+        Solver<double>(arrays_of(matrix), Options{cg_options(), SpmvOptions{}, Device::cpu});
+      },
+      "the matrix has a non-finite value at row 1, column 0 (0-based)", "");
 }
 
 TEST(ErrorContract, NanOrInfInTheRightHandSide) {
@@ -87,27 +91,27 @@ TEST(ErrorContract, NanOrInfInTheRightHandSide) {
   expect_error<BadInput>([] { (void)read_vector_market(bad_path("rhs_inf.mtx")); },
                          bad_path("rhs_inf.mtx") + ":5: ", "value '1e400' is not finite");
   const CsrMatrix<double> matrix = read_bad("good.mtx");
-  Solver<double> solver(matrix, cg_options(), SpmvOptions{}, ExecutionSpace::cpu);
+  Solver<double> solver(arrays_of(matrix), Options{cg_options(), SpmvOptions{}, Device::cpu});
   std::vector<double> b(3, 1.0), x(3, 0.0);
   b[2] = -std::numeric_limits<double>::infinity();
   expect_error<BadInput>([&] { (void)solver.solve(b, x); },
-                         "right-hand side has a non-finite value at row 3", "");
+                         "right-hand side has a non-finite value at row 2 (0-based)", "");
   b[2] = 1.0;
   x[0] = std::numeric_limits<double>::quiet_NaN();
   expect_error<BadInput>([&] { (void)solver.solve(b, x); },
-                         "initial guess has a non-finite value at row 1", "");
+                         "initial guess has a non-finite value at row 0 (0-based)", "");
   std::vector<double> short_b(2, 1.0);
   expect_error<BadInput>([&] { (void)solver.solve(short_b, x); },
                          "right-hand side has 2 entries, the matrix 3 rows", "");
 }
 
 TEST(ErrorContract, ComplexAndHermitianFilesAreNotSupported) {
-  expect_error<NotSupported>([] { (void)read_bad("complex.mtx"); },
-                             bad_path("complex.mtx") + ":1: ",
-                             "complex matrices are not supported");
-  expect_error<NotSupported>([] { (void)read_bad("hermitian.mtx"); },
-                             bad_path("hermitian.mtx") + ":1: ",
-                             "complex matrices are not supported");
+  expect_error<NotSupported>(
+      [] { (void)read_bad("complex.mtx"); },
+      bad_path("complex.mtx") + ":1: ", "complex matrices are not supported");
+  expect_error<NotSupported>(
+      [] { (void)read_bad("hermitian.mtx"); },
+      bad_path("hermitian.mtx") + ":1: ", "complex matrices are not supported");
 }
 
 TEST(ErrorContract, NonSquareMatrix) {
@@ -115,20 +119,24 @@ TEST(ErrorContract, NonSquareMatrix) {
   EXPECT_EQ(matrix.rows, 3);
   EXPECT_EQ(matrix.cols, 2);
   expect_error<BadInput>(
-      [&] { Solver<double>(matrix, cg_options(), SpmvOptions{}, ExecutionSpace::cpu); },
+      [&] {
+        Solver<double>(arrays_of(matrix), Options{cg_options(), SpmvOptions{}, Device::cpu});
+      },
       "the matrix is not square (3 x 2)", "Krylov solvers need a square matrix");
 }
 
 TEST(ErrorContract, EmptyMatrix) {
   const CsrMatrix<double> empty = read_bad("empty.mtx");
   expect_error<BadInput>(
-      [&] { Solver<double>(empty, cg_options(), SpmvOptions{}, ExecutionSpace::cpu); },
+      [&] {
+        Solver<double>(arrays_of(empty), Options{cg_options(), SpmvOptions{}, Device::cpu});
+      },
       "the matrix is empty (0 rows)", "");
   // No entries at all: a singular system. The library reports it as a status, never as a
   // number: CG breaks down at the first step (the CLI refuses it before solving).
   const CsrMatrix<double> zero = read_bad("no_entries.mtx");
   EXPECT_EQ(zero.nnz(), 0);
-  Solver<double> solver(zero, cg_options(), SpmvOptions{}, ExecutionSpace::cpu);
+  Solver<double> solver(arrays_of(zero), Options{cg_options(), SpmvOptions{}, Device::cpu});
   std::vector<double> b(3, 1.0), x(3, 0.0);
   const SolveResult result = solver.solve(b, x);
   EXPECT_FALSE(result.converged());
@@ -140,13 +148,14 @@ TEST(ErrorContract, ZeroDiagonalWithJacobi) {
   const CsrMatrix<double> matrix = read_bad("zero_diagonal.mtx");
   expect_error<BadInput>(
       [&] {
-        Solver<double>(matrix, cg_options(Preconditioner::jacobi), SpmvOptions{},
-                       ExecutionSpace::cpu);
+        Solver<double>(arrays_of(matrix),
+                       Options{cg_options(Preconditioner::jacobi), SpmvOptions{}, Device::cpu});
       },
       "jacobi: row 1 (0-based): ",
       "diagonal entry is zero or missing; use Preconditioner::none or fix the matrix");
   // The same matrix without Jacobi is accepted (it is not singular).
-  EXPECT_NO_THROW(Solver<double>(matrix, cg_options(), SpmvOptions{}, ExecutionSpace::cpu));
+  EXPECT_NO_THROW(
+      Solver<double>(arrays_of(matrix), Options{cg_options(), SpmvOptions{}, Device::cpu}));
 }
 
 // ---- YAML config --------------------------------------------------------------------------
@@ -181,8 +190,8 @@ TEST(ErrorContract, FileNamedInTheConfigDoesNotExist) {
 
 TEST(ErrorContract, ConfigFileDoesNotExist) {
   const std::string path = bad_path("no-such-config.yaml");
-  expect_error<BadInput>([&] { (void)load_run_config(path); },
-                         path + ": cannot open config file (", "No such file or directory");
+  expect_error<BadInput>([&] { (void)load_run_config(path); }, path + ": cannot open config file (",
+                         "No such file or directory");
 }
 
 TEST(ErrorContract, BadOverride) {
@@ -195,17 +204,18 @@ TEST(ErrorContract, BadOverride) {
 
 TEST(ErrorContract, DeviceGpuWithoutAGpu) {
   if (device_available()) {  // on a GPU machine: device: gpu takes the GPU path
-    EXPECT_EQ(resolve_device(DeviceChoice::gpu), ExecutionSpace::gpu);
+    EXPECT_EQ(resolve_device(Device::gpu), Device::gpu);
     return;
   }
-  expect_error<NoDevice>([] { (void)resolve_device(DeviceChoice::gpu); },
+  expect_error<NoDevice>([] { (void)resolve_device(Device::gpu); },
                          "no usable CUDA GPU: ", "(use device: cpu or device: auto)");
   Options options;
-  options.device = DeviceChoice::gpu;
+  options.device = Device::gpu;
   const CsrMatrix<double> matrix = read_bad("good.mtx");
-  expect_error<NoDevice>([&] { Solver<double>(matrix, options); }, "no usable CUDA GPU: ", "");
+  expect_error<NoDevice>([&] { Solver<double>(arrays_of(matrix), options); },
+                         "no usable CUDA GPU: ", "");
   // auto falls back to the CPU instead
-  EXPECT_EQ(resolve_device(DeviceChoice::automatic), ExecutionSpace::cpu);
+  EXPECT_EQ(resolve_device(Device::automatic), Device::cpu);
 }
 
 // Every CUDA runtime, cuBLAS and cuSPARSE call goes through SPK_CUDA_CHECK, SPK_CUBLAS_CHECK
@@ -253,8 +263,9 @@ TEST(FuzzRegression, MatrixMarketDuplicatesSummingPastTheDoubleRange) {
                          "fuzz.mtx: ", "duplicate entries (1,1) sum to a value past");
   expect_error<BadInput>(
       [&] {
-        parse_matrix("%%MatrixMarket matrix coordinate real symmetric\n"
-                     "2 2 2\n2 1 -1e308\n2 1 -1e308\n");
+        parse_matrix(
+            "%%MatrixMarket matrix coordinate real symmetric\n"
+            "2 2 2\n2 1 -1e308\n2 1 -1e308\n");
       },
       "fuzz.mtx: ", "duplicate entries (1,2) sum to a value past");
   expect_error<BadInput>([&] { parse_vector(header + "3 1 2\n2 1 1.7e308\n2 1 1.7e308\n"); },
@@ -269,8 +280,10 @@ TEST(FuzzRegression, QuotedInputIsEscapedIntoOnePrintableLine) {
       [] { parse_matrix(std::string("%%MatrixMarket matrix coordinate real gen\x1b[2J\n")); },
       "fuzz.mtx:1: ", "unknown symmetry 'gen\\x1b[2j'");
   expect_error<BadInput>(
-      [] { parse_matrix(std::string("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1") +
-                        '\0' + "2\n"); },
+      [] {
+        parse_matrix(std::string("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1") +
+                     '\0' + "2\n");
+      },
       "fuzz.mtx:3: ", "value '1\\x002' is not a number");
   // config_fuzzer: a YAML error quoted a raw control byte.
   expect_error<BadInput>([] { (void)parse_run_config("a: \"\\\x02\"\n", "fuzz.yaml"); },
@@ -279,7 +292,8 @@ TEST(FuzzRegression, QuotedInputIsEscapedIntoOnePrintableLine) {
   expect_error<BadInput>(
       [] {
         (void)parse_run_config(
-            "matrix: {generate: {kind: poisson3d, n: 4}}\nsolver:\n  tolerance: |\n    1e-8\n    2\n",
+            "matrix: {generate: {kind: poisson3d, n: 4}}\nsolver:\n  tolerance: |\n    1e-8\n    "
+            "2\n",
             "fuzz.yaml");
       },
       "fuzz.yaml:3: solver.tolerance: ", "expected a number, got '1e-8\\n2\\n'");
@@ -289,8 +303,8 @@ TEST(FuzzRegression, QuotedInputIsEscapedIntoOnePrintableLine) {
 // malformed input (a hang and then an out-of-memory kill for `spkrylov solve`).
 TEST(FuzzRegression, YamlInputThatHungTheParserIsASyntaxError) {
   const std::string path = bad_path("parser_loop.yaml");
-  expect_error<BadInput>([&] { (void)load_run_config(path); }, path + ":2: ",
-                         "YAML syntax error: unexpected ',' at column 4");
+  expect_error<BadInput>([&] { (void)load_run_config(path); },
+                         path + ":2: ", "YAML syntax error: unexpected ',' at column 4");
   for (const char* text : {",", "- a\n,", "&(2, 2M}"})
     expect_error<BadInput>([&] { (void)parse_run_config(text, "fuzz.yaml"); }, "fuzz.yaml",
                            "YAML syntax error: ");

@@ -43,7 +43,7 @@ TEST(Heat3d, MatrixIsSymmetricDiagonallyDominantAndChangesOnlyItsValues) {
 
 TEST(Heat3d, ReusedSolverMatchesAFreshSolverEveryStep) {
   spk::Options options;
-  options.device = spk::DeviceChoice::cpu;
+  options.device = spk::Device::cpu;
   options.solver.tolerance = 1e-12;
   options.solver.preconditioner = spk::Preconditioner::jacobi;
   const double dt = 1e-3;

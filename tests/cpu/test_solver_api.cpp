@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "solver/solver.hpp"
-#include "spmv/base/device.hpp"
 #include "spkrylov/errors.hpp"
+#include "spkrylov/solver.hpp"
+#include "spmv/base/device.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {
@@ -16,26 +16,25 @@ namespace {
 Options cpu_options(Method method = Method::cg,
                     Preconditioner preconditioner = Preconditioner::none) {
   Options options;
-  options.device = DeviceChoice::cpu;
+  options.device = Device::cpu;
   options.solver.method = method;
   options.solver.preconditioner = preconditioner;
   options.solver.tolerance = 1e-10;
   return options;
 }
 
-
 TEST(SolverApi, ArraysAndMatrixConstructionGiveTheSameSolve) {
   const auto a = test::generated("poisson3d", 10);
   const auto b = test::random_vector(a.rows, 3);
   Solver<double> from_arrays(arrays_of(a), cpu_options());
-  Solver<double> from_matrix(a, cpu_options());
+  Solver<double> from_matrix(arrays_of(a), cpu_options());
   std::vector<double> x1(b.size(), 0.0), x2(b.size(), 0.0);
   const auto r1 = from_arrays.solve(b, x1);
   const auto r2 = from_matrix.solve(b, x2);
   ASSERT_TRUE(r1.converged()) << r1.message;
   EXPECT_EQ(r1.iterations, r2.iterations);
   EXPECT_EQ(x1, x2);
-  EXPECT_EQ(from_arrays.space(), ExecutionSpace::cpu);
+  EXPECT_EQ(from_arrays.device(), Device::cpu);
   EXPECT_EQ(from_arrays.nnz(), a.values.size());
   EXPECT_LT(test::true_relative_residual(a, b, x1), 1e-10);
 }
@@ -43,7 +42,7 @@ TEST(SolverApi, ArraysAndMatrixConstructionGiveTheSameSolve) {
 TEST(SolverApi, RawHostPointersSolveInPlaceOfTheVectors) {
   const auto a = test::generated("poisson2d", 20);
   const auto b = test::random_vector(a.rows, 4);
-  Solver<double> solver(a, cpu_options());
+  Solver<double> solver(arrays_of(a), cpu_options());
   std::vector<double> x_vector(b.size(), 0.0), x_raw(b.size(), 0.0);
   (void)solver.solve(b, x_vector);
   const auto result = solver.solve(b.data(), x_raw.data());
@@ -56,11 +55,11 @@ TEST(SolverApi, UpdateValuesMatchesAFreshSolverWithTheNewValues) {
     const auto a = test::generated("poisson3d", 9);
     const auto a_new = test::with_scaled_diagonal(a, 1.5);
     const auto b = test::random_vector(a.rows, 5);
-    Solver<double> reused(a, cpu_options(Method::cg, preconditioner));
+    Solver<double> reused(arrays_of(a), cpu_options(Method::cg, preconditioner));
     std::vector<double> x_old(b.size(), 0.0);
     ASSERT_TRUE(reused.solve(b, x_old).converged());
     reused.update_values(a_new.values);
-    Solver<double> fresh(a_new, cpu_options(Method::cg, preconditioner));
+    Solver<double> fresh(arrays_of(a_new), cpu_options(Method::cg, preconditioner));
     std::vector<double> x_reused(b.size(), 0.0), x_fresh(b.size(), 0.0);
     const auto r_reused = reused.solve(b, x_reused);
     const auto r_fresh = fresh.solve(b, x_fresh);
@@ -76,7 +75,7 @@ TEST(SolverApi, UpdateValuesThroughARawPointer) {
   const auto a = test::generated("convdiff2d", 16);
   const auto a_new = test::with_scaled_diagonal(a, 2.0);
   const auto b = test::random_vector(a.rows, 6);
-  Solver<double> solver(a, cpu_options(Method::bicgstab));
+  Solver<double> solver(arrays_of(a), cpu_options(Method::bicgstab));
   solver.update_values(a_new.values.data());
   std::vector<double> x(b.size(), 0.0);
   ASSERT_TRUE(solver.solve(b, x).converged());
@@ -86,7 +85,7 @@ TEST(SolverApi, UpdateValuesThroughARawPointer) {
 TEST(SolverApi, BadUpdatesAreRefusedAndLeaveTheSolverUsable) {
   const auto a = test::generated("poisson2d", 12);
   const auto b = test::random_vector(a.rows, 7);
-  Solver<double> solver(a, cpu_options(Method::cg, Preconditioner::jacobi));
+  Solver<double> solver(arrays_of(a), cpu_options(Method::cg, Preconditioner::jacobi));
   std::vector<double> short_values(a.values.size() - 1, 1.0);
   EXPECT_THROW(solver.update_values(short_values), BadInput);
   auto nan_values = a.values;
@@ -97,8 +96,7 @@ TEST(SolverApi, BadUpdatesAreRefusedAndLeaveTheSolverUsable) {
     solver.update_values(zero_diagonal.values);
     ADD_FAILURE() << "no exception";
   } catch (const BadInput& error) {
-    EXPECT_NE(std::string(error.what()).find("row 0 (0-based)"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("row 0 (0-based)"), std::string::npos) << error.what();
   }
   std::vector<double> x(b.size(), 0.0);
   const auto result = solver.solve(b, x);  // still the original system
@@ -125,19 +123,19 @@ TEST(SolverApi, BadArraysGetOneLineErrors) {
 }
 
 TEST(SolverApi, DeviceChoiceResolution) {
-  EXPECT_EQ(resolve_device(DeviceChoice::cpu), ExecutionSpace::cpu);
+  EXPECT_EQ(resolve_device(Device::cpu), Device::cpu);
   if (device_available()) {
-    EXPECT_EQ(resolve_device(DeviceChoice::gpu), ExecutionSpace::gpu);
-    EXPECT_EQ(resolve_device(DeviceChoice::automatic), ExecutionSpace::gpu);
+    EXPECT_EQ(resolve_device(Device::gpu), Device::gpu);
+    EXPECT_EQ(resolve_device(Device::automatic), Device::gpu);
   } else {
-    EXPECT_THROW((void)resolve_device(DeviceChoice::gpu), NoDevice);
-    EXPECT_EQ(resolve_device(DeviceChoice::automatic), ExecutionSpace::cpu);
+    EXPECT_THROW((void)resolve_device(Device::gpu), NoDevice);
+    EXPECT_EQ(resolve_device(Device::automatic), Device::cpu);
   }
 }
 
 TEST(SolverApi, RepeatedSolvesWithNewRightHandSides) {
   const auto a = test::generated("poisson3d", 8);
-  Solver<double> solver(a, cpu_options());
+  Solver<double> solver(arrays_of(a), cpu_options());
   for (unsigned seed = 10; seed < 15; ++seed) {
     const auto b = test::random_vector(a.rows, seed);
     std::vector<double> x(b.size(), 0.0);

@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
@@ -252,10 +252,10 @@ TEST(AutoFormat, SolverReportsTheTuning) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> a = generate_poisson3d(30, 7);
   Options options;
-  options.device = DeviceChoice::gpu;
+  options.device = Device::gpu;
   options.spmv.format = Format::automatic;
   options.spmv.tune_cache = "off";
-  Solver<double> solver(a, options);
+  Solver<double> solver(arrays_of(a), options);
   const SetupInfo& setup = solver.setup_info();
   EXPECT_TRUE(setup.tuning.used);
   EXPECT_FALSE(setup.tuning.chosen_label.empty());

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "tests/cli_test_support.hpp"
@@ -57,7 +57,7 @@ class DeviceMemoryHog {
 
 Options gpu_options(const std::string& format) {
   Options options;
-  options.device = DeviceChoice::gpu;
+  options.device = Device::gpu;
   options.spmv.format = parse_format(format);
   options.solver.tolerance = 1e-10;
   return options;
@@ -101,7 +101,7 @@ TEST(ErrorContractGpu, SolveLargerThanTheFreeMemoryThrowsOutOfDeviceMemory) {
     SCOPED_TRACE(format);
     DeviceMemoryHog hog(192 * mebibyte);
     try {
-      Solver<double> solver(a, gpu_options(format));
+      Solver<double> solver(arrays_of(a), gpu_options(format));
       FAIL() << "the solver was set up in less memory than the matrix needs";
     } catch (const OutOfDeviceMemory& error) {
       EXPECT_GT(error.requested_bytes(), error.free_bytes());
@@ -118,19 +118,19 @@ int fail_setups(const CsrMatrix<double>& fits, const CsrMatrix<double>& too_larg
   int failures = 0;
   for (const char* format : {"csr", "ellpack", "hyb", "cusparse"}) {
     try {
-      Solver<double> solver(too_large, gpu_options(format));
+      Solver<double> solver(arrays_of(too_large), gpu_options(format));
     } catch (const OutOfDeviceMemory&) {
       ++failures;
     }
     Options jacobi = gpu_options(format);
     jacobi.solver.preconditioner = Preconditioner::jacobi;
     try {
-      Solver<double> solver(zero_diagonal, jacobi);
+      Solver<double> solver(arrays_of(zero_diagonal), jacobi);
     } catch (const BadInput&) {
       ++failures;
     }
     // and a solve that is refused after a successful setup
-    Solver<double> solver(fits, gpu_options(format));
+    Solver<double> solver(arrays_of(fits), gpu_options(format));
     std::vector<double> b(static_cast<std::size_t>(fits.rows), 1.0), x(b.size(), 0.0);
     b.back() = std::nan("");
     try {

@@ -17,8 +17,8 @@ TEST(Heat3dGpu, StepsMatchTheCpuReference) {
     options.solver.preconditioner = spk::Preconditioner::jacobi;
     options.spmv.format = spk::parse_format(format);
     spk::Options cpu = options;
-    options.device = spk::DeviceChoice::gpu;
-    cpu.device = spk::DeviceChoice::cpu;
+    options.device = spk::Device::gpu;
+    cpu.device = spk::Device::cpu;
     const double dt = 1e-3;
     HeatSimulation on_gpu(HeatProblem(16, dt, 20 * dt), dt, options);
     HeatSimulation on_cpu(HeatProblem(16, dt, 20 * dt), dt, cpu);
@@ -31,7 +31,7 @@ TEST(Heat3dGpu, StepsMatchTheCpuReference) {
       EXPECT_LT(spk::test::relative_error(on_gpu.temperature(), on_cpu.temperature()), 1e-10)
           << "step " << step;
     }
-    EXPECT_EQ(on_gpu.solver()->space(), spk::ExecutionSpace::gpu);
+    EXPECT_EQ(on_gpu.solver()->device(), spk::Device::gpu);
   }
 }
 

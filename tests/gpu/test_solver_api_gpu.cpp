@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "solver/solver.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "tests/solver_test_support.hpp"
@@ -16,13 +16,12 @@ namespace {
 Options gpu_options(Method method = Method::cg,
                     Preconditioner preconditioner = Preconditioner::none) {
   Options options;
-  options.device = DeviceChoice::gpu;
+  options.device = Device::gpu;
   options.solver.method = method;
   options.solver.preconditioner = preconditioner;
   options.solver.tolerance = 1e-10;
   return options;
 }
-
 
 std::size_t free_device_bytes() {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -42,7 +41,7 @@ TEST(SolverApiGpu, DeviceArraysDeviceVectorsAndACallersStream) {
     const CsrArrays<double> arrays{a.rows,         a.cols,        offsets.data(),
                                    columns.data(), values.data(), true};
     Solver<double> solver(arrays, gpu_options(), stream);
-    EXPECT_EQ(solver.space(), ExecutionSpace::gpu);
+    EXPECT_EQ(solver.device(), Device::gpu);
     const auto result = solver.solve(b_device.data(), x_device.data());  // detected: device
     ASSERT_TRUE(result.converged()) << result.message;
     EXPECT_LT(test::true_relative_residual(a, b, x_device.to_host()), 1e-10);
@@ -61,15 +60,15 @@ TEST(SolverApiGpu, UpdateValuesMatchesTheCpuReferenceForEveryFormat) {
     SCOPED_TRACE(format);
     Options options = gpu_options(Method::cg, Preconditioner::jacobi);
     options.spmv.format = parse_format(format);
-    Solver<double> solver(a, options);
+    Solver<double> solver(arrays_of(a), options);
     std::vector<double> x(b.size(), 0.0);
     ASSERT_TRUE(solver.solve(b, x).converged());
     for (const double factor : {1.25, 3.0}) {
       const auto a_new = test::with_scaled_diagonal(a, factor);
       solver.update_values(a_new.values);
       Options cpu = options;
-      cpu.device = DeviceChoice::cpu;
-      Solver<double> reference(a_new, cpu);
+      cpu.device = Device::cpu;
+      Solver<double> reference(arrays_of(a_new), cpu);
       std::vector<double> x_gpu(b.size(), 0.0), x_cpu(b.size(), 0.0);
       const auto r_gpu = solver.solve(b, x_gpu);
       const auto r_cpu = reference.solve(b, x_cpu);
@@ -87,7 +86,7 @@ TEST(SolverApiGpu, GraphReplayFollowsNewVectorsAcrossSolves) {
   Options options = gpu_options();
   options.solver.cuda_graph = true;
   options.solver.check_every = 4;
-  Solver<double> solver(a, options);
+  Solver<double> solver(arrays_of(a), options);
   for (unsigned seed = 40; seed < 44; ++seed) {
     const auto b = test::random_vector(a.rows, seed);
     DeviceBuffer<double> b_device(b), x_device(std::vector<double>(b.size(), 0.0));
@@ -100,7 +99,7 @@ TEST(SolverApiGpu, GraphReplayFollowsNewVectorsAcrossSolves) {
 TEST(SolverApiGpu, RepeatedSolvesAllocateNoDeviceMemory) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = test::generated("poisson3d", 24);
-  Solver<double> solver(a, gpu_options(Method::bicgstab, Preconditioner::jacobi));
+  Solver<double> solver(arrays_of(a), gpu_options(Method::bicgstab, Preconditioner::jacobi));
   std::vector<double> x(a.rows, 0.0);
   const auto b = test::random_vector(a.rows, 50);
   ASSERT_TRUE(solver.solve(b, x).converged());

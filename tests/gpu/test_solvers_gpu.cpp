@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "spmv/spmv_options.hpp"
+#include "spkrylov/options.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {
@@ -23,9 +23,9 @@ Pair solve_both(const CsrMatrix<double>& a, const std::vector<double>& b,
   Pair pair;
   pair.x_cpu.assign(a.rows, 0.0);
   pair.x_gpu.assign(a.rows, 0.0);
-  Solver<double> cpu(a, options, spmv, ExecutionSpace::cpu);
+  Solver<double> cpu(arrays_of(a), Options{options, spmv, Device::cpu});
   pair.cpu = cpu.solve(b, pair.x_cpu);
-  Solver<double> gpu(a, options, spmv, ExecutionSpace::gpu);
+  Solver<double> gpu(arrays_of(a), Options{options, spmv, Device::gpu});
   pair.gpu = gpu.solve(b, pair.x_gpu);
   return pair;
 }
@@ -97,8 +97,8 @@ TEST(SolversGpu, CudaGraphAndCheckIntervalGiveTheSameIterate) {
     graph.check_every = 8;
     graph.cuda_graph = true;
     std::vector<double> x_plain(a.rows, 0.0), x_graph(a.rows, 0.0);
-    Solver<double> plain_solver(a, plain, SpmvOptions{}, ExecutionSpace::gpu);
-    Solver<double> graph_solver(a, graph, SpmvOptions{}, ExecutionSpace::gpu);
+    Solver<double> plain_solver(arrays_of(a), Options{plain, SpmvOptions{}, Device::gpu});
+    Solver<double> graph_solver(arrays_of(a), Options{graph, SpmvOptions{}, Device::gpu});
     const auto r_plain = plain_solver.solve(b, x_plain);
     const auto r_graph = graph_solver.solve(b, x_graph);
     ASSERT_TRUE(r_plain.converged()) << r_plain.message;
@@ -111,7 +111,7 @@ TEST(SolversGpu, CudaGraphAndCheckIntervalGiveTheSameIterate) {
 TEST(SolversGpu, RepeatedSolvesReuseTheSetup) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = generated("poisson2d", 64);
-  Solver<double> solver(a, SolverOptions{}, SpmvOptions{}, ExecutionSpace::gpu);
+  Solver<double> solver(arrays_of(a), Options{SolverOptions{}, SpmvOptions{}, Device::gpu});
   for (unsigned seed = 20; seed < 23; ++seed) {
     const auto b = test::random_vector(a.rows, seed);
     std::vector<double> x(a.rows, 0.0);
@@ -151,7 +151,7 @@ TEST(SolversGpu, SinglePrecision) {
   std::vector<float> x(a.rows, 0.0f);
   SolverOptions options;
   options.tolerance = 1e-5;
-  Solver<float> solver(af, options, SpmvOptions{}, ExecutionSpace::gpu);
+  Solver<float> solver(arrays_of(af), Options{options, SpmvOptions{}, Device::gpu});
   const auto result = solver.solve(b, x);
   ASSERT_TRUE(result.converged()) << result.message;
   EXPECT_LE(true_relative_residual(a, b, x), 2e-5);

@@ -10,7 +10,7 @@
 ///   spk::Options options;                       // the YAML keys: solver.*, spmv.*, device
 ///   options.solver.method = spk::Method::cg;
 ///   options.solver.preconditioner = spk::Preconditioner::jacobi;
-///   spk::Solver<double> solver(a, options);     // device: auto -> GPU if usable
+///   spk::Solver<double> solver(a, options);     // Device::automatic -> GPU if usable
 ///   std::vector<double> x(n, 0.0);              // initial guess in, solution out
 ///   spk::SolveResult result = solver.solve(b, x);
 ///   if (!result.converged()) std::cerr << result.message << "\n";
@@ -19,7 +19,7 @@
 ///
 /// Errors: bad input throws spk::BadInput, an unsupported request spk::NotSupported, a CUDA
 /// failure spk::CudaError (spk::OutOfDeviceMemory with the bytes asked for and free), a
-/// missing GPU with DeviceChoice::gpu spk::NoDevice; all derive from spk::Error
+/// missing GPU with Device::gpu spk::NoDevice; all derive from spk::Error
 /// (<spkrylov/errors.hpp>). A solve that does not converge is NOT an exception: it is a
 /// SolveResult status (breakdown, diverged, stagnated, ...) with a one-line message.
 ///
@@ -35,54 +35,19 @@
 #include <utility>
 #include <vector>
 
+#include "spkrylov/csr_arrays.hpp"
+#include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "spkrylov/result.hpp"
-#include "solver/solver_options.hpp"
-#include "spmv/host/csr_matrix.hpp"
-#include "spmv/tuning/tuning_report.hpp"
-#include "spmv/spmv_options.hpp"
+#include "spkrylov/setup_info.hpp"
 
 namespace spk {
-
-/// Where a solver runs.
-enum class ExecutionSpace { cpu, gpu };
-const char* to_string(ExecutionSpace space);
-
-/// DeviceChoice::automatic -> gpu when a usable GPU exists, else cpu. DeviceChoice::gpu
-/// throws spk::NoDevice (with the reason) when there is none.
-ExecutionSpace resolve_device(DeviceChoice choice);
-
-/// The library's options: one field per YAML key, `solver.*` -> solver, `spmv.*` -> spmv,
-/// `device` -> device (README "Config reference"). `precision` is the template parameter.
-struct Options {
-  SolverOptions solver;
-  SpmvOptions spmv;
-  DeviceChoice device = DeviceChoice::automatic;
-};
-
-/// What setup built, for reports.
-struct SetupInfo {
-  ExecutionSpace space = ExecutionSpace::cpu;
-  std::string device_name;    ///< GPU name, or "CPU (N threads)"
-  std::string operator_name;  ///< e.g. "ellpack-r/texture" or "cpu-csr"
-  std::vector<std::pair<std::string, std::string>> format_details;
-  std::size_t device_bytes = 0;    ///< matrix storage on the device
-  std::size_t bytes_per_spmv = 0;  ///< minimal DRAM traffic of one SpMV
-  double setup_s = 0.0;            ///< conversion + upload + handles + preconditioner
-  TuningReport tuning;             ///< spmv.format auto: candidates, times, choice, cache
-};
 
 template <class T>
 class Solver {
  public:
-  /// From arrays the caller owns (host or device). `stream`: GPU only; nullptr creates an
-  /// owned non-blocking stream.
+  /// From arrays the caller owns (host or device pointers, see CsrArrays); the Solver
+  /// copies what it needs. `stream`: GPU only; nullptr creates an owned non-blocking stream.
   Solver(const CsrArrays<T>& matrix, const Options& options, cudaStream_t stream = nullptr);
-  /// From a host CsrMatrix.
-  Solver(const CsrMatrix<T>& matrix, const Options& options, cudaStream_t stream = nullptr);
-  /// From a host CsrMatrix with an explicit execution space.
-  Solver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
-         const SpmvOptions& spmv_options, ExecutionSpace space, cudaStream_t stream = nullptr);
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
@@ -97,9 +62,15 @@ class Solver {
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress = {});
 
   /// New coefficients for the same sparsity pattern: nnz values in the order of the
-  /// original CSR arrays (host or device pointer, detected). Only the values are converted
-  /// into the storage format; the format choice, workspace and handles are kept. A zero or
-  /// non-finite diagonal with Jacobi throws BadInput naming the row.
+  /// original CSR arrays (host or device pointer, detected). Only the values are scattered
+  /// into the storage format and the preconditioner; the format choice, workspace and
+  /// handles are kept.
+  ///  - CPU solver: checked before anything changes; a non-finite value or a zero Jacobi
+  ///    pivot throws BadInput (BadDiagonal, with the 0-based row) and keeps the old system.
+  ///  - GPU solver: asynchronous on the solver's stream, no host copy of the matrix, no
+  ///    allocation (host values: one upload into a buffer allocated at the first such
+  ///    call). The device checks the values; the next solve throws BadInput naming the first
+  ///    non-finite entry or bad pivot, and keeps refusing until usable values arrive.
   void update_values(const T* values);
   void update_values(const std::vector<T>& values);
 
@@ -109,7 +80,7 @@ class Solver {
   const SolverOptions& options() const;
   index_t rows() const;
   std::size_t nnz() const;
-  ExecutionSpace space() const;
+  Device device() const;  ///< gpu or cpu
 
   class Impl;
 

@@ -1,13 +1,18 @@
 #pragma once
-// TuningReport: what `spmv.format: auto` did at setup, for the solve report and the bench.
-// Filled by run_tuning (tuner.hpp) or from the tuning cache (tuning_cache.hpp).
+/// @file
+/// spk::SetupInfo: what a Solver's setup built (device, format, memory, the `auto` tuning),
+/// for reports: Solver::setup_info().
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "spmv/spmv_options.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk {
 
+/// What `spmv.format: auto` did at setup (SetupInfo::tuning): the candidates it timed or
+/// skipped, the choice, and the tuning cache.
 struct TuningTrial {
   std::string label;  // candidate_label(options), e.g. "hyb bs=256 ldg exact"
   SpmvOptions options;
@@ -26,6 +31,18 @@ struct TuningReport {
   double chosen_ms = -1.0;    // the chosen setup's SpMV time as measured while tuning (or cached)
   double baseline_ms = -1.0;  // `csr` (the default format) measured in the same tuning run
   double tuning_ms = 0.0;     // wall-clock time spent tuning (conversions and timings)
+};
+
+/// What setup built, for reports.
+struct SetupInfo {
+  Device device = Device::cpu;  ///< where the solver runs: gpu or cpu
+  std::string device_name;      ///< GPU name, or "CPU (N threads)"
+  std::string operator_name;    ///< e.g. "ellpack-r/texture" or "cpu-csr"
+  std::vector<std::pair<std::string, std::string>> format_details;
+  std::size_t device_bytes = 0;    ///< matrix storage on the device
+  std::size_t bytes_per_spmv = 0;  ///< minimal DRAM traffic of one SpMV
+  double setup_s = 0.0;            ///< conversion + upload + handles + preconditioner
+  TuningReport tuning;             ///< spmv.format auto: candidates, times, choice, cache
 };
 
 }  // namespace spk

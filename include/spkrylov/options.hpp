@@ -1,0 +1,143 @@
+#pragma once
+/// @file
+/// The library's options: one field per key of the YAML config (README "Config reference"),
+/// `solver.*` -> Options::solver, `spmv.*` -> Options::spmv, `device` -> Options::device.
+/// Plain structs and enums; `precision` is the Solver's template parameter.
+///
+/// @code
+///   spk::Options options;
+///   options.solver.method = spk::Method::bicgstab;     // solver: {method: bicgstab, ...}
+///   options.solver.tolerance = 1e-10;                  // ||r|| <= 1e-10 ||b|| (mode rhs)
+///   options.solver.preconditioner = spk::Preconditioner::jacobi;
+///   options.spmv.format = spk::Format::ellpack_r;      // spmv: {format: ellpack-r}
+///   options.device = spk::Device::gpu;                 // device: gpu
+/// @endcode
+#include <string>
+#include <vector>
+
+namespace spk {
+
+// ---- solver.* -------------------------------------------------------------------------
+
+enum class Method { cg, bicgstab };
+enum class ToleranceMode {
+  rhs,       // stop when ||r|| <= tolerance * ||b||
+  initial,   // stop when ||r|| <= tolerance * ||r0||
+  absolute,  // stop when ||r|| <= tolerance
+};
+enum class Preconditioner { none, jacobi };
+
+struct SolverOptions {
+  Method method = Method::cg;
+  double tolerance = 1e-8;
+  ToleranceMode tolerance_mode = ToleranceMode::rhs;
+  int max_iterations = 10000;
+  Preconditioner preconditioner = Preconditioner::none;
+  // Stop with status `diverged` when ||r|| > divergence_factor * ||r0||. 0 (the default)
+  // disables the test. BiCGSTAB's residual is not monotone, and with residual replacement
+  // (krylov_driver.hpp) a solve whose residual peaked far above ||r0|| still reaches the
+  // true tolerance: convdiff2d n=128 upwind Peclet 10 peaks at 7e29 x ||r0|| and converges
+  // (true residual 1.9e-9) in 714 iterations; a factor of 1e10 stopped it at iteration 31
+  // as `diverged` (BENCHMARKS.md, "Divergence test"). A hopeless solve still ends honestly:
+  // `non_finite` on overflow, `stagnated`, `breakdown` or `max_iterations`.
+  double divergence_factor = 0.0;
+  // Stop with status `max_iterations`-like `time_limit` after this many seconds. 0 disables.
+  double time_limit_s = 0.0;
+  // GPU: read the residual back every check_every iterations (the device decides
+  // convergence every iteration; this only bounds wasted iterations and history latency).
+  int check_every = 16;
+  // GPU: capture check_every iterations as a CUDA graph and replay it (measured on an H100:
+  // 5-10% less time per iteration; BENCHMARKS.md). Re-captured when b or x pointers change.
+  bool cuda_graph = true;
+  // Keep the per-iteration residual history (needed for output.history and plots).
+  bool keep_history = true;
+};
+
+// SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2).
+inline int spmv_per_iteration(Method method) {
+  return method == Method::bicgstab ? 2 : 1;
+}
+
+const char* to_string(Method method);
+const char* to_string(ToleranceMode mode);
+const char* to_string(Preconditioner preconditioner);
+
+// ---- spmv.* ---------------------------------------------------------------------------
+
+// The storage formats spmv.format names. spmv/registry.cpp holds their one table: per
+// format its name, a one-line doc and its factory; the functions below read it.
+enum class Format {
+  csr,          // "csr": alias of csr-vector, the default
+  csr_scalar,   // "csr-scalar"
+  csr_vector,   // "csr-vector"
+  aligned_csr,  // "aligned-csr"
+  ellpack,      // "ellpack"
+  ellpack_r,    // "ellpack-r"
+  hyb,          // "hyb"
+  cusparse,     // "cusparse"
+  automatic,    // "auto": measured choice among the others
+};
+
+// The spmv.format spelling, e.g. "ellpack-r", "auto".
+const char* to_string(Format format);
+// One line on the format (layout and thread mapping), e.g. for help texts.
+const char* format_doc(Format format);
+// The format spelled `text`. Throws BadInput "unknown spmv.format 'coo' (valid: csr,
+// csr-scalar, ...)".
+Format parse_format(const std::string& text);
+// Every format, in table order (the order errors, configs and the bench list them).
+const std::vector<Format>& all_formats();
+
+// How a kernel reads the input vector x.
+enum class XCache {
+  none,     // plain global loads
+  ldg,      // read-only data cache: const __restrict__ + __ldg
+  texture,  // cudaTextureObject_t over x
+};
+
+// How many blocks a hand-written kernel is launched with.
+enum class GridShape {
+  exact,   // one block per group of rows: every thread (sub-warp) gets one row
+  capped,  // one full wave (multiprocessors x resident blocks per SM); a grid-stride loop
+           // walks the remaining rows
+};
+
+struct SpmvOptions {
+  // csr (alias of csr-vector) | csr-scalar | csr-vector | aligned-csr | ellpack | ellpack-r
+  // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp); spmv/format.hpp
+  Format format = Format::csr;
+  XCache x_cache = XCache::ldg;
+  int threads_per_row = 0;    // csr-vector, aligned-csr: 2,4,8,16,32; 0 = from row statistics
+  int block_size = 256;       // threads per block for hand-written kernels
+  int hyb_width = -1;         // hyb: ELL width; -1 = histogram rule
+  double max_ell_fill = 3.0;  // ellpack: refuse when padded entries > max_ell_fill * nnz
+  std::string cusparse_algorithm = "alg1";  // cusparse: alg1 | alg2 | default
+  GridShape grid = GridShape::exact;        // hand-written kernels: exact | capped
+  double tune_budget_ms = 2000.0;  // auto: wall-clock bound on tuning (conversions included)
+  std::string tune_cache;          // auto: cache file; "" = default location, "off" = none
+};
+
+const char* to_string(XCache cache);
+const char* to_string(GridShape grid);
+// Throws spk::BadInput naming the accepted values.
+GridShape parse_grid_shape(const std::string& text);
+// Throws spk::BadInput naming the accepted values.
+XCache parse_x_cache(const std::string& text);
+
+// ---- device ---------------------------------------------------------------------------
+
+// Where a solver runs. As an option (the `device:` key): automatic uses the GPU when one is
+// usable, else the CPU reference path. As a result (SetupInfo::device): gpu or cpu.
+enum class Device { automatic, gpu, cpu };
+const char* to_string(Device device);  // "auto" | "gpu" | "cpu"
+// automatic -> gpu when a usable GPU exists, else cpu; gpu throws spk::NoDevice (with the
+// reason) when there is none; cpu -> cpu.
+Device resolve_device(Device device);
+
+struct Options {
+  SolverOptions solver;
+  SpmvOptions spmv;
+  Device device = Device::automatic;
+};
+
+}  // namespace spk
