@@ -1,5 +1,5 @@
-# `cmake --install`: the static libraries, every header under include/spkrylov/ (public
-# entry point: <spkrylov/spkrylov.hpp>), and the package files, so that a consumer writes
+# `cmake --install`: the static libraries, the public headers of include/spkrylov/ (entry
+# point: <spkrylov/spkrylov.hpp>), and the package files, so that a consumer writes
 #   find_package(spkrylov REQUIRED)
 #   target_link_libraries(app PRIVATE spkrylov::spkrylov)
 include(GNUInstallDirs)
@@ -10,9 +10,8 @@ install(TARGETS spkrylov_library spk_solver spk_spmv spk_warnings
         EXPORT spkrylovTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Only the public headers: <spkrylov/spkrylov.hpp> and the handful it includes.
 install(DIRECTORY include/spkrylov DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY spmv solver DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/spkrylov
-        FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT spkrylovTargets NAMESPACE spkrylov:: DESTINATION ${SPK_CMAKE_INSTALL_DIR})
 configure_package_config_file(cmake/spkrylovConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/spkrylovConfig.cmake

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the built library into a scratch prefix, builds tests/consumer (a project that
+# Installs the built library into a scratch prefix, checks that it holds only the public
+# headers of include/spkrylov/ and no yaml-cpp dependency, builds tests/consumer (a project that
 # knows only find_package(spkrylov)) against it and runs it; also checks that the README's
 # "Embedding" program is exactly tests/consumer/minimal.cpp. Usage: tools/consumer-check.sh [BUILD_DIR]
 set -euo pipefail
@@ -8,6 +9,13 @@ build=${1:-build}
 prefix=$PWD/$build/install-check
 rm -rf "$prefix" "$build/consumer"
 cmake --install "$build" --prefix "$prefix" >/dev/null
+# The package is the public headers and the libraries: no internal header, no yaml-cpp.
+extra=$(cd "$prefix/include" && find . -type f | sed 's#^\./##' | while read -r header; do
+  [ -f "include/$header" ] || echo "$header"; done)
+if [ -n "$extra" ]; then echo "consumer-check: non-public headers installed: $extra" >&2; exit 1; fi
+if grep -qi yaml "$prefix"/lib/cmake/spkrylov/*.cmake; then
+  echo "consumer-check: the installed package links yaml-cpp" >&2; exit 1
+fi
 cmake -S tests/consumer -B "$build/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$build/consumer" >/dev/null
 "$build/consumer/minimal"

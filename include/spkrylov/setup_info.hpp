@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "spkrylov/options.hpp"
+#include <spkrylov/options.hpp>
 
 namespace spk {
 

@@ -35,10 +35,10 @@
 #include <utility>
 #include <vector>
 
-#include "spkrylov/csr_arrays.hpp"
-#include "spkrylov/options.hpp"
-#include "spkrylov/result.hpp"
-#include "spkrylov/setup_info.hpp"
+#include <spkrylov/csr_arrays.hpp>
+#include <spkrylov/options.hpp>
+#include <spkrylov/result.hpp>
+#include <spkrylov/setup_info.hpp>
 
 namespace spk {
 

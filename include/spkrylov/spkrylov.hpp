@@ -13,17 +13,18 @@
 ///   if (!result.converged()) std::cerr << result.message << "\n";
 /// @endcode
 ///
-/// What each piece is:
-///  - spk::Solver<T>             solver/solver.hpp: setup once, solve many times, update_values
-///  - spk::Options               solver/solver.hpp: SolverOptions + SpmvOptions + Device
-///  - spk::SolverOptions         solver/solver_options.hpp: method, tolerance, stopping, Jacobi
-///  - spk::SpmvOptions           spmv/spmv_options.hpp: storage format, x_cache, kernel shape
-///  - spk::SolveResult           solver/solve_result.hpp: status, message, residuals, history
-///  - spk::Error and subclasses  <spkrylov/errors.hpp>: BadInput, NotSupported, CudaError,
-///                               OutOfDeviceMemory, NoDevice
-///  - spk::CsrMatrix<T>          spmv/host/csr_matrix.hpp: an owning host CSR matrix
-#include "spkrylov/errors.hpp"
-#include "spkrylov/options.hpp"
-#include "spkrylov/result.hpp"
-#include "spkrylov/solver.hpp"
-#include "spmv/host/csr_matrix.hpp"
+/// The public headers (the only ones installed):
+///  - <spkrylov/solver.hpp>      spk::Solver<T>: setup once, solve many times, update_values
+///  - <spkrylov/options.hpp>     spk::Options = SolverOptions + SpmvOptions (Format, x_cache,
+///                               kernel shape) + Device
+///  - <spkrylov/csr_arrays.hpp>  spk::CsrArrays<T>: the caller's CSR arrays (host or device)
+///  - <spkrylov/result.hpp>      spk::SolveResult: status, message, residuals, history
+///  - <spkrylov/setup_info.hpp>  spk::SetupInfo: device, format, memory, the auto tuning
+///  - <spkrylov/errors.hpp>      spk::Error and subclasses: BadInput (BadDiagonal),
+///                               NotSupported, CudaError, OutOfDeviceMemory, NoDevice
+#include <spkrylov/csr_arrays.hpp>
+#include <spkrylov/errors.hpp>
+#include <spkrylov/options.hpp>
+#include <spkrylov/result.hpp>
+#include <spkrylov/setup_info.hpp>
+#include <spkrylov/solver.hpp>
