@@ -11,7 +11,7 @@ rm -rf "$prefix" "$build/consumer"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 # The package is the public headers and the libraries: no internal header, no yaml-cpp.
 extra=$(cd "$prefix/include" && find . -type f | sed 's#^\./##' | while read -r header; do
-  [ -f "include/$header" ] || echo "$header"; done)
+  [ -f "$OLDPWD/include/$header" ] || echo "$header"; done)
 if [ -n "$extra" ]; then echo "consumer-check: non-public headers installed: $extra" >&2; exit 1; fi
 if grep -qi yaml "$prefix"/lib/cmake/spkrylov/*.cmake; then
   echo "consumer-check: the installed package links yaml-cpp" >&2; exit 1
