@@ -4,6 +4,7 @@
 
 #include "spmv/base/error.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/host/reference_spmv.hpp"
 
 namespace spk {
 
@@ -57,13 +58,8 @@ AlignedCsrLayout<T> to_aligned_csr(const CsrMatrix<T>& matrix, int group_size) {
 
 template <class T>
 void aligned_csr_reference_spmv(const AlignedCsrLayout<T>& layout, const T* x, T* y) {
-#pragma omp parallel for schedule(static)
-  for (index_t row = 0; row < layout.rows; ++row) {
-    T sum = T(0);
-    for (index_t k = layout.row_starts[row]; k < layout.row_starts[row + 1]; ++k)
-      sum += layout.values[k] * x[layout.columns[k]];
-    y[row] = sum;
-  }
+  reference_csr_arrays_spmv(layout.rows, layout.row_starts.data(), layout.columns.data(),
+                            layout.values.data(), T(1), x, T(0), y);
 }
 
 template AlignedCsrLayout<float> to_aligned_csr(const CsrMatrix<float>&, int);

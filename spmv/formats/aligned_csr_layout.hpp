@@ -1,7 +1,7 @@
 #pragma once
 // AlignedCsrLayout<T>: CSR with every row zero-padded so that it starts on a multiple of the
 // group size g (the threads per row) and its length is a multiple of g; the host side of the
-// aligned-csr format (Baskaran & Bordawekar's "solution 2", padding, see aligned_csr.hpp).
+// aligned-csr format (Baskaran & Bordawekar's "solution 2", padding, see aligned_csr.cu).
 //
 //   row_starts  rows+1 offsets into columns/values; row r occupies
 //               [row_starts[r], row_starts[r+1]), a multiple of g long, starting at a

@@ -145,8 +145,8 @@ std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
   }
 
   const CandidatePlan plan =
-      plan_format_candidates(row_shape(matrix.rows, matrix.cols, matrix.row_offsets), options,
-                             sizeof(T), device.global_memory_bytes);
+      plan_format_candidates(compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets),
+                             options, sizeof(T), device.global_memory_bytes);
   DeviceCandidateBench<T> bench(matrix, stream);
   run_tuning(plan, options.tune_budget_ms, bench, report);
   if (!report.cache_path.empty()) cache.store(key, TuningChoice{report.chosen, report.chosen_ms});
