@@ -2,6 +2,7 @@
 // operations and device-resident scalars, all on one stream.
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -68,7 +69,14 @@ class DeviceSolver final : public Solver<T>::Impl {
     updated.values = values;
     if (inverse_diagonal_.size()) inverse_diagonal = jacobi_inverse_diagonal(updated);
     context_.synchronize();  // no kernel of ours still reads the old values
-    backend_->update_values(updated);
+    DeviceBuffer<T> device_values(values, "update_values values");
+    DeviceBuffer<index_t> first_non_finite(std::vector<index_t>{static_cast<index_t>(values.size())},
+                                           "update_values check");
+    backend_->update_values(device_values.data(), first_non_finite.data());
+    context_.synchronize();  // the scatter has read device_values before they are freed
+    if (const index_t bad = first_non_finite.to_host()[0];
+        bad < static_cast<index_t>(values.size()))
+      throw BadInput("update_values: non-finite value at entry " + std::to_string(bad + 1));
     // In place: the Krylov state holds this pointer.
     if (inverse_diagonal_.size()) inverse_diagonal_.copy_from_host(inverse_diagonal);
     matrix_.values = std::move(updated.values);

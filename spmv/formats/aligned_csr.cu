@@ -22,6 +22,8 @@
 // Grid: exact, ceil(rows * g / block_size) blocks and no grid-stride loop, as in the paper
 // (which measured a fixed grid with a loop over rows to be slower). x is read through
 // spmv.x_cache; texture is the paper's texture-cached input vector.
+// Device memory: row starts, padded columns and values, plus the slot map of update_values
+// (4 bytes per nonzero: where each CSR nonzero sits in the padded values; device_values.hpp).
 #include <cstdint>
 #include <iomanip>
 #include <sstream>
@@ -83,12 +85,8 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
       SPK_CHECK_LAUNCH("aligned_csr_kernel");
     });
   }
-  std::vector<T> stored_values(const CsrMatrix<T>& matrix) const {
-    return to_aligned_csr(matrix, group_size_).values;
-  }
-
   std::size_t device_bytes() const override {
-    return row_starts_.bytes() + columns_.bytes() + this->values_bytes();
+    return row_starts_.bytes() + columns_.bytes() + this->values_device_bytes();
   }
   std::size_t bytes_per_spmv() const override {
     return csr_bytes_per_spmv(this->rows(), this->cols(), this->value_slots(), sizeof(T));
@@ -97,8 +95,11 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
  private:
   AlignedCsr(const CsrMatrix<T>& matrix, const AlignedCsrLayout<T>& layout,
              const SpmvOptions& options, cudaStream_t stream)
-      : HandWrittenBackend<T, AlignedCsr<T>>(Format::aligned_csr, matrix, options, stream,
-                                             layout.values),
+      : HandWrittenBackend<T, AlignedCsr<T>>(
+            Format::aligned_csr, matrix, options, stream,
+            DeviceValues<T>(layout.values,
+                            aligned_csr_value_slots(matrix.row_offsets, layout.row_starts),
+                            "aligned-csr values")),
         group_size_(layout.group_size),
         threads_per_row_source_(options.threads_per_row == 0
                                     ? "default (half-warp, Baskaran & Bordawekar)"

@@ -32,6 +32,17 @@ std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offs
   return row_starts;
 }
 
+ValueSlots aligned_csr_value_slots(const std::vector<index_t>& row_offsets,
+                                   const std::vector<index_t>& row_starts) {
+  const std::size_t rows = row_offsets.empty() ? 0 : row_offsets.size() - 1;
+  ValueSlots slots(row_offsets.empty() ? 0 : static_cast<std::size_t>(row_offsets.back()));
+  for (std::size_t row = 0; row < rows; ++row)
+    for (index_t entry = row_offsets[row]; entry < row_offsets[row + 1]; ++entry)
+      slots[static_cast<std::size_t>(entry)] = static_cast<std::uint64_t>(row_starts[row]) +
+                                               static_cast<std::uint64_t>(entry - row_offsets[row]);
+  return slots;
+}
+
 template <class T>
 AlignedCsrLayout<T> to_aligned_csr(const CsrMatrix<T>& matrix, int group_size) {
   AlignedCsrLayout<T> layout;

@@ -1,7 +1,7 @@
 // csr-scalar: CSR with one thread per row.
 //
 // Layout: plain CSR, uploaded unchanged: row_offsets and columns (DeviceCsrPattern), values
-// in CSR order (held by HandWrittenBackend).
+// in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot map).
 // Thread mapping: thread t of the grid computes row t on its own, walking the row's entries
 // in order; an exact grid of ceil(rows / block_size) blocks. Neighbouring threads read
 // addresses a whole row apart, so the loads do not coalesce: this is the naive kernel of
@@ -38,7 +38,7 @@ class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
  public:
   CsrScalar(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : HandWrittenBackend<T, CsrScalar<T>>(Format::csr_scalar, matrix, options, stream,
-                                            matrix.values),
+                                            DeviceValues<T>(matrix.values, "csr-scalar values")),
         pattern_(matrix, to_string(Format::csr_scalar)) {}
 
   template <class Reader>
@@ -48,10 +48,9 @@ class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
         this->rows(), pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
     SPK_CHECK_LAUNCH("csr_scalar_kernel");
   }
-  std::vector<T> stored_values(const CsrMatrix<T>& matrix) const { return matrix.values; }
 
   std::size_t device_bytes() const override {
-    return pattern_.device_bytes() + this->values_bytes();
+    return pattern_.device_bytes() + this->values_device_bytes();
   }
   std::size_t bytes_per_spmv() const override { return pattern_.bytes_per_spmv(sizeof(T)); }
 

@@ -2,7 +2,7 @@
 // row, reduced with warp shuffles.
 //
 // Layout: plain CSR, uploaded unchanged: row_offsets and columns (DeviceCsrPattern), values
-// in CSR order (held by HandWrittenBackend).
+// in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot map).
 // Thread mapping: lanes [g*w, g*w + w) of a warp (w = threads per row) compute one row: lane
 // j reads entries j, j+w, j+2w, ... of the row, so a sub-warp reads a contiguous run of
 // values and column indices (coalesced), several runs in flight per lane (unrolled by 4,
@@ -153,7 +153,7 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
  public:
   CsrVector(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : HandWrittenBackend<T, CsrVector<T>>(Format::csr_vector, matrix, options, stream,
-                                            matrix.values),
+                                            DeviceValues<T>(matrix.values, "csr-vector values")),
         threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz(),
                                                     options.threads_per_row, sizeof(T))),
         threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz())),
@@ -190,10 +190,9 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
             partials_.data(), scale, y);
     SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
   }
-  std::vector<T> stored_values(const CsrMatrix<T>& matrix) const { return matrix.values; }
 
   std::size_t device_bytes() const override {
-    return pattern_.device_bytes() + this->values_bytes() + long_rows_.device_bytes() +
+    return pattern_.device_bytes() + this->values_device_bytes() + long_rows_.device_bytes() +
            partials_.bytes();
   }
   // The CSR model plus the long-row split: its index arrays read once, each partial sum

@@ -9,8 +9,9 @@
 // cusparseSpMV_preprocess once; the workspace is kept for the backend's lifetime. The
 // preprocessing depends on the matrix only (not on x or y), so each apply() just points the
 // cached x and y descriptors at the vectors it is given (cusparseDnVecSetValues) and calls
-// cusparseSpMV with the same workspace. update_values() copies the new values and runs the
-// preprocessing again. A matrix with no rows or no entries never reaches cuSPARSE (which
+// cusparseSpMV with the same workspace. update_values() scatters the new values into the CSR
+// value array in place (one kernel, DeviceValues without a map) and keeps the preprocessing,
+// which depends on the sparsity pattern only. A matrix with no rows or no entries never reaches cuSPARSE (which
 // rejects some empty shapes): apply() then only writes y = beta y (empty_product.hpp).
 // spmv.x_cache does not apply.
 #include <cusparse.h>
@@ -24,9 +25,9 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/format_factory_definition.hpp"
-#include "spmv/formats/sparsity_pattern.hpp"
 
 namespace spk {
 
@@ -71,7 +72,6 @@ class CusparseCsr final : public SpmvBackend<T> {
       : SpmvBackend<T>(stream),
         algorithm_name_(options.cusparse_algorithm),
         algorithm_(parse_cusparse_algorithm(options.cusparse_algorithm)),
-        pattern_(matrix),
         matrix_(matrix, "cusparse"),
         values_(matrix.values, "cusparse values") {
     if (uses_cusparse()) create_cusparse_objects();
@@ -96,7 +96,7 @@ class CusparseCsr final : public SpmvBackend<T> {
   std::string name() const override { return "cusparse/" + algorithm_name_; }
   // The CSR arrays plus the SpMV workspace cuSPARSE asked for.
   std::size_t device_bytes() const override {
-    return matrix_.device_bytes() + values_.bytes() + workspace_.bytes();
+    return matrix_.device_bytes() + values_.device_bytes() + workspace_.bytes();
   }
   std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(sizeof(T)); }
   std::vector<std::pair<std::string, std::string>> details() const override {
@@ -106,11 +106,11 @@ class CusparseCsr final : public SpmvBackend<T> {
   }
   // cuSPARSE chooses its own launch: block size, x cache and grid do not apply.
   void set_launch(const SpmvOptions&) override {}
-  void update_values(const CsrMatrix<T>& matrix) override {
-    pattern_.check_same(matrix, "cusparse");
-    SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));  // no SpMV reads the old values
-    values_.copy_from_host(matrix.values);
-    if (uses_cusparse()) preprocess();
+  // In place, in the array the matrix descriptor points at. The preprocessing is not redone:
+  // cuSPARSE's SpMV preprocessing analyses the sparsity pattern, and the matrix's values may
+  // change between cusparseSpMV calls (as for SpMM's, whose documentation says so).
+  void update_values(const T* values, index_t* first_non_finite) override {
+    values_.scatter(values, first_non_finite, this->stream());
   }
 
  private:
@@ -152,13 +152,6 @@ class CusparseCsr final : public SpmvBackend<T> {
     preprocess_with(x_scratch.data(), y_scratch.data());
   }
 
-  // cusparseSpMV_preprocess on the current matrix values. Needs valid vector pointers.
-  void preprocess() {
-    DeviceBuffer<T> x_scratch(static_cast<std::size_t>(matrix_.cols()), "cusparse x scratch");
-    DeviceBuffer<T> y_scratch(static_cast<std::size_t>(matrix_.rows()), "cusparse y scratch");
-    preprocess_with(x_scratch.data(), y_scratch.data());
-  }
-
   void preprocess_with(T* x_scratch, T* y_scratch) {
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(x_.get(), x_scratch));
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(y_.get(), y_scratch));
@@ -172,9 +165,8 @@ class CusparseCsr final : public SpmvBackend<T> {
 
   std::string algorithm_name_;
   cusparseSpMVAlg_t algorithm_;
-  SparsityPattern pattern_;
   DeviceCsrPattern matrix_;
-  DeviceBuffer<T> values_;
+  DeviceValues<T> values_;
   HandlePtr handle_;
   SpMatPtr matrix_descriptor_;
   DnVecPtr x_;

@@ -14,7 +14,8 @@
 //                                                   included (the pitch rows past `rows` are
 //                                                   never read)
 //                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
-// device_bytes   = pitch * width * (sizeof(T) + 4).
+// device_bytes   = pitch * width * (sizeof(T) + 4) + nnz * 4 (the slot map of update_values;
+//                  8 per nonzero when pitch * width >= 2^32, device_values.hpp).
 // Values: one device array of pitch * width slots, held by HandWrittenBackend.
 #include <string>
 #include <vector>
@@ -50,11 +51,9 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
   void multiply(Reader x, OutputScale<T> scale, T* y) const {
     ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream());
   }
-  std::vector<T> stored_values(const CsrMatrix<T>& matrix) const {
-    return ellpack_values(matrix, ell_.width(), ell_.pitch());
+  std::size_t device_bytes() const override {
+    return this->values_device_bytes() + ell_.column_bytes();
   }
-
-  std::size_t device_bytes() const override { return this->values_bytes() + ell_.column_bytes(); }
   std::size_t bytes_per_spmv() const override {
     return ell_.bytes_read<T>() + (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T);
   }
@@ -62,7 +61,11 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
  private:
   Ellpack(const CsrMatrix<T>& matrix, const EllpackLayout<T>& layout, const SpmvOptions& options,
           cudaStream_t stream)
-      : HandWrittenBackend<T, Ellpack<T>>(Format::ellpack, matrix, options, stream, layout.values),
+      : HandWrittenBackend<T, Ellpack<T>>(
+            Format::ellpack, matrix, options, stream,
+            DeviceValues<T>(layout.values,
+                            ell_value_slots(matrix.row_offsets, layout.width, layout.pitch),
+                            "ellpack values")),
         ell_(layout, to_string(Format::ellpack)) {}
 
   typename HandWrittenBackend<T, Ellpack<T>>::Details format_details() const override {

@@ -16,7 +16,8 @@
 // bytes_per_spmv = nnz * (sizeof(T) + 4)   values and columns actually read (padding is not)
 //                + rows * 4                rl[]
 //                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
-// device_bytes   = pitch * width * (sizeof(T) + 4) + rows * 4.
+// device_bytes   = pitch * width * (sizeof(T) + 4) + rows * 4 + nnz * 4 (the slot map of
+//                  update_values; 8 per nonzero when pitch * width >= 2^32, device_values.hpp).
 // Device arrays: the ELL columns (EllDevicePart), rl[], and the values (pitch * width slots,
 // held by HandWrittenBackend).
 #include <string>
@@ -51,12 +52,8 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
     ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream(),
                   row_lengths_.data());
   }
-  std::vector<T> stored_values(const CsrMatrix<T>& matrix) const {
-    return ellpack_values(matrix, ell_.width(), ell_.pitch());
-  }
-
   std::size_t device_bytes() const override {
-    return this->values_bytes() + ell_.column_bytes() + row_lengths_.bytes();
+    return this->values_device_bytes() + ell_.column_bytes() + row_lengths_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
     return static_cast<std::size_t>(this->nnz()) * (sizeof(T) + sizeof(index_t)) +
@@ -67,8 +64,11 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
  private:
   EllpackR(const CsrMatrix<T>& matrix, const EllpackRLayout<T>& layout, const SpmvOptions& options,
            cudaStream_t stream)
-      : HandWrittenBackend<T, EllpackR<T>>(Format::ellpack_r, matrix, options, stream,
-                                           layout.ell.values),
+      : HandWrittenBackend<T, EllpackR<T>>(
+            Format::ellpack_r, matrix, options, stream,
+            DeviceValues<T>(layout.ell.values,
+                            ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
+                            "ellpack-r values")),
         ell_(layout.ell, to_string(Format::ellpack_r)),
         row_lengths_(layout.row_lengths, "ellpack-r row lengths") {}
 

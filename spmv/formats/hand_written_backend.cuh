@@ -4,8 +4,9 @@
 // layout, its kernel launches, details() and its byte model.
 //
 // Held here: the matrix's rows, cols and nnz; the stored values (every value slot of the
-// format's layout, padding included, in one device array); the sparsity pattern the values
-// belong to; the KernelLaunch (block size, x cache, grid) and the texture cache over x.
+// format's layout, padding included, in one device array) with the map from each CSR nonzero
+// to its slot (DeviceValues, device_values.hpp); the KernelLaunch (block size, x cache, grid)
+// and the texture cache over x.
 // Done here:
 //   apply_scaled   rows == 0: nothing. nnz == 0: y = beta y (empty_product.hpp; x is never
 //                  read). Otherwise picks the x reader for spmv.x_cache and calls the
@@ -14,14 +15,13 @@
 //   name           "<format>/<x_cache>", e.g. "ellpack-r/texture"
 //   details        the format's format_details() followed by the launch's
 //   set_launch     KernelLaunch::set (throws BadInput and changes nothing when refused)
-//   update_values  same pattern (BadInput otherwise), then the format's values in its layout
-//                  (Backend::stored_values(matrix)) replace the stored ones
+//   update_values  one scatter kernel through the slot map, on the backend's stream
 //   check_options  (static, called by the factory before any conversion) the block size
 //
 // A format derives as `class Ellpack final : public HandWrittenBackend<T, Ellpack<T>>` and
 // provides: template <class Reader> void multiply(Reader, OutputScale<T>, T* y) const;
-// format_details(); std::vector<T> stored_values(const CsrMatrix<T>&) const; device_bytes();
-// bytes_per_spmv(). It is registered by SPK_FORMAT_BACKEND (format_factory_definition.hpp).
+// format_details(); device_bytes(); bytes_per_spmv(); and gives the base its DeviceValues. It
+// is registered by SPK_FORMAT_BACKEND (format_factory_definition.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -33,11 +33,11 @@
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/format.hpp"
 #include "spmv/formats/block_size.hpp"
+#include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/format_factory_definition.hpp"
 #include "spmv/formats/kernel_launch.cuh"
 #include "spmv/formats/output_scale.cuh"
-#include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/formats/x_access.cuh"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
@@ -77,25 +77,21 @@ class HandWrittenBackend : public SpmvBackend<T> {
   }
   void set_launch(const SpmvOptions& options) final { launch_.set(options); }
 
-  void update_values(const CsrMatrix<T>& matrix) final {
-    pattern_.check_same(matrix, to_string(format_));
-    const std::vector<T> stored = static_cast<const Backend&>(*this).stored_values(matrix);
-    SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));  // no kernel reads the old values
-    values_.copy_from_host(stored);
+  void update_values(const T* values, index_t* first_non_finite) final {
+    values_.scatter(values, first_non_finite, this->stream());
   }
 
  protected:
-  // stored_values: the matrix's values in the format's layout (every slot, padding 0).
+  // values: the matrix's values in the format's layout and the slot of each nonzero.
   HandWrittenBackend(Format format, const CsrMatrix<T>& matrix, const SpmvOptions& options,
-                     cudaStream_t stream, const std::vector<T>& stored_values)
+                     cudaStream_t stream, DeviceValues<T> values)
       : SpmvBackend<T>(stream),
         format_(format),
         rows_(matrix.rows),
         cols_(matrix.cols),
         nnz_(matrix.nnz()),
-        pattern_(matrix),
         launch_(options, static_cast<std::size_t>(matrix.cols), to_string(format)),
-        values_(stored_values, std::string(to_string(format)) + " values") {}
+        values_(std::move(values)) {}
 
   // The format's own details() entries (the launch's follow them).
   virtual Details format_details() const = 0;
@@ -104,7 +100,8 @@ class HandWrittenBackend : public SpmvBackend<T> {
   const KernelLaunch& launch() const { return launch_; }
   // Every value slot of the layout, on the device.
   const T* values() const { return values_.data(); }
-  std::size_t values_bytes() const { return values_.bytes(); }
+  // The stored values and their slot map.
+  std::size_t values_device_bytes() const { return values_.device_bytes(); }
   std::size_t value_slots() const { return values_.size(); }
 
  private:
@@ -112,9 +109,8 @@ class HandWrittenBackend : public SpmvBackend<T> {
   index_t rows_;
   index_t cols_;
   index_t nnz_;
-  SparsityPattern pattern_;
   KernelLaunch launch_;
-  DeviceBuffer<T> values_;
+  DeviceValues<T> values_;
   mutable XTextureCache<T> textures_;
 };
 

@@ -17,7 +17,9 @@
 //                + cols * sizeof(T) + rows * sizeof(T) x read once, y written once
 //                + coo_rows * 2 * sizeof(T)            y re-read and re-written by the COO
 //                                                      atomics, once per overflowing row.
-// device_bytes   = pitch * K * (sizeof(T) + 4) + coo_entries * (sizeof(T) + 8).
+// device_bytes   = pitch * K * (sizeof(T) + 4) + coo_entries * (sizeof(T) + 8) + nnz * 4 (the
+//                  slot map of update_values, ELL slots and COO entries alike; 8 per nonzero
+//                  when the value array has 2^32 slots or more, device_values.hpp).
 // Values: one device array (held by HandWrittenBackend), the pitch * K ELL slots followed by
 // the coo_entries COO values.
 #include <cstdint>
@@ -72,13 +74,9 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
     });
     SPK_CHECK_LAUNCH("coo_add_kernel");
   }
-  std::vector<T> stored_values(const CsrMatrix<T>& matrix) const {
-    return hyb_stored_values(ellpack_values(matrix, ell_.width(), ell_.pitch()),
-                             hyb_coo_values(matrix, choice_.width));
-  }
-
   std::size_t device_bytes() const override {
-    return this->values_bytes() + ell_.column_bytes() + coo_rows_.bytes() + coo_columns_.bytes();
+    return this->values_device_bytes() + ell_.column_bytes() + coo_rows_.bytes() +
+           coo_columns_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
     const std::size_t coo_entries = static_cast<std::size_t>(choice_.coo_entries);
@@ -91,8 +89,11 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
  private:
   Hyb(const CsrMatrix<T>& matrix, const HybLayout<T>& layout, const SpmvOptions& options,
       cudaStream_t stream)
-      : HandWrittenBackend<T, Hyb<T>>(Format::hyb, matrix, options, stream,
-                                      hyb_stored_values(layout.ell.values, layout.coo.values)),
+      : HandWrittenBackend<T, Hyb<T>>(
+            Format::hyb, matrix, options, stream,
+            DeviceValues<T>(hyb_stored_values(layout.ell.values, layout.coo.values),
+                            ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
+                            "hyb values")),
         choice_(layout.choice),
         ell_(layout.ell, to_string(Format::hyb)),
         coo_rows_(layout.coo.rows, "hyb COO row indices"),

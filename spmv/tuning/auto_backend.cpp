@@ -43,7 +43,9 @@ class AutoTuned final : public SpmvBackend<T> {
     for (auto& detail : chosen_->details()) details.push_back(detail);
     return details;
   }
-  void update_values(const CsrMatrix<T>& matrix) override { chosen_->update_values(matrix); }
+  void update_values(const T* values, index_t* first_non_finite) override {
+    chosen_->update_values(values, first_non_finite);
+  }
   void set_launch(const SpmvOptions& options) override { chosen_->set_launch(options); }
 
  private:
