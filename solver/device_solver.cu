@@ -1,7 +1,9 @@
 // The GPU implementation of Solver<T>: the configured SpMV backend, DeviceSpace (cuBLAS and
 // device-resident scalars) and the same method and preconditioner code as the CPU path, all
 // on one stream.
+#include <limits>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -37,9 +39,10 @@ class DeviceSolver final : public Solver<T>::Impl {
         backend_(make_spmv_backend(matrix, spmv, context_.stream(), &this->setup.tuning)),
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
         x_(static_cast<std::size_t>(matrix.rows), "solution x"),
-        matrix_(matrix),
         iteration_(space_, *backend_, solver_options,
-                   make_device_preconditioner(solver_options, space_, matrix)) {
+                   make_device_preconditioner(solver_options, space_, matrix)),
+        nnz_(matrix.values.size()),
+        first_non_finite_(1, "update_values check") {
     const DeviceInfo device = current_device_info();
     this->setup.device_name = device.name + " (sm_" + std::to_string(device.compute_major) +
                               std::to_string(device.compute_minor) + ")";
@@ -65,23 +68,29 @@ class DeviceSolver final : public Solver<T>::Impl {
   }
 
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) override {
+    check_last_update();
     return iteration_.solve(b, x, progress);
   }
 
+  // Asynchronous on the stream: host values are uploaded (the first time into a buffer
+  // allocated here), then one scatter into the format and one Jacobi diagonal pass. The
+  // device records the first non-finite entry; the next solve reports it.
   void update_values(const T* values, bool on_device) override {
-    // Transitional: the backend converts host values (until the device scatter lands).
-    CsrMatrix<T> updated = matrix_;
-    if (on_device)
-      copy_synchronously(updated.values.data(), values, updated.values.size() * sizeof(T),
-                         cudaMemcpyDeviceToHost);
-    else
-      std::copy(values, values + updated.values.size(), updated.values.begin());
-    context_.synchronize();  // no kernel of ours still reads the old values
-    backend_->update_values(updated);
-    const DeviceBuffer<T> csr_values(updated.values, "updated matrix values");
-    iteration_.update_preconditioner(csr_values.data());
-    context_.synchronize();
-    matrix_.values = std::move(updated.values);
+    const T* device_values = values;
+    if (!on_device) {
+      if (staged_values_.size() != nnz_)
+        staged_values_ = DeviceBuffer<T>(nnz_, "update_values upload buffer");
+      if (nnz_ > 0)
+        SPK_CUDA_CHECK(cudaMemcpyAsync(staged_values_.data(), values, nnz_ * sizeof(T),
+                                       cudaMemcpyHostToDevice, context_.stream()));
+      device_values = staged_values_.data();
+    }
+    // 0x7f bytes: a count above any nnz, lowered by the scatter to the first bad entry.
+    SPK_CUDA_CHECK(cudaMemsetAsync(first_non_finite_.data(), 0x7f, sizeof(index_t),
+                                   context_.stream()));
+    backend_->update_values(device_values, first_non_finite_.data());
+    iteration_.update_preconditioner(device_values);
+    update_check_pending_ = true;
   }
 
   double time_spmv_ms(int repetitions) override {
@@ -93,12 +102,28 @@ class DeviceSolver final : public Solver<T>::Impl {
   }
 
  private:
+  // Throws while the values of the last update_values hold a NaN or Inf (reads one index
+  // once per update: the only synchronization an update adds).
+  void check_last_update() {
+    if (update_check_pending_) {
+      first_bad_entry_ = space_.download(first_non_finite_.data(), 1)[0];
+      update_check_pending_ = false;
+    }
+    if (static_cast<std::size_t>(first_bad_entry_) < nnz_)
+      throw BadInput("update_values: non-finite value at entry " +
+                     std::to_string(first_bad_entry_) + " (0-based)");
+  }
+
   DeviceContext context_;
   DeviceSpace<T> space_;
   std::unique_ptr<SpmvBackend<T>> backend_;
   DeviceBuffer<T> b_, x_;
-  CsrMatrix<T> matrix_;
   KrylovIteration<DeviceSpace<T>> iteration_;
+  std::size_t nnz_;
+  DeviceBuffer<T> staged_values_;  // host values of update_values, uploaded
+  DeviceBuffer<index_t> first_non_finite_;
+  bool update_check_pending_ = false;
+  index_t first_bad_entry_ = std::numeric_limits<index_t>::max();
 };
 
 }  // namespace

@@ -5,13 +5,7 @@
 #include <vector>
 
 #include "spkrylov/errors.hpp"
-#include "spmv/formats/aligned_csr.hpp"
-#include "spmv/formats/csr_scalar.hpp"
-#include "spmv/formats/csr_vector.hpp"
-#include "spmv/formats/cusparse_csr.hpp"
-#include "spmv/formats/ellpack.hpp"
-#include "spmv/formats/ellpack_r.hpp"
-#include "spmv/formats/hyb.hpp"
+#include "spmv/formats/format_factory.hpp"
 #include "spmv/tuning/auto_backend.hpp"
 
 namespace spk {
@@ -22,49 +16,44 @@ template <class T>
 using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&,
                                                            const SpmvOptions&, cudaStream_t,
                                                            TuningReport*);
-template <class T>
-using FormatFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&,
-                                                          const SpmvOptions&, cudaStream_t);
-
 // A format's factory as the table calls it: only `auto` fills the tuning report.
-template <class T, FormatFactory<T> make>
+template <Format format, class T>
 std::unique_ptr<SpmvBackend<T>> untuned(const CsrMatrix<T>& matrix, const SpmvOptions& options,
                                         cudaStream_t stream, TuningReport*) {
-  return make(matrix, options, stream);
+  return make_format_backend<format, T>(matrix, options, stream);
 }
+
+struct Factories {
+  BackendFactory<float> make_float;
+  BackendFactory<double> make_double;
+};
 
 struct FormatEntry {
   Format format;
   const char* name;  // the spmv.format spelling
   const char* doc;   // one line: layout and thread mapping
-  BackendFactory<float> make_float;
-  BackendFactory<double> make_double;
+  Factories factories;
 };
+
+// The entry of a format built by make_format_backend (its file, format_factory.hpp); `csr` is
+// an alias, built as csr-vector.
+template <Format format, Format built_as = format>
+constexpr FormatEntry table_entry(const char* name, const char* doc) {
+  return {format, name, doc, {&untuned<built_as, float>, &untuned<built_as, double>}};
+}
 
 // The one table of the formats, in the order errors, configs and the bench list them.
 const FormatEntry format_table[] = {
-    {Format::csr, "csr", "alias of csr-vector (the default format)",
-     &untuned<float, &make_csr_vector<float>>, &untuned<double, &make_csr_vector<double>>},
-    {Format::csr_scalar, "csr-scalar", "CSR, one thread per row (the naive baseline)",
-     &untuned<float, &make_csr_scalar<float>>, &untuned<double, &make_csr_scalar<double>>},
-    {Format::csr_vector, "csr-vector",
-     "CSR, a sub-warp of 2..32 threads per row, long rows split over whole warps",
-     &untuned<float, &make_csr_vector<float>>, &untuned<double, &make_csr_vector<double>>},
-    {Format::aligned_csr, "aligned-csr",
-     "CSR with rows zero-padded to multiples of the sub-warp width (Baskaran & Bordawekar)",
-     &untuned<float, &make_aligned_csr<float>>, &untuned<double, &make_aligned_csr<double>>},
-    {Format::ellpack, "ellpack",
-     "ELLPACK, column-major, every row padded to the longest; one thread per row",
-     &untuned<float, &make_ellpack<float>>, &untuned<double, &make_ellpack<double>>},
-    {Format::ellpack_r, "ellpack-r",
-     "ELLPACK plus row lengths: a thread reads only its row's entries (Vazquez et al.)",
-     &untuned<float, &make_ellpack_r<float>>, &untuned<double, &make_ellpack_r<double>>},
-    {Format::hyb, "hyb", "ELLPACK part of a histogram-chosen width plus a COO part (Bell & Garland)",
-     &untuned<float, &make_hyb<float>>, &untuned<double, &make_hyb<double>>},
-    {Format::cusparse, "cusparse", "cusparseSpMV on the CSR matrix (the vendor reference)",
-     &untuned<float, &make_cusparse_csr<float>>, &untuned<double, &make_cusparse_csr<double>>},
-    {Format::automatic, "auto", "the fastest of the others, measured on the matrix (cached)",
-     &make_auto_backend<float>, &make_auto_backend<double>},
+    table_entry<Format::csr, Format::csr_vector>("csr", "alias of csr-vector, the default"),
+    table_entry<Format::csr_scalar>("csr-scalar", "CSR, one thread per row (the naive baseline)"),
+    table_entry<Format::csr_vector>("csr-vector", "CSR, 2..32 threads per row, long rows split"),
+    table_entry<Format::aligned_csr>("aligned-csr", "CSR, rows zero-padded to the sub-warp width"),
+    table_entry<Format::ellpack>("ellpack", "ELLPACK, every row padded to the longest one"),
+    table_entry<Format::ellpack_r>("ellpack-r", "ELLPACK plus row lengths: padding never read"),
+    table_entry<Format::hyb>("hyb", "ELLPACK part plus a COO part for the long rows' overflow"),
+    table_entry<Format::cusparse>("cusparse", "cusparseSpMV on the CSR matrix, the vendor reference"),
+    {Format::automatic, "auto", "the fastest of the others, measured (and cached)",
+     {&make_auto_backend<float>, &make_auto_backend<double>}},
 };
 
 const FormatEntry& entry_of(Format format) {
@@ -113,9 +102,9 @@ std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
   if (tuning != nullptr) *tuning = TuningReport{};
   const FormatEntry& entry = entry_of(options.format);
   if constexpr (std::is_same_v<T, float>)
-    return entry.make_float(matrix, options, stream, tuning);
+    return entry.factories.make_float(matrix, options, stream, tuning);
   else
-    return entry.make_double(matrix, options, stream, tuning);
+    return entry.factories.make_double(matrix, options, stream, tuning);
 }
 
 template std::unique_ptr<SpmvBackend<float>> make_spmv_backend(const CsrMatrix<float>&,

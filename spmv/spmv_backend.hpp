@@ -31,9 +31,16 @@ class SpmvBackend : public LinearOperator<T> {
   virtual std::size_t bytes_per_spmv() const = 0;
   // Format-specific facts, e.g. {"threads_per_row", "16"}, {"padding_overhead", "12.5%"}.
   virtual std::vector<std::pair<std::string, std::string>> details() const = 0;
-  // Replaces the values of the same sparsity pattern; no re-analysis. Throws BadInput when
-  // the pattern differs.
-  virtual void update_values(const CsrMatrix<T>& matrix) = 0;
+  // Replaces the matrix's values, same sparsity pattern, no re-analysis: `values` is a DEVICE
+  // pointer to nnz values in the order of the CSR arrays the backend was built from. One
+  // scatter kernel through the slot map kept since setup (formats/device_values.hpp),
+  // stream-ordered on stream() after any apply already queued there: asynchronous, no host
+  // copy, no allocation, no synchronization (it can be captured in a CUDA graph). `values`
+  // must stay valid until that kernel has run. When first_non_finite is not null, the kernel
+  // lowers *first_non_finite (atomicMin) to the least index k whose value is NaN or infinite;
+  // the caller sets it to nnz beforehand and reads it after synchronizing. Non-finite values
+  // are stored all the same: the caller decides what to do.
+  virtual void update_values(const T* values, index_t* first_non_finite) = 0;
   // Changes how the kernels are launched, spmv.block_size, spmv.x_cache and spmv.grid,
   // without touching the stored matrix (the `auto` tuner sweeps these). Throws BadInput (and
   // changes nothing) for a value this backend cannot use. No kernel of this backend may be in

@@ -1,81 +1,62 @@
+// aligned-csr: Baskaran & Bordawekar's CSR kernel with "optimized thread mapping" (a sub-warp
+// of g threads per row, g = 16 by default, 2..32 by spmv.threads_per_row) and "aligned global
+// memory access" by padding (their solution 2).
+// Source: M. M. Baskaran, R. Bordawekar, "Optimizing Sparse Matrix-Vector Multiplication on
+// GPUs" (seeds/baskaran-bordawekar-optimizing-spmv-on-gpus.md; notes/seeds-baskaran-and-
+// autotuning.md, section 1.1, variants 3-5).
+//
+// Layout (AlignedCsrLayout, aligned_csr_layout.hpp): CSR whose rows are zero-padded to start
+// on a multiple of g entries and to be a multiple of g entries long. cudaMalloc returns
+// 256-byte aligned arrays, so every sub-warp load of g values or g column indices is aligned to
+// g * sizeof(element) bytes and touches the fewest 32-byte sectors possible. Aligning rows to
+// 128-byte segments instead was considered and not done: since Fermi, DRAM and L2 move 32-byte
+// sectors, so 128-byte alignment of a 64-byte half-warp load only adds padding (up to 31
+// entries per row for float) and saves no sector. The padding overhead (padded entries / nnz -
+// 1) is reported in details().
+//
+// Thread mapping: lanes [j*g, j*g + g) of a warp compute one row; lane l reads entries
+// l, l+g, l+2g, ... of the padded row. Every lane of the sub-warp makes the same number of
+// steps (padded length / g): no divergence inside a row; loads are unrolled by 4 so several
+// are in flight (sub_warp_row_dot, csr_kernel_support.cuh, shared with csr-vector). The g partial sums are reduced with
+// __shfl_down_sync (the paper used a shared-memory reduction) and the first lane writes y.
+// Grid: exact, ceil(rows * g / block_size) blocks and no grid-stride loop, as in the paper
+// (which measured a fixed grid with a loop over rows to be slower). x is read through
+// spmv.x_cache; texture is the paper's texture-cached input vector.
+// Device memory: row starts, padded columns and values, plus the slot map of update_values
+// (4 bytes per nonzero: where each CSR nonzero sits in the padded values; device_values.hpp).
 #include <cstdint>
 #include <iomanip>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/aligned_csr.hpp"
 #include "spmv/formats/aligned_csr_layout.hpp"
-#include "spmv/formats/block_size.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/device_csr.hpp"
-#include "spmv/formats/empty_product.hpp"
-#include "spmv/formats/kernel_launch.cuh"
-#include "spmv/formats/output_scale.cuh"
-#include "spmv/formats/sparsity_pattern.hpp"
-#include "spmv/formats/x_access.cuh"
+#include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {
 
 namespace {
-
-const std::string kFormat = "aligned-csr";
-
-// Steps (of g entries) each lane loads before it uses any of them.
-constexpr unsigned int kUnroll = 4;
 
 template <class T, int GroupSize, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     aligned_csr_kernel(index_t rows, const index_t* __restrict__ row_starts,
                        const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
                        OutputScale<T> scale, T* __restrict__ y) {
-  constexpr unsigned int group = GroupSize;
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const unsigned int lane = threadIdx.x % group;
+  const unsigned int lane = threadIdx.x % static_cast<unsigned int>(GroupSize);
   // The lanes of a sub-warp share each row of the grid-stride loop: they leave together.
   for (std::int64_t row = thread / GroupSize; row < rows; row += grid_row_stride(GroupSize)) {
     const index_t begin = row_starts[row];
-    // Padded rows are a multiple of g long: every lane makes exactly `steps` steps.
-    const unsigned int steps = static_cast<unsigned int>(row_starts[row + 1] - begin) / group;
-    const T* lane_values = values + begin + lane;
-    const index_t* lane_columns = columns + begin + lane;
-    T sum = T(0);
-    unsigned int step = 0;
-    // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
-    // would only add register pressure.
-#pragma unroll 1
-    for (; step + kUnroll <= steps; step += kUnroll) {
-      index_t column[kUnroll];
-      T value[kUnroll];
-#pragma unroll
-      for (unsigned int u = 0; u < kUnroll; ++u) {
-        column[u] = load_streaming(lane_columns + (step + u) * group);
-        value[u] = load_streaming(lane_values + (step + u) * group);
-      }
-#pragma unroll
-      for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
-    }
-    for (; step < steps; ++step)
-      sum += load_streaming(lane_values + step * group) *
-             x.load(load_streaming(lane_columns + step * group));
-
+    // Padded rows are a multiple of g long: every lane makes the same number of steps.
+    const auto length = static_cast<unsigned int>(row_starts[row + 1] - begin);
+    T sum = sub_warp_row_dot<GroupSize>(values, columns, begin, length, lane, x);
     sum = sub_warp_sum<GroupSize>(sum);
     if (lane == 0) scale.store(y + row, sum);
   }
-}
-
-template <class T, int GroupSize, class Reader>
-void launch_aligned_csr(index_t rows, const index_t* row_starts, const index_t* columns,
-                        const T* values, Reader x, OutputScale<T> scale, T* y,
-                        const KernelLaunch& launch, cudaStream_t stream) {
-  const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * GroupSize);
-  aligned_csr_kernel<T, GroupSize>
-      <<<blocks, launch.block_size(), 0, stream>>>(rows, row_starts, columns, values, x, scale, y);
-  SPK_CHECK_LAUNCH("aligned_csr_kernel");
 }
 
 std::string percent(double fraction) {
@@ -85,127 +66,68 @@ std::string percent(double fraction) {
 }
 
 template <class T>
-class AlignedCsrBackend final : public SpmvBackend<T> {
+class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
  public:
-  AlignedCsrBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : AlignedCsrBackend(
-            matrix, options, stream,
-            to_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row))) {}
+  AlignedCsr(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : AlignedCsr(matrix,
+                   to_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row)),
+                   options, stream) {}
 
-  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    if (rows_ == 0) return;
-    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
-      write_empty_product(y, rows_, beta, this->stream());
-      return;
-    }
-    const OutputScale<T> scale{alpha, beta};
-    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
-                  launch_.texture_limits(), [&](auto reader) {
-                    using Reader = decltype(reader);
-                    const cudaStream_t stream = this->stream();
-                    const index_t* starts = row_starts_.data();
-                    const index_t* columns = columns_.data();
-                    const T* values = values_.data();
-                    switch (group_size_) {
-                      case 2:
-                        launch_aligned_csr<T, 2, Reader>(rows_, starts, columns, values, reader, scale, y,
-                                                         launch_, stream);
-                        break;
-                      case 4:
-                        launch_aligned_csr<T, 4, Reader>(rows_, starts, columns, values, reader, scale, y,
-                                                         launch_, stream);
-                        break;
-                      case 8:
-                        launch_aligned_csr<T, 8, Reader>(rows_, starts, columns, values, reader, scale, y,
-                                                         launch_, stream);
-                        break;
-                      case 16:
-                        launch_aligned_csr<T, 16, Reader>(rows_, starts, columns, values, reader, scale, y,
-                                                          launch_, stream);
-                        break;
-                      default:
-                        launch_aligned_csr<T, 32, Reader>(rows_, starts, columns, values, reader, scale, y,
-                                                          launch_, stream);
-                        break;
-                    }
-                  });
+  template <class Reader>
+  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+    const KernelLaunch& launch = this->launch();
+    const index_t rows = this->rows();
+    with_threads_per_row(group_size_, [&](auto width) {
+      constexpr int group_size = decltype(width)::value;
+      const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * group_size);
+      aligned_csr_kernel<T, group_size><<<blocks, launch.block_size(), 0, this->stream()>>>(
+          rows, row_starts_.data(), columns_.data(), this->values(), x, scale, y);
+      SPK_CHECK_LAUNCH("aligned_csr_kernel");
+    });
   }
-
-  index_t rows() const override { return rows_; }
-  index_t cols() const override { return cols_; }
-  std::string name() const override { return kFormat + "/" + to_string(launch_.x_cache()); }
   std::size_t device_bytes() const override {
-    return row_starts_.bytes() + columns_.bytes() + values_.bytes();
+    return row_starts_.bytes() + columns_.bytes() + this->values_device_bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return csr_bytes_per_spmv(rows_, cols_, values_.size(), sizeof(T));
-  }
-  std::vector<std::pair<std::string, std::string>> details() const override {
-    const auto padded = static_cast<index_t>(values_.size());
-    std::vector<std::pair<std::string, std::string>> details{
-        {"threads_per_row", std::to_string(group_size_)},
-        {"threads_per_row_from", threads_per_row_source_},
-        {"row_alignment", std::to_string(group_size_) + " entries (" +
-                              std::to_string(group_size_ * sizeof(T)) + " bytes)"},
-        {"padded_entries", std::to_string(padded)},
-        {"padding_entries", std::to_string(padded - nnz_)},
-        {"padding_overhead", percent(nnz_ == 0 ? 0.0 : static_cast<double>(padded - nnz_) / nnz_)}};
-    for (auto& detail : launch_.details()) details.push_back(detail);
-    return details;
-  }
-  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
-  void update_values(const CsrMatrix<T>& matrix) override {
-    pattern_.check_same(matrix, kFormat);
-    const AlignedCsrLayout<T> layout = to_aligned_csr(matrix, group_size_);
-    if (values_.size() == 0) return;
-    SPK_CUDA_CHECK(cudaMemcpyAsync(values_.data(), layout.values.data(), values_.bytes(),
-                                   cudaMemcpyHostToDevice, this->stream()));
-    SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
+    return csr_bytes_per_spmv(this->rows(), this->cols(), this->value_slots(), sizeof(T));
   }
 
  private:
-  AlignedCsrBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream,
-                    const AlignedCsrLayout<T>& layout)
-      : SpmvBackend<T>(stream),
-        rows_(layout.rows),
-        cols_(layout.cols),
-        nnz_(layout.nnz),
+  AlignedCsr(const CsrMatrix<T>& matrix, const AlignedCsrLayout<T>& layout,
+             const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, AlignedCsr<T>>(
+            Format::aligned_csr, matrix, options, stream,
+            DeviceValues<T>(layout.values,
+                            aligned_csr_value_slots(matrix.row_offsets, layout.row_starts),
+                            "aligned-csr values")),
         group_size_(layout.group_size),
         threads_per_row_source_(options.threads_per_row == 0
                                     ? "default (half-warp, Baskaran & Bordawekar)"
                                     : "spmv.threads_per_row"),
-        launch_(options, static_cast<std::size_t>(layout.cols), kFormat),
-        pattern_(matrix) {
-    row_starts_ = DeviceBuffer<index_t>(layout.row_starts, kFormat + " row starts");
-    columns_ = DeviceBuffer<index_t>(layout.columns, kFormat + " column indices");
-    values_ = DeviceBuffer<T>(layout.values, kFormat + " values");
+        row_starts_(layout.row_starts, "aligned-csr row starts"),
+        columns_(layout.columns, "aligned-csr column indices") {}
+
+  typename HandWrittenBackend<T, AlignedCsr<T>>::Details format_details() const override {
+    const auto padded = static_cast<index_t>(this->value_slots());
+    const index_t nnz = this->nnz();
+    return {{"threads_per_row", std::to_string(group_size_)},
+            {"threads_per_row_from", threads_per_row_source_},
+            {"row_alignment", std::to_string(group_size_) + " entries (" +
+                                  std::to_string(group_size_ * sizeof(T)) + " bytes)"},
+            {"padded_entries", std::to_string(padded)},
+            {"padding_entries", std::to_string(padded - nnz)},
+            {"padding_overhead",
+             percent(nnz == 0 ? 0.0 : static_cast<double>(padded - nnz) / nnz)}};
   }
 
-  index_t rows_;
-  index_t cols_;
-  index_t nnz_;
   int group_size_;
   std::string threads_per_row_source_;
-  KernelLaunch launch_;
-  SparsityPattern pattern_;
   DeviceBuffer<index_t> row_starts_;
   DeviceBuffer<index_t> columns_;
-  DeviceBuffer<T> values_;
-  mutable XTextureCache<T> textures_;
 };
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<SpmvBackend<T>> make_aligned_csr(const CsrMatrix<T>& matrix,
-                                                 const SpmvOptions& options, cudaStream_t stream) {
-  checked_block_size(options.block_size);  // refuse bad options before converting
-  return std::make_unique<AlignedCsrBackend<T>>(matrix, options, stream);
-}
-
-template std::unique_ptr<SpmvBackend<float>> make_aligned_csr(const CsrMatrix<float>&,
-                                                              const SpmvOptions&, cudaStream_t);
-template std::unique_ptr<SpmvBackend<double>> make_aligned_csr(const CsrMatrix<double>&,
-                                                               const SpmvOptions&, cudaStream_t);
+SPK_FORMAT_BACKEND(Format::aligned_csr, AlignedCsr);
 
 }  // namespace spk

@@ -4,6 +4,7 @@
 
 #include "spkrylov/errors.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
+#include "spmv/host/reference_spmv.hpp"
 
 namespace spk {
 
@@ -29,6 +30,17 @@ std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offs
   }
   row_starts.back() = static_cast<index_t>(start);
   return row_starts;
+}
+
+ValueSlots aligned_csr_value_slots(const std::vector<index_t>& row_offsets,
+                                   const std::vector<index_t>& row_starts) {
+  const std::size_t rows = row_offsets.empty() ? 0 : row_offsets.size() - 1;
+  ValueSlots slots(row_offsets.empty() ? 0 : static_cast<std::size_t>(row_offsets.back()));
+  for (std::size_t row = 0; row < rows; ++row)
+    for (index_t entry = row_offsets[row]; entry < row_offsets[row + 1]; ++entry)
+      slots[static_cast<std::size_t>(entry)] = static_cast<std::uint64_t>(row_starts[row]) +
+                                               static_cast<std::uint64_t>(entry - row_offsets[row]);
+  return slots;
 }
 
 template <class T>
@@ -57,13 +69,8 @@ AlignedCsrLayout<T> to_aligned_csr(const CsrMatrix<T>& matrix, int group_size) {
 
 template <class T>
 void aligned_csr_reference_spmv(const AlignedCsrLayout<T>& layout, const T* x, T* y) {
-#pragma omp parallel for schedule(static)
-  for (index_t row = 0; row < layout.rows; ++row) {
-    T sum = T(0);
-    for (index_t k = layout.row_starts[row]; k < layout.row_starts[row + 1]; ++k)
-      sum += layout.values[k] * x[layout.columns[k]];
-    y[row] = sum;
-  }
+  reference_csr_arrays_spmv(layout.rows, layout.row_starts.data(), layout.columns.data(),
+                            layout.values.data(), T(1), x, T(0), y);
 }
 
 template AlignedCsrLayout<float> to_aligned_csr(const CsrMatrix<float>&, int);

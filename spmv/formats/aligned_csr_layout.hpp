@@ -1,7 +1,7 @@
 #pragma once
 // AlignedCsrLayout<T>: CSR with every row zero-padded so that it starts on a multiple of the
 // group size g (the threads per row) and its length is a multiple of g; the host side of the
-// aligned-csr format (Baskaran & Bordawekar's "solution 2", padding, see aligned_csr.hpp).
+// aligned-csr format (Baskaran & Bordawekar's "solution 2", padding, see aligned_csr.cu).
 //
 //   row_starts  rows+1 offsets into columns/values; row r occupies
 //               [row_starts[r], row_starts[r+1]), a multiple of g long, starting at a
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "spmv/formats/value_slots.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -46,6 +47,11 @@ struct AlignedCsrLayout {
 // 32-bit index limit; checks that before allocating the result.
 std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offsets,
                                             int group_size);
+
+// The slot of every nonzero in the padded values (row r's k-th entry at row_starts[r] + k),
+// for update_values.
+ValueSlots aligned_csr_value_slots(const std::vector<index_t>& row_offsets,
+                                   const std::vector<index_t>& row_starts);
 
 // Throws BadInput for a group size other than 2, 4, 8, 16, 32 or an oversized padded layout.
 template <class T>

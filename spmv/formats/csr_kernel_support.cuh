@@ -1,5 +1,6 @@
 #pragma once
-// Device building blocks of the CSR-family kernels (csr-vector, aligned-csr).
+// Device building blocks of the CSR-family kernels (csr-vector, its long-row chunks,
+// aligned-csr), and the host dispatcher that picks their compiled sub-warp width.
 //
 //   sub_warp_mask<Width>()    the lanes of the calling thread's sub-warp: Width consecutive
 //                             lanes starting at a multiple of Width
@@ -8,7 +9,18 @@
 //   load_streaming(p)         a load with the evict-first cache hint (ld.global.cs): matrix
 //                             entries are read once per SpMV, so they should not push the
 //                             reused x vector out of L1/L2
+//   sub_warp_row_dot<Width>   one lane's share of a row's dot product with x: lane l of the
+//                             sub-warp takes entries l, l + Width, l + 2 Width, ... of the run
+//                             [begin, begin + length), kUnroll (4) at a time with all their
+//                             value and column loads issued before any product, then the
+//                             remaining 0..3 one by one. The caller reduces with sub_warp_sum.
+//   with_threads_per_row(w, launch)  host: calls launch(std::integral_constant<int, w>{}) for
+//                             w in 2, 4, 8, 16, 32, so every kernel has a compile-time width
 #include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
 
@@ -37,6 +49,54 @@ __device__ __forceinline__ T sub_warp_sum(T value) {
 template <class T>
 __device__ __forceinline__ T load_streaming(const T* pointer) {
   return __ldcs(pointer);
+}
+
+// Entries each lane loads before it uses any of them: keeps 4 independent value/column loads
+// (and then 4 x loads) in flight per lane on long rows.
+constexpr unsigned int kSubWarpUnroll = 4;
+
+// `sum` plus this lane's products over entries begin + lane, begin + lane + Width, ... below
+// begin + length (see the header comment). Lanes need not make the same number of steps.
+template <int Width, class T, class Reader>
+__device__ __forceinline__ T sub_warp_row_dot(const T* __restrict__ values,
+                                              const index_t* __restrict__ columns, index_t begin,
+                                              unsigned int length, unsigned int lane,
+                                              const Reader& x, T sum = T(0)) {
+  constexpr unsigned int stride = Width;
+  constexpr unsigned int unroll = kSubWarpUnroll;
+  const T* row_values = values + begin;
+  const index_t* row_columns = columns + begin;
+  unsigned int k = lane;  // offset of this lane's next entry from `begin`
+  // Unrolled by hand (unroll loads in flight); no further unrolling by the compiler, which
+  // would only add register pressure.
+#pragma unroll 1
+  for (; k + (unroll - 1) * stride < length; k += unroll * stride) {
+    index_t column[unroll];
+    T value[unroll];
+#pragma unroll
+    for (unsigned int u = 0; u < unroll; ++u) {
+      column[u] = load_streaming(row_columns + k + u * stride);
+      value[u] = load_streaming(row_values + k + u * stride);
+    }
+#pragma unroll
+    for (unsigned int u = 0; u < unroll; ++u) sum += value[u] * x.load(column[u]);
+  }
+  for (; k < length; k += stride)
+    sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
+  return sum;
+}
+
+// Host: calls launch(std::integral_constant<int, w>{}) with w = threads_per_row, one of 2, 4,
+// 8, 16, 32 (checked at setup by check_threads_per_row; anything else takes 32).
+template <class Launch>
+void with_threads_per_row(int threads_per_row, Launch&& launch) {
+  switch (threads_per_row) {
+    case 2: launch(std::integral_constant<int, 2>{}); return;
+    case 4: launch(std::integral_constant<int, 4>{}); return;
+    case 8: launch(std::integral_constant<int, 8>{}); return;
+    case 16: launch(std::integral_constant<int, 16>{}); return;
+    default: launch(std::integral_constant<int, 32>{}); return;
+  }
 }
 
 }  // namespace spk

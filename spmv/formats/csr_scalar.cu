@@ -1,23 +1,22 @@
+// csr-scalar: CSR with one thread per row.
+//
+// Layout: plain CSR, uploaded unchanged: row_offsets and columns (DeviceCsrPattern), values
+// in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot map).
+// Thread mapping: thread t of the grid computes row t on its own, walking the row's entries
+// in order; an exact grid of ceil(rows / block_size) blocks. Neighbouring threads read
+// addresses a whole row apart, so the loads do not coalesce: this is the naive kernel of
+// Baskaran & Bordawekar (seeds/baskaran-bordawekar-optimizing-spmv-on-gpus.md, variant 1) and
+// Bell & Garland's "CSR scalar", kept as the baseline the other formats are measured against.
+// x is read through spmv.x_cache (none | ldg | texture).
 #include <cstdint>
-#include <string>
-#include <utility>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/formats/block_size.hpp"
-#include "spmv/formats/csr_launch_policy.hpp"
-#include "spmv/formats/csr_scalar.hpp"
 #include "spmv/formats/device_csr.hpp"
-#include "spmv/formats/empty_product.hpp"
-#include "spmv/formats/kernel_launch.cuh"
-#include "spmv/formats/output_scale.cuh"
-#include "spmv/formats/x_access.cuh"
+#include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {
 
 namespace {
-
-const std::string kFormat = "csr-scalar";
 
 template <class T, class Reader>
 __global__ void __launch_bounds__(max_block_size)
@@ -35,62 +34,36 @@ __global__ void __launch_bounds__(max_block_size)
 }
 
 template <class T>
-class CsrScalarBackend final : public SpmvBackend<T> {
+class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
  public:
-  CsrScalarBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : SpmvBackend<T>(stream),
-        launch_(options, static_cast<std::size_t>(matrix.cols), kFormat),
-        matrix_(matrix, kFormat) {}
+  CsrScalar(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, CsrScalar<T>>(Format::csr_scalar, matrix, options, stream,
+                                            DeviceValues<T>(matrix.values, "csr-scalar values")),
+        pattern_(matrix, to_string(Format::csr_scalar)) {}
 
-  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    const index_t rows = matrix_.rows();
-    if (rows == 0) return;
-    if (matrix_.nnz() == 0) {  // y = beta y; x (possibly empty) is never read
-      write_empty_product(y, rows, beta, this->stream());
-      return;
-    }
-    const unsigned int blocks = launch_.blocks(rows);
-    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(matrix_.cols()), textures_,
-                  launch_.texture_limits(), [&](auto reader) {
-                    csr_scalar_kernel<T><<<blocks, launch_.block_size(), 0, this->stream()>>>(
-                        rows, matrix_.row_offsets(), matrix_.columns(), matrix_.values(), reader,
-                        OutputScale<T>{alpha, beta}, y);
-                    SPK_CHECK_LAUNCH("csr_scalar_kernel");
-                  });
+  template <class Reader>
+  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+    const KernelLaunch& launch = this->launch();
+    csr_scalar_kernel<T><<<launch.blocks(this->rows()), launch.block_size(), 0, this->stream()>>>(
+        this->rows(), pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
+    SPK_CHECK_LAUNCH("csr_scalar_kernel");
   }
 
-  index_t rows() const override { return matrix_.rows(); }
-  index_t cols() const override { return matrix_.cols(); }
-  std::string name() const override { return kFormat + "/" + to_string(launch_.x_cache()); }
-  std::size_t device_bytes() const override { return matrix_.device_bytes(); }
-  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(); }
-  std::vector<std::pair<std::string, std::string>> details() const override {
-    std::vector<std::pair<std::string, std::string>> details{{"threads_per_row", "1"}};
-    for (auto& detail : launch_.details()) details.push_back(detail);
-    return details;
+  std::size_t device_bytes() const override {
+    return pattern_.device_bytes() + this->values_device_bytes();
   }
-  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
-  void update_values(const CsrMatrix<T>& matrix) override {
-    matrix_.update_values(matrix, this->stream(), kFormat);
-  }
+  std::size_t bytes_per_spmv() const override { return pattern_.bytes_per_spmv(sizeof(T)); }
 
  private:
-  KernelLaunch launch_;
-  DeviceCsr<T> matrix_;
-  mutable XTextureCache<T> textures_;
+  typename HandWrittenBackend<T, CsrScalar<T>>::Details format_details() const override {
+    return {{"threads_per_row", "1"}};
+  }
+
+  DeviceCsrPattern pattern_;
 };
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<SpmvBackend<T>> make_csr_scalar(const CsrMatrix<T>& matrix,
-                                                const SpmvOptions& options, cudaStream_t stream) {
-  return std::make_unique<CsrScalarBackend<T>>(matrix, options, stream);
-}
-
-template std::unique_ptr<SpmvBackend<float>> make_csr_scalar(const CsrMatrix<float>&,
-                                                             const SpmvOptions&, cudaStream_t);
-template std::unique_ptr<SpmvBackend<double>> make_csr_scalar(const CsrMatrix<double>&,
-                                                              const SpmvOptions&, cudaStream_t);
+SPK_FORMAT_BACKEND(Format::csr_scalar, CsrScalar);
 
 }  // namespace spk

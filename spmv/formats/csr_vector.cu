@@ -1,41 +1,57 @@
+// csr-vector (also registered as "csr"): CSR with a sub-warp of 2, 4, 8, 16 or 32 threads per
+// row, reduced with warp shuffles.
+//
+// Layout: plain CSR, uploaded unchanged: row_offsets and columns (DeviceCsrPattern), values
+// in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot map).
+// Thread mapping: lanes [g*w, g*w + w) of a warp (w = threads per row) compute one row: lane
+// j reads entries j, j+w, j+2w, ... of the row, so a sub-warp reads a contiguous run of
+// values and column indices (coalesced), several runs in flight per lane (unrolled by 4,
+// sub_warp_row_dot in csr_kernel_support.cuh);
+// the w partial sums are reduced with __shfl_down_sync over the sub-warp and its first lane
+// writes y. With w = 32 and a row longer than 32 entries the walk starts at the row's first
+// entry rounded down to a multiple of 32 (lanes before the row start sit out the first step),
+// so every later warp load is 128-byte aligned (CUSP's aligned start).
+// Grid: exact, ceil(rows * w / block_size) blocks, one sub-warp per row and no grid-stride
+// loop: each block does a fixed amount of work and the hardware block scheduler balances rows
+// of unequal length, which Baskaran & Bordawekar found better than a fixed grid with a loop.
+// w comes from spmv.threads_per_row or from the mean row length (csr_launch_policy.hpp) and is
+// reported in details(). x is read through spmv.x_cache (none | ldg | texture).
+// Long rows: a row of more than 32 w entries is left out by the row kernel and computed by
+// two more kernels (only launched when such rows exist): whole warps compute chunks of 1024
+// entries of it into partial sums, then one warp per long row adds its partials in a fixed
+// order and writes y (csr_long_rows.hpp). A power-law row of 10^5 entries thus spreads over
+// ~100 warps instead of holding one sub-warp for the whole kernel. The number of long rows
+// and chunks is reported in details().
+// Byte model: the CSR model (device_csr.hpp) plus, with long rows, the split's index arrays
+// (read once) and the partial sums (written once, read once).
+//
+// Sources: Bell & Garland, "Efficient sparse matrix-vector multiplication on CUDA" (NVIDIA
+// NVR-2008-004), CSR-vector kernel; the sub-warp width choice follows seeds/
+// autotuning-spmv-cuda-parameters.txt (16 or 32 threads per row) extended to 2..32.
 #include <cstdint>
 #include <iomanip>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/formats/block_size.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows.hpp"
-#include "spmv/formats/csr_vector.hpp"
 #include "spmv/formats/device_csr.hpp"
-#include "spmv/formats/empty_product.hpp"
-#include "spmv/formats/kernel_launch.cuh"
-#include "spmv/formats/output_scale.cuh"
-#include "spmv/formats/x_access.cuh"
+#include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {
 
 namespace {
-
-const std::string kFormat = "csr-vector";
-
-// Entries each lane loads before it uses any of them: keeps 4 independent value/column loads
-// (and then 4 x loads) in flight per lane on long rows.
-constexpr unsigned int kUnroll = 4;
 
 template <class T, int ThreadsPerRow, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     csr_vector_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                       const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
                       OutputScale<T> scale, T* __restrict__ y) {
-  constexpr unsigned int stride = ThreadsPerRow;
   constexpr unsigned int long_row_length = csr_vector_long_row_length(ThreadsPerRow);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const unsigned int lane = threadIdx.x % stride;
+  const unsigned int lane = threadIdx.x % static_cast<unsigned int>(ThreadsPerRow);
   // A sub-warp never spans two rows (block_size is a multiple of 32): its lanes walk the same
   // rows of the grid-stride loop together, so the shuffle reduction sees all of them.
   for (std::int64_t row = thread / ThreadsPerRow; row < rows;
@@ -43,7 +59,6 @@ __global__ void __launch_bounds__(max_block_size)
     index_t first = row_offsets[row];
     unsigned int length = static_cast<unsigned int>(row_offsets[row + 1] - first);
     if (length > long_row_length) continue;  // the long-row kernels compute this row
-    unsigned int k = lane;                   // offset of this lane's next entry from `first`
     T sum = T(0);
     if constexpr (ThreadsPerRow == 32) {
       if (length > 32) {  // start the walk at a warp-aligned entry (128-byte aligned for float)
@@ -53,28 +68,11 @@ __global__ void __launch_bounds__(max_block_size)
         if (lane >= shift)
           sum += load_streaming(values + first + lane) *
                  x.load(load_streaming(columns + first + lane));
-        k = lane + 32;
+        first += 32;  // the rest of the walk starts at the next aligned entry
+        length -= 32;
       }
     }
-    const T* row_values = values + first;
-    const index_t* row_columns = columns + first;
-    // Unrolled by hand (kUnroll loads in flight); no further unrolling by the compiler, which
-    // would only add register pressure.
-#pragma unroll 1
-    for (; k + (kUnroll - 1) * stride < length; k += kUnroll * stride) {
-      index_t column[kUnroll];
-      T value[kUnroll];
-#pragma unroll
-      for (unsigned int u = 0; u < kUnroll; ++u) {
-        column[u] = load_streaming(row_columns + k + u * stride);
-        value[u] = load_streaming(row_values + k + u * stride);
-      }
-#pragma unroll
-      for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
-    }
-    for (; k < length; k += stride)
-      sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
-
+    sum = sub_warp_row_dot<ThreadsPerRow>(values, columns, first, length, lane, x, sum);
     sum = sub_warp_sum<ThreadsPerRow>(sum);
     if (lane == 0) scale.store(y + row, sum);
   }
@@ -89,7 +87,6 @@ __global__ void __launch_bounds__(max_block_size)
                                const index_t* __restrict__ row_offsets,
                                const index_t* __restrict__ columns, const T* __restrict__ values,
                                Reader x, T* __restrict__ partials) {
-  constexpr unsigned int stride = 32;
   const std::int64_t chunk =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (chunk >= chunks) return;  // the whole warp leaves together
@@ -98,30 +95,14 @@ __global__ void __launch_bounds__(max_block_size)
   const index_t row = long_rows[slot];
   const EntryRange range = long_row_chunk_range(row_offsets[row], row_offsets[row + 1],
                                                 static_cast<index_t>(chunk) - chunk_offsets[slot]);
-  const T* chunk_values = values + range.begin;
-  const index_t* chunk_columns = columns + range.begin;
-  const auto length = static_cast<unsigned int>(range.end - range.begin);
-  T sum = T(0);
-  unsigned int k = lane;
-#pragma unroll 1
-  for (; k + (kUnroll - 1) * stride < length; k += kUnroll * stride) {
-    index_t column[kUnroll];
-    T value[kUnroll];
-#pragma unroll
-    for (unsigned int u = 0; u < kUnroll; ++u) {
-      column[u] = load_streaming(chunk_columns + k + u * stride);
-      value[u] = load_streaming(chunk_values + k + u * stride);
-    }
-#pragma unroll
-    for (unsigned int u = 0; u < kUnroll; ++u) sum += value[u] * x.load(column[u]);
-  }
-  for (; k < length; k += stride)
-    sum += load_streaming(chunk_values + k) * x.load(load_streaming(chunk_columns + k));
+  T sum = sub_warp_row_dot<32>(values, columns, range.begin,
+                               static_cast<unsigned int>(range.end - range.begin), lane, x);
   sum = sub_warp_sum<32>(sum);
   if (lane == 0) partials[chunk] = sum;
 }
 
-// Long rows, pass 2: warp i adds the partial sums of long row i in a fixed order and writes y.
+// Long rows, pass 2: warp i adds the partial sums of long row i in a fixed order and writes
+// y = alpha sum + beta y.
 template <class T>
 __global__ void __launch_bounds__(max_block_size)
     csr_long_row_sums_kernel(index_t long_row_count, const index_t* __restrict__ long_rows,
@@ -145,10 +126,10 @@ struct DeviceLongRows {
   explicit DeviceLongRows(const CsrLongRows& host)
       : long_row_count(static_cast<index_t>(host.rows.size())),
         chunks(host.chunks()),
-        rows(host.rows, kFormat + " long rows"),
+        rows(host.rows, "csr-vector long rows"),
         chunk_offsets(host.rows.empty() ? std::vector<index_t>{} : host.chunk_offsets,
-                      kFormat + " long-row chunk offsets"),
-        chunk_rows(host.chunk_rows, kFormat + " long-row chunk rows") {}
+                      "csr-vector long-row chunk offsets"),
+        chunk_rows(host.chunk_rows, "csr-vector long-row chunk rows") {}
   std::size_t device_bytes() const {
     return rows.bytes() + chunk_offsets.bytes() + chunk_rows.bytes();
   }
@@ -159,34 +140,6 @@ struct DeviceLongRows {
   DeviceBuffer<index_t> chunk_rows;
 };
 
-template <class T, class Reader>
-void launch_long_rows(const DeviceCsr<T>& matrix, const DeviceLongRows& long_rows, T* partials,
-                      Reader x, OutputScale<T> scale, T* y, int block_size,
-                      cudaStream_t stream) {
-  if (long_rows.long_row_count == 0) return;
-  csr_long_row_chunks_kernel<T>
-      <<<csr_grid_blocks(long_rows.chunks, 32, block_size), block_size, 0, stream>>>(
-          long_rows.chunks, long_rows.chunk_rows.data(), long_rows.chunk_offsets.data(),
-          long_rows.rows.data(), matrix.row_offsets(), matrix.columns(), matrix.values(), x,
-          partials);
-  SPK_CHECK_LAUNCH("csr_long_row_chunks_kernel");
-  csr_long_row_sums_kernel<T>
-      <<<csr_grid_blocks(long_rows.long_row_count, 32, block_size), block_size, 0, stream>>>(
-          long_rows.long_row_count, long_rows.rows.data(), long_rows.chunk_offsets.data(), partials,
-          scale, y);
-  SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
-}
-
-template <class T, int ThreadsPerRow, class Reader>
-void launch_csr_vector(const DeviceCsr<T>& matrix, Reader x, OutputScale<T> scale, T* y,
-                       const KernelLaunch& launch, cudaStream_t stream) {
-  const unsigned int blocks =
-      launch.blocks(static_cast<std::int64_t>(matrix.rows()) * ThreadsPerRow);
-  csr_vector_kernel<T, ThreadsPerRow><<<blocks, launch.block_size(), 0, stream>>>(
-      matrix.rows(), matrix.row_offsets(), matrix.columns(), matrix.values(), x, scale, y);
-  SPK_CHECK_LAUNCH("csr_vector_kernel");
-}
-
 std::string threads_per_row_source(const SpmvOptions& options, index_t rows, index_t nnz) {
   if (options.threads_per_row != 0) return "spmv.threads_per_row";
   std::ostringstream text;
@@ -196,91 +149,77 @@ std::string threads_per_row_source(const SpmvOptions& options, index_t rows, ind
 }
 
 template <class T>
-class CsrVectorBackend final : public SpmvBackend<T> {
+class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
  public:
-  CsrVectorBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : SpmvBackend<T>(stream),
-        launch_(options, static_cast<std::size_t>(matrix.cols), kFormat),
+  CsrVector(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, CsrVector<T>>(Format::csr_vector, matrix, options, stream,
+                                            DeviceValues<T>(matrix.values, "csr-vector values")),
         threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz(),
                                                     options.threads_per_row, sizeof(T))),
         threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz())),
-        matrix_(matrix, kFormat),
+        pattern_(matrix, to_string(Format::csr_vector)),
         long_rows_(
             find_long_rows(matrix.row_offsets, csr_vector_long_row_length(threads_per_row_))),
-        partials_(static_cast<std::size_t>(long_rows_.chunks), kFormat + " long-row partial sums") {
+        partials_(static_cast<std::size_t>(long_rows_.chunks), "csr-vector long-row partial sums") {
   }
 
-  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    const index_t rows = matrix_.rows();
-    if (rows == 0) return;
-    if (matrix_.nnz() == 0) {  // y = beta y; x (possibly empty) is never read
-      write_empty_product(y, rows, beta, this->stream());
-      return;
-    }
-    const OutputScale<T> scale{alpha, beta};
-    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(matrix_.cols()), textures_,
-                  launch_.texture_limits(), [&](auto reader) {
-                    const cudaStream_t stream = this->stream();
-                    switch (threads_per_row_) {
-                      case 2: launch_csr_vector<T, 2>(matrix_, reader, scale, y, launch_, stream); break;
-                      case 4: launch_csr_vector<T, 4>(matrix_, reader, scale, y, launch_, stream); break;
-                      case 8: launch_csr_vector<T, 8>(matrix_, reader, scale, y, launch_, stream); break;
-                      case 16: launch_csr_vector<T, 16>(matrix_, reader, scale, y, launch_, stream); break;
-                      default: launch_csr_vector<T, 32>(matrix_, reader, scale, y, launch_, stream); break;
-                    }
-                    launch_long_rows(matrix_, long_rows_, partials_.data(), reader, scale, y,
-                                     launch_.block_size(), stream);
-                  });
+  // The row kernel at the compiled width, then (when there are long rows) their two passes.
+  template <class Reader>
+  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+    const KernelLaunch& launch = this->launch();
+    const cudaStream_t stream = this->stream();
+    const index_t rows = this->rows();
+    with_threads_per_row(threads_per_row_, [&](auto width) {
+      constexpr int threads_per_row = decltype(width)::value;
+      const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * threads_per_row);
+      csr_vector_kernel<T, threads_per_row><<<blocks, launch.block_size(), 0, stream>>>(
+          rows, pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
+      SPK_CHECK_LAUNCH("csr_vector_kernel");
+    });
+    if (long_rows_.long_row_count == 0) return;
+    const int block_size = launch.block_size();
+    csr_long_row_chunks_kernel<T>
+        <<<csr_grid_blocks(long_rows_.chunks, 32, block_size), block_size, 0, stream>>>(
+            long_rows_.chunks, long_rows_.chunk_rows.data(), long_rows_.chunk_offsets.data(),
+            long_rows_.rows.data(), pattern_.row_offsets(), pattern_.columns(), this->values(), x,
+            partials_.data());
+    SPK_CHECK_LAUNCH("csr_long_row_chunks_kernel");
+    csr_long_row_sums_kernel<T>
+        <<<csr_grid_blocks(long_rows_.long_row_count, 32, block_size), block_size, 0, stream>>>(
+            long_rows_.long_row_count, long_rows_.rows.data(), long_rows_.chunk_offsets.data(),
+            partials_.data(), scale, y);
+    SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
   }
 
-  index_t rows() const override { return matrix_.rows(); }
-  index_t cols() const override { return matrix_.cols(); }
-  std::string name() const override { return kFormat + "/" + to_string(launch_.x_cache()); }
   std::size_t device_bytes() const override {
-    return matrix_.device_bytes() + long_rows_.device_bytes() + partials_.bytes();
+    return pattern_.device_bytes() + this->values_device_bytes() + long_rows_.device_bytes() +
+           partials_.bytes();
   }
   // The CSR model plus the long-row split: its index arrays read once, each partial sum
   // written once and read once.
   std::size_t bytes_per_spmv() const override {
-    return matrix_.bytes_per_spmv() + long_rows_.device_bytes() + 2 * partials_.bytes();
-  }
-  std::vector<std::pair<std::string, std::string>> details() const override {
-    std::vector<std::pair<std::string, std::string>> details{
-        {"threads_per_row", std::to_string(threads_per_row_)},
-        {"threads_per_row_from", threads_per_row_source_},
-        {"long_rows", std::to_string(long_rows_.long_row_count) + " (over " +
-                          std::to_string(csr_vector_long_row_length(threads_per_row_)) +
-                          " entries, " + std::to_string(long_rows_.chunks) + " chunks of " +
-                          std::to_string(kCsrLongRowChunk) + ")"}};
-    for (auto& detail : launch_.details()) details.push_back(detail);
-    return details;
-  }
-  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
-  void update_values(const CsrMatrix<T>& matrix) override {
-    matrix_.update_values(matrix, this->stream(), kFormat);
+    return pattern_.bytes_per_spmv(sizeof(T)) + long_rows_.device_bytes() + 2 * partials_.bytes();
   }
 
  private:
-  KernelLaunch launch_;
+  typename HandWrittenBackend<T, CsrVector<T>>::Details format_details() const override {
+    return {{"threads_per_row", std::to_string(threads_per_row_)},
+            {"threads_per_row_from", threads_per_row_source_},
+            {"long_rows", std::to_string(long_rows_.long_row_count) + " (over " +
+                              std::to_string(csr_vector_long_row_length(threads_per_row_)) +
+                              " entries, " + std::to_string(long_rows_.chunks) + " chunks of " +
+                              std::to_string(kCsrLongRowChunk) + ")"}};
+  }
+
   int threads_per_row_;  // 2, 4, 8, 16 or 32
   std::string threads_per_row_source_;
-  DeviceCsr<T> matrix_;
+  DeviceCsrPattern pattern_;
   DeviceLongRows long_rows_;
   mutable DeviceBuffer<T> partials_;  // one partial sum per long-row chunk, scratch of apply()
-  mutable XTextureCache<T> textures_;
 };
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<SpmvBackend<T>> make_csr_vector(const CsrMatrix<T>& matrix,
-                                                const SpmvOptions& options, cudaStream_t stream) {
-  return std::make_unique<CsrVectorBackend<T>>(matrix, options, stream);
-}
-
-template std::unique_ptr<SpmvBackend<float>> make_csr_vector(const CsrMatrix<float>&,
-                                                             const SpmvOptions&, cudaStream_t);
-template std::unique_ptr<SpmvBackend<double>> make_csr_vector(const CsrMatrix<double>&,
-                                                              const SpmvOptions&, cudaStream_t);
+SPK_FORMAT_BACKEND(Format::csr_vector, CsrVector);
 
 }  // namespace spk

@@ -1,5 +1,19 @@
-#include "spmv/formats/cusparse_csr.hpp"
-
+// cusparse: the vendor baseline, cusparseSpMV on the CSR matrix (uploaded unchanged:
+// DeviceCsrPattern and the values in CSR order) with 32-bit indices, y = alpha A x + beta y in host pointer mode (apply_scaled
+// passes its alpha and beta through; apply is alpha = 1, beta = 0).
+//
+// spmv.cusparse_algorithm picks the algorithm: alg1 = CUSPARSE_SPMV_CSR_ALG1 (default of
+// this project), alg2 = CUSPARSE_SPMV_CSR_ALG2, default = CUSPARSE_SPMV_ALG_DEFAULT.
+// At setup the backend creates its own cuSPARSE handle bound to the backend's stream, the
+// matrix and dense-vector descriptors, and calls cusparseSpMV_bufferSize and
+// cusparseSpMV_preprocess once; the workspace is kept for the backend's lifetime. The
+// preprocessing depends on the matrix only (not on x or y), so each apply() just points the
+// cached x and y descriptors at the vectors it is given (cusparseDnVecSetValues) and calls
+// cusparseSpMV with the same workspace. update_values() scatters the new values into the CSR
+// value array in place (one kernel, DeviceValues without a map) and keeps the preprocessing,
+// which depends on the sparsity pattern only. A matrix with no rows or no entries never reaches cuSPARSE (which
+// rejects some empty shapes): apply() then only writes y = beta y (empty_product.hpp).
+// spmv.x_cache does not apply.
 #include <cusparse.h>
 
 #include <algorithm>
@@ -11,13 +25,13 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"
+#include "spmv/formats/format_factory_definition.hpp"
 
 namespace spk {
 
 namespace {
-
-const std::string kFormat = "cusparse";
 
 cusparseSpMVAlg_t parse_cusparse_algorithm(const std::string& name) {
   if (name == "alg1") return CUSPARSE_SPMV_CSR_ALG1;
@@ -47,13 +61,19 @@ using SpMatPtr = std::unique_ptr<std::remove_pointer_t<cusparseConstSpMatDescr_t
 using DnVecPtr = std::unique_ptr<std::remove_pointer_t<cusparseDnVecDescr_t>, DnVecDestroyer>;
 
 template <class T>
-class CusparseCsrBackend final : public SpmvBackend<T> {
+class CusparseCsr final : public SpmvBackend<T> {
  public:
-  CusparseCsrBackend(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  // Refuses an unknown spmv.cusparse_algorithm before the factory uploads the matrix.
+  static void check_options(const SpmvOptions& options) {
+    parse_cusparse_algorithm(options.cusparse_algorithm);
+  }
+
+  CusparseCsr(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : SpmvBackend<T>(stream),
         algorithm_name_(options.cusparse_algorithm),
         algorithm_(parse_cusparse_algorithm(options.cusparse_algorithm)),
-        matrix_(matrix, kFormat) {
+        matrix_(matrix, "cusparse"),
+        values_(matrix.values, "cusparse values") {
     if (uses_cusparse()) create_cusparse_objects();
   }
 
@@ -73,10 +93,12 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
 
   index_t rows() const override { return matrix_.rows(); }
   index_t cols() const override { return matrix_.cols(); }
-  std::string name() const override { return kFormat + "/" + algorithm_name_; }
+  std::string name() const override { return "cusparse/" + algorithm_name_; }
   // The CSR arrays plus the SpMV workspace cuSPARSE asked for.
-  std::size_t device_bytes() const override { return matrix_.device_bytes() + workspace_.bytes(); }
-  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(); }
+  std::size_t device_bytes() const override {
+    return matrix_.device_bytes() + values_.device_bytes() + workspace_.bytes();
+  }
+  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(sizeof(T)); }
   std::vector<std::pair<std::string, std::string>> details() const override {
     return {{"algorithm", algorithm_name_},
             {"workspace_bytes", std::to_string(workspace_.bytes())},
@@ -84,9 +106,11 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
   }
   // cuSPARSE chooses its own launch: block size, x cache and grid do not apply.
   void set_launch(const SpmvOptions&) override {}
-  void update_values(const CsrMatrix<T>& matrix) override {
-    matrix_.update_values(matrix, this->stream(), kFormat);
-    if (uses_cusparse()) preprocess();
+  // In place, in the array the matrix descriptor points at. The preprocessing is not redone:
+  // cuSPARSE's SpMV preprocessing analyses the sparsity pattern, and the matrix's values may
+  // change between cusparseSpMV calls (as for SpMM's, whose documentation says so).
+  void update_values(const T* values, index_t* first_non_finite) override {
+    values_.scatter(values, first_non_finite, this->stream());
   }
 
  private:
@@ -102,7 +126,7 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
     cusparseConstSpMatDescr_t matrix = nullptr;
     SPK_CUSPARSE_CHECK(cusparseCreateConstCsr(
         &matrix, matrix_.rows(), matrix_.cols(), matrix_.nnz(), matrix_.row_offsets(),
-        matrix_.columns(), matrix_.values(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+        matrix_.columns(), values_.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
         CUSPARSE_INDEX_BASE_ZERO, cuda_value_type<T>()));
     matrix_descriptor_.reset(matrix);
 
@@ -128,13 +152,6 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
     preprocess_with(x_scratch.data(), y_scratch.data());
   }
 
-  // cusparseSpMV_preprocess on the current matrix values. Needs valid vector pointers.
-  void preprocess() {
-    DeviceBuffer<T> x_scratch(static_cast<std::size_t>(matrix_.cols()), "cusparse x scratch");
-    DeviceBuffer<T> y_scratch(static_cast<std::size_t>(matrix_.rows()), "cusparse y scratch");
-    preprocess_with(x_scratch.data(), y_scratch.data());
-  }
-
   void preprocess_with(T* x_scratch, T* y_scratch) {
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(x_.get(), x_scratch));
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(y_.get(), y_scratch));
@@ -148,7 +165,8 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
 
   std::string algorithm_name_;
   cusparseSpMVAlg_t algorithm_;
-  DeviceCsr<T> matrix_;
+  DeviceCsrPattern matrix_;
+  DeviceValues<T> values_;
   HandlePtr handle_;
   SpMatPtr matrix_descriptor_;
   DnVecPtr x_;
@@ -158,16 +176,6 @@ class CusparseCsrBackend final : public SpmvBackend<T> {
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<SpmvBackend<T>> make_cusparse_csr(const CsrMatrix<T>& matrix,
-                                                  const SpmvOptions& options, cudaStream_t stream) {
-  parse_cusparse_algorithm(options.cusparse_algorithm);  // refuse bad options before uploading
-  return std::make_unique<CusparseCsrBackend<T>>(matrix, options, stream);
-}
-
-template std::unique_ptr<SpmvBackend<float>> make_cusparse_csr(const CsrMatrix<float>&,
-                                                               const SpmvOptions&, cudaStream_t);
-template std::unique_ptr<SpmvBackend<double>> make_cusparse_csr(const CsrMatrix<double>&,
-                                                                const SpmvOptions&, cudaStream_t);
+SPK_FORMAT_BACKEND(Format::cusparse, CusparseCsr);
 
 }  // namespace spk

@@ -11,33 +11,13 @@ std::size_t csr_bytes_per_spmv(index_t rows, index_t cols, std::size_t stored_en
 }
 
 template <class T>
-DeviceCsr<T>::DeviceCsr(const CsrMatrix<T>& matrix, const std::string& format)
-    : pattern_(matrix),
+DeviceCsrPattern::DeviceCsrPattern(const CsrMatrix<T>& matrix, const std::string& format)
+    : rows_(matrix.rows),
+      cols_(matrix.cols),
       row_offsets_(matrix.row_offsets, format + " row offsets"),
-      columns_(matrix.columns, format + " column indices"),
-      values_(matrix.values, format + " values") {}
+      columns_(matrix.columns, format + " column indices") {}
 
-template <class T>
-std::size_t DeviceCsr<T>::device_bytes() const {
-  return row_offsets_.bytes() + columns_.bytes() + values_.bytes();
-}
-
-template <class T>
-std::size_t DeviceCsr<T>::bytes_per_spmv() const {
-  return csr_bytes_per_spmv(rows(), cols(), static_cast<std::size_t>(nnz()), sizeof(T));
-}
-
-template <class T>
-void DeviceCsr<T>::update_values(const CsrMatrix<T>& matrix, cudaStream_t stream,
-                                 const std::string& format) {
-  pattern_.check_same(matrix, format);
-  if (values_.size() == 0) return;
-  SPK_CUDA_CHECK(cudaMemcpyAsync(values_.data(), matrix.values.data(), values_.bytes(),
-                                 cudaMemcpyHostToDevice, stream));
-  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
-template class DeviceCsr<float>;
-template class DeviceCsr<double>;
+template DeviceCsrPattern::DeviceCsrPattern(const CsrMatrix<float>&, const std::string&);
+template DeviceCsrPattern::DeviceCsrPattern(const CsrMatrix<double>&, const std::string&);
 
 }  // namespace spk

@@ -1,7 +1,7 @@
 #pragma once
-// DeviceCsr<T>: a CSR matrix in device memory (row_offsets, columns, values as uploaded from a
-// host CsrMatrix), shared by the csr-scalar, csr-vector and cusparse backends. It keeps the
-// host copy of the sparsity pattern so that update_values() can check it without a readback.
+// DeviceCsrPattern: the row offsets and column indices of a CSR matrix in device memory, as
+// uploaded from a host CsrMatrix; shared by csr-scalar, csr-vector and cusparse (their values,
+// in CSR order, are held by the backend).
 //
 // CSR byte model of one SpMV (csr_bytes_per_spmv), used by every CSR-family backend:
 //   stored_entries * (sizeof(T) + sizeof(index_t))   values and column indices, read once
@@ -9,13 +9,10 @@
 //   + cols * sizeof(T)                                x, read once
 //   + rows * sizeof(T)                                y, written once
 // aligned-csr passes its padded entry count as stored_entries.
-#include <cuda_runtime.h>
-
 #include <cstddef>
 #include <string>
 
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -23,32 +20,31 @@ namespace spk {
 std::size_t csr_bytes_per_spmv(index_t rows, index_t cols, std::size_t stored_entries,
                                std::size_t value_bytes);
 
-template <class T>
-class DeviceCsr {
+class DeviceCsrPattern {
  public:
-  // Uploads `matrix`; `format` names the backend in allocation errors.
-  DeviceCsr(const CsrMatrix<T>& matrix, const std::string& format);
+  // Uploads `matrix`'s row offsets and column indices; `format` names the backend in
+  // allocation errors.
+  template <class T>
+  DeviceCsrPattern(const CsrMatrix<T>& matrix, const std::string& format);
 
-  index_t rows() const { return pattern_.rows(); }
-  index_t cols() const { return pattern_.cols(); }
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
   index_t nnz() const { return static_cast<index_t>(columns_.size()); }
   const index_t* row_offsets() const { return row_offsets_.data(); }
   const index_t* columns() const { return columns_.data(); }
-  const T* values() const { return values_.data(); }
 
-  // row_offsets + columns + values.
-  std::size_t device_bytes() const;
-  std::size_t bytes_per_spmv() const;
-
-  // Replaces the values (same pattern; BadInput otherwise). The copy is ordered on `stream`
-  // after any apply already queued there, and complete when this returns.
-  void update_values(const CsrMatrix<T>& matrix, cudaStream_t stream, const std::string& format);
+  // row_offsets + columns.
+  std::size_t device_bytes() const { return row_offsets_.bytes() + columns_.bytes(); }
+  // csr_bytes_per_spmv for values of `value_bytes` bytes.
+  std::size_t bytes_per_spmv(std::size_t value_bytes) const {
+    return csr_bytes_per_spmv(rows_, cols_, static_cast<std::size_t>(nnz()), value_bytes);
+  }
 
  private:
-  SparsityPattern pattern_;
+  index_t rows_;
+  index_t cols_;
   DeviceBuffer<index_t> row_offsets_;
   DeviceBuffer<index_t> columns_;
-  DeviceBuffer<T> values_;
 };
 
 }  // namespace spk

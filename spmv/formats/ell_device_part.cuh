@@ -1,51 +1,80 @@
 #pragma once
-// EllDevicePart<T>: an EllpackLayout's value and column arrays in device memory, and the
-// launch of the plain ELLPACK kernel over them. Shared by `ellpack` and the ELL part of `hyb`.
+// EllDevicePart: an ELLPACK array's geometry (rows, width, pitch) and column indices in device
+// memory, and the launch of the ELL-family kernels over it (ell_kernels.cuh). Shared by
+// `ellpack`, `ellpack-r` (which adds its row lengths) and the ELL part of `hyb`. The values
+// live in the backend's one value array (hand_written_backend.cuh); slot k of row i is at
+// values[k * pitch + i], as in the layout (ellpack_layout.hpp).
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "spmv/formats/block_size.hpp"
+#include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_kernels.cuh"
 #include "spmv/formats/ellpack_layout.hpp"
 #include "spmv/formats/kernel_launch.cuh"
+#include "spmv/formats/output_scale.cuh"
 
 namespace spk {
 
-template <class T>
 class EllDevicePart {
  public:
-  explicit EllDevicePart(const EllpackLayout<T>& layout)
+  template <class T>
+  EllDevicePart(const EllpackLayout<T>& layout, const std::string& format)
       : rows_(layout.rows),
         width_(layout.width),
         pitch_(layout.pitch),
-        values_(layout.values, "ELL values"),
-        columns_(layout.columns, "ELL column indices") {}
-
-  // values: ellpack_values() of a matrix with the same pattern. The caller has synchronised
-  // the stream (no kernel may read the old values while they are replaced).
-  void replace_values(const std::vector<T>& values) { values_.copy_from_host(values); }
+        columns_(layout.columns, format + " ELL column indices") {}
 
   // y[row] = alpha (row . x) + beta y[row] for every row (also when width == 0; y not read
-  // when beta == 0). Asynchronous on `stream`.
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y, const KernelLaunch& launch,
-                cudaStream_t stream) const {
+  // when beta == 0). Without row lengths: plain ELLPACK, every slot read, padding skipped;
+  // with them (a device array of rows entries): ELLPACK-R, row i reads only its first
+  // row_lengths[i] slots. Asynchronous on `stream`.
+  template <class T, class Reader, class RowLengths = std::nullptr_t>
+  void multiply(const T* values, Reader x, OutputScale<T> scale, T* y, const KernelLaunch& launch,
+                cudaStream_t stream, RowLengths row_lengths = nullptr) const {
     if (rows_ == 0) return;
+    const unsigned int blocks = launch.blocks(rows_);
     with_block_class(launch.block_size(), [&](auto block_class) {
-      ell_kernels::ellpack_kernel<decltype(block_class)::value, T, Reader>
-          <<<launch.blocks(rows_), launch.block_size(), 0, stream>>>(
-              rows_, width_, pitch_, values_.data(), columns_.data(), x, scale, y);
+      constexpr int max_threads = decltype(block_class)::value;
+      if constexpr (std::is_same_v<RowLengths, std::nullptr_t>) {
+        ell_kernels::ellpack_kernel<max_threads, T, Reader>
+            <<<blocks, launch.block_size(), 0, stream>>>(rows_, width_, pitch_, values,
+                                                         columns_.data(), x, scale, y);
+        SPK_CHECK_LAUNCH("ellpack_kernel");
+      } else {
+        ell_kernels::ellpack_r_kernel<max_threads, T, Reader>
+            <<<blocks, launch.block_size(), 0, stream>>>(rows_, pitch_, values, columns_.data(),
+                                                         row_lengths, x, scale, y);
+        SPK_CHECK_LAUNCH("ellpack_r_kernel");
+      }
     });
-    SPK_CHECK_LAUNCH("ellpack_kernel");
+  }
+
+  // details() entries of the padding: stored_entries, padded_slots, fill_ratio and
+  // padding_overhead (rows * width slots against nnz stored entries; "-" when nnz is 0).
+  std::vector<std::pair<std::string, std::string>> fill_details(index_t nnz) const {
+    const double padded = static_cast<double>(rows_) * width_;
+    return {{"stored_entries", std::to_string(nnz)},
+            {"padded_slots", std::to_string(static_cast<long long>(padded))},
+            {"fill_ratio", nnz == 0 ? "-" : ratio_text(padded / static_cast<double>(nnz))},
+            {"padding_overhead",
+             nnz == 0 ? "-" : percent_text(padded / static_cast<double>(nnz) - 1.0)}};
   }
 
   index_t width() const { return width_; }
   std::size_t pitch() const { return pitch_; }
-  std::size_t device_bytes() const { return values_.bytes() + columns_.bytes(); }
-  // Bytes the kernel reads from the matrix: every slot of the `rows` rows.
+  // Value slots of the padded array (pitch * width), the size of its value array.
+  std::size_t slots() const { return pitch_ * static_cast<std::size_t>(width_); }
+  std::size_t column_bytes() const { return columns_.bytes(); }
+  // Bytes the plain ELLPACK kernel reads from the matrix: every slot of the `rows` rows.
+  template <class T>
   std::size_t bytes_read() const {
     return static_cast<std::size_t>(rows_) * static_cast<std::size_t>(width_) *
            (sizeof(T) + sizeof(index_t));
@@ -55,7 +84,6 @@ class EllDevicePart {
   index_t rows_;
   index_t width_;
   std::size_t pitch_;
-  DeviceBuffer<T> values_;
   DeviceBuffer<index_t> columns_;
 };
 

@@ -63,6 +63,9 @@ std::size_t ell_array_bytes(index_t rows, index_t width) {
   return slots_per_column * columns;
 }
 
+namespace {
+
+// The values array of to_ellpack_with_width(matrix, width) (padding 0).
 template <class T>
 std::vector<T> ellpack_values(const CsrMatrix<T>& matrix, index_t width, std::size_t pitch) {
   std::vector<T> values(pitch * static_cast<std::size_t>(width), T(0));
@@ -74,6 +77,22 @@ std::vector<T> ellpack_values(const CsrMatrix<T>& matrix, index_t width, std::si
           matrix.values[begin + slot];
   }
   return values;
+}
+
+}  // namespace
+
+ValueSlots ell_value_slots(const std::vector<index_t>& row_offsets, index_t width,
+                           std::size_t pitch) {
+  const std::size_t rows = row_offsets.empty() ? 0 : row_offsets.size() - 1;
+  ValueSlots slots(row_offsets.empty() ? 0 : static_cast<std::size_t>(row_offsets.back()));
+  std::uint64_t overflow = pitch * static_cast<std::size_t>(width);  // after the ELL slots
+  for (std::size_t row = 0; row < rows; ++row)
+    for (index_t entry = row_offsets[row]; entry < row_offsets[row + 1]; ++entry) {
+      const auto slot = static_cast<std::size_t>(entry - row_offsets[row]);
+      slots[static_cast<std::size_t>(entry)] =
+          slot < static_cast<std::size_t>(width) ? slot * pitch + row : overflow++;
+    }
+  return slots;
 }
 
 template <class T>
@@ -136,7 +155,6 @@ void ellpack_reference_spmv(const EllpackLayout<T>& layout, const T* x, T* y) {
   template EllpackLayout<T> to_ellpack(const CsrMatrix<T>&, const EllPaddingLimits&); \
   template EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>&, index_t,       \
                                                   const EllPaddingLimits&);           \
-  template std::vector<T> ellpack_values(const CsrMatrix<T>&, index_t, std::size_t);  \
   template void ellpack_reference_spmv(const EllpackLayout<T>&, const T*, T*);
 
 SPK_INSTANTIATE_ELLPACK_LAYOUT(float)

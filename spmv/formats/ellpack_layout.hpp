@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "spmv/formats/value_slots.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -79,10 +80,12 @@ template <class T>
 EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>& matrix, index_t width,
                                        const EllPaddingLimits& limits);
 
-// The values array of to_ellpack_with_width(matrix, width) alone, for update_values: same
-// pattern, new values, no re-analysis.
-template <class T>
-std::vector<T> ellpack_values(const CsrMatrix<T>& matrix, index_t width, std::size_t pitch);
+// The slot of every nonzero in the values of to_ellpack_with_width(matrix, width, ...) with
+// this pitch (k * pitch + row for the row's k-th entry, k < width), for update_values. Entries
+// past `width` (HYB's COO part, hyb_layout.hpp) take the slots after the pitch * width ELL
+// slots, in row order, as the COO values follow the ELL array in HYB's one value array.
+ValueSlots ell_value_slots(const std::vector<index_t>& row_offsets, index_t width,
+                           std::size_t pitch);
 
 // y = A x on the layout itself: every slot of every row, padding skipped by its -1 column
 // (0 * x is never formed, so an Inf in x cannot leak into rows that do not use it).

@@ -1,140 +1,96 @@
+// `ellpack-r`: ELLPACK-R (Vázquez, Fernández, Garzón et al., Concurrency Computat.: Pract.
+// Exper. 2010; seed /work/shared/seeds/ellpack-r.txt, notes
+// /work/shared/notes/seeds-ellpack-r-and-csr-report.md).
+//
+// Layout: ellpack_r_layout.hpp. The ELLPACK arrays (column-major, pitch aligned to 32
+// elements, padded to the longest row with column -1 / value 0) plus rl[], the length of each
+// row. Storage guard: no fill-ratio refusal (the kernel never reads padding, so
+// spmv.max_ell_fill does not apply); the padded arrays must fit the device memory (BadInput
+// before conversion), and a failing allocation throws OutOfDeviceMemory. details() reports the
+// fill ratio so a wasteful layout is visible.
+//
+// Thread mapping: one thread per row; thread i reads rl[i] and walks slots 0 .. rl[i]-1 only
+// (no branch per slot, no padding traffic); a warp takes as long as its longest row
+// (ell_kernels.cuh). x is read through spmv.x_cache (x_access.cuh).
+//
+// bytes_per_spmv = nnz * (sizeof(T) + 4)   values and columns actually read (padding is not)
+//                + rows * 4                rl[]
+//                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
+// device_bytes   = pitch * width * (sizeof(T) + 4) + rows * 4 + nnz * 4 (the slot map of
+//                  update_values; 8 per nonzero when pitch * width >= 2^32, device_values.hpp).
+// Device arrays: the ELL columns (EllDevicePart), rl[], and the values (pitch * width slots,
+// held by HandWrittenBackend).
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/block_size.hpp"
 #include "spmv/formats/detail_text.hpp"
-#include "spmv/formats/empty_product.hpp"
-#include "spmv/formats/ell_kernels.cuh"
-#include "spmv/formats/ellpack_r.hpp"
+#include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/ellpack_r_layout.hpp"
-#include "spmv/formats/kernel_launch.cuh"
-#include "spmv/formats/sparsity_pattern.hpp"
-#include "spmv/formats/x_access.cuh"
+#include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {
 
 namespace {
 
-constexpr const char* format_name = "ellpack-r";
-
 EllPaddingLimits ellpack_r_limits() {
   EllPaddingLimits limits;  // max_fill stays infinite: only the size rule
   limits.max_bytes = current_device_info().global_memory_bytes;
-  limits.format = format_name;
+  limits.format = to_string(Format::ellpack_r);
   return limits;
 }
 
 template <class T>
-class EllpackR final : public SpmvBackend<T> {
+class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
  public:
   EllpackR(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : EllpackR(matrix, to_ellpack_r(matrix, ellpack_r_limits()), options, stream) {}
 
-  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    if (rows_ == 0) return;
-    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
-      write_empty_product(y, rows_, beta, this->stream());
-      return;
-    }
-    const OutputScale<T> scale{alpha, beta};
-    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
-                  launch_.texture_limits(), [&](auto reader) { launch(reader, scale, y); });
-  }
-
-  index_t rows() const override { return rows_; }
-  index_t cols() const override { return cols_; }
-  std::string name() const override {
-    return std::string(format_name) + "/" + to_string(launch_.x_cache());
+  template <class Reader>
+  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream(),
+                  row_lengths_.data());
   }
   std::size_t device_bytes() const override {
-    return values_.bytes() + columns_.bytes() + row_lengths_.bytes();
+    return this->values_device_bytes() + ell_.column_bytes() + row_lengths_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return static_cast<std::size_t>(nnz_) * (sizeof(T) + sizeof(index_t)) +
-           static_cast<std::size_t>(rows_) * sizeof(index_t) +
-           (static_cast<std::size_t>(cols_) + rows_) * sizeof(T);
-  }
-
-  std::vector<std::pair<std::string, std::string>> details() const override {
-    const double padded = static_cast<double>(rows_) * width_;
-    const double mean = rows_ == 0 ? 0.0 : static_cast<double>(nnz_) / rows_;
-    std::vector<std::pair<std::string, std::string>> details{
-        {"threads_per_row", "1"},
-        {"ell_width", std::to_string(width_)},
-        {"pitch", std::to_string(pitch_)},
-        {"row_length_mean", ratio_text(mean)},
-        {"stored_entries", std::to_string(nnz_)},
-        {"padded_slots", std::to_string(static_cast<long long>(padded))},
-        {"fill_ratio", nnz_ == 0 ? "-" : ratio_text(padded / static_cast<double>(nnz_))},
-        {"padding_overhead",
-         nnz_ == 0 ? "-" : percent_text(padded / static_cast<double>(nnz_) - 1.0)},
-        {"padding", "stored, never read (loop to rl[i])"}};
-    for (auto& detail : launch_.details()) details.push_back(detail);
-    return details;
-  }
-  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
-
-  void update_values(const CsrMatrix<T>& matrix) override {
-    pattern_.check_same(matrix, format_name);
-    SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
-    values_.copy_from_host(ellpack_values(matrix, width_, pitch_));
+    return static_cast<std::size_t>(this->nnz()) * (sizeof(T) + sizeof(index_t)) +
+           static_cast<std::size_t>(this->rows()) * sizeof(index_t) +
+           (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T);
   }
 
  private:
   EllpackR(const CsrMatrix<T>& matrix, const EllpackRLayout<T>& layout, const SpmvOptions& options,
            cudaStream_t stream)
-      : SpmvBackend<T>(stream),
-        rows_(matrix.rows),
-        cols_(matrix.cols),
-        nnz_(matrix.nnz()),
-        width_(layout.ell.width),
-        pitch_(layout.ell.pitch),
-        launch_(options, static_cast<std::size_t>(matrix.cols), format_name),
-        pattern_(matrix),
-        values_(layout.ell.values, "ELLPACK-R values"),
-        columns_(layout.ell.columns, "ELLPACK-R column indices"),
-        row_lengths_(layout.row_lengths, "ELLPACK-R row lengths") {
-    // DeviceBuffer uploads have landed when they return (copy_synchronously).
+      : HandWrittenBackend<T, EllpackR<T>>(
+            Format::ellpack_r, matrix, options, stream,
+            DeviceValues<T>(layout.ell.values,
+                            ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
+                            "ellpack-r values")),
+        ell_(layout.ell, to_string(Format::ellpack_r)),
+        row_lengths_(layout.row_lengths, "ellpack-r row lengths") {}
+
+  typename HandWrittenBackend<T, EllpackR<T>>::Details format_details() const override {
+    const index_t rows = this->rows();
+    const double mean = rows == 0 ? 0.0 : static_cast<double>(this->nnz()) / rows;
+    typename HandWrittenBackend<T, EllpackR<T>>::Details details{
+        {"threads_per_row", "1"},
+        {"ell_width", std::to_string(ell_.width())},
+        {"pitch", std::to_string(ell_.pitch())},
+        {"row_length_mean", ratio_text(mean)}};
+    for (auto& detail : ell_.fill_details(this->nnz())) details.push_back(detail);
+    details.push_back({"padding", "stored, never read (loop to rl[i])"});
+    return details;
   }
 
-  template <class Reader>
-  void launch(Reader x, OutputScale<T> scale, T* y) const {
-    with_block_class(launch_.block_size(), [&](auto block_class) {
-      ell_kernels::ellpack_r_kernel<decltype(block_class)::value, T, Reader>
-          <<<launch_.blocks(rows_), launch_.block_size(), 0, this->stream()>>>(
-              rows_, pitch_, values_.data(), columns_.data(), row_lengths_.data(), x, scale, y);
-    });
-    SPK_CHECK_LAUNCH("ellpack_r_kernel");
-  }
-
-  index_t rows_;
-  index_t cols_;
-  index_t nnz_;
-  index_t width_;
-  std::size_t pitch_;
-  KernelLaunch launch_;
-  SparsityPattern pattern_;
-  DeviceBuffer<T> values_;
-  DeviceBuffer<index_t> columns_;
+  EllDevicePart ell_;
   DeviceBuffer<index_t> row_lengths_;
-  mutable XTextureCache<T> textures_;
 };
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<SpmvBackend<T>> make_ellpack_r(const CsrMatrix<T>& matrix,
-                                               const SpmvOptions& options, cudaStream_t stream) {
-  checked_block_size(options.block_size);  // before the conversion, which may be long
-  return std::make_unique<EllpackR<T>>(matrix, options, stream);
-}
-
-template std::unique_ptr<SpmvBackend<float>> make_ellpack_r(const CsrMatrix<float>&,
-                                                            const SpmvOptions&, cudaStream_t);
-template std::unique_ptr<SpmvBackend<double>> make_ellpack_r(const CsrMatrix<double>&,
-                                                             const SpmvOptions&, cudaStream_t);
+SPK_FORMAT_BACKEND(Format::ellpack_r, EllpackR);
 
 }  // namespace spk

@@ -1,153 +1,132 @@
+// `hyb`: ELLPACK + COO (Bell & Garland's hybrid; reviewed as "HYB [13]" in the ELLPACK-R
+// paper, seed /work/shared/seeds/ellpack-r.txt).
+//
+// Layout: hyb_layout.hpp. The first K entries of every row in a column-major, pitch-aligned
+// ELL array (-1 padding); the overflow as row-sorted COO triples. K is spmv.hyb_width when
+// >= 0, otherwise the documented cost rule over the row-length histogram (hyb_layout.hpp),
+// which keeps small regular matrices entirely in ELL. The ELL part must fit the device
+// memory (BadInput otherwise).
+//
+// Thread mapping: the ELL kernel (one thread per row, ell_kernels.cuh) writes y[i] for every
+// row; then, on the same stream, the COO kernel (one warp per 256 triples, segmented warp
+// reduction, one atomicAdd per row segment; coo_kernel.cuh) adds the overflow. The atomics
+// make the float result of rows split across chunks nondeterministic in the last bits.
+//
+// bytes_per_spmv = rows * K * (sizeof(T) + 4)          ELL slots, padding included
+//                + coo_entries * (sizeof(T) + 8)       COO triples
+//                + cols * sizeof(T) + rows * sizeof(T) x read once, y written once
+//                + coo_rows * 2 * sizeof(T)            y re-read and re-written by the COO
+//                                                      atomics, once per overflowing row.
+// device_bytes   = pitch * K * (sizeof(T) + 4) + coo_entries * (sizeof(T) + 8) + nnz * 4 (the
+//                  slot map of update_values, ELL slots and COO entries alike; 8 per nonzero
+//                  when the value array has 2^32 slots or more, device_values.hpp).
+// Values: one device array (held by HandWrittenBackend), the pitch * K ELL slots followed by
+// the coo_entries COO values.
+#include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/block_size.hpp"
 #include "spmv/formats/coo_kernel.cuh"
 #include "spmv/formats/detail_text.hpp"
-#include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/ell_device_part.cuh"
-#include "spmv/formats/hyb.hpp"
+#include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/hyb_layout.hpp"
-#include "spmv/formats/kernel_launch.cuh"
-#include "spmv/formats/sparsity_pattern.hpp"
-#include "spmv/formats/x_access.cuh"
 
 namespace spk {
 
 namespace {
 
-constexpr const char* format_name = "hyb";
-
 EllPaddingLimits hyb_limits() {
   EllPaddingLimits limits;  // the width rule bounds the padding: only the size rule
   limits.max_bytes = current_device_info().global_memory_bytes;
-  limits.format = format_name;
+  limits.format = to_string(Format::hyb);
   return limits;
 }
 
+// The ELL slots, then the COO values: the backend's one value array.
 template <class T>
-class Hyb final : public SpmvBackend<T> {
+std::vector<T> hyb_stored_values(std::vector<T> ell_values, const std::vector<T>& coo_values) {
+  ell_values.insert(ell_values.end(), coo_values.begin(), coo_values.end());
+  return ell_values;
+}
+
+template <class T>
+class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
  public:
   Hyb(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Hyb(matrix, to_hyb(matrix, options.hyb_width, hyb_limits()), options, stream) {}
 
-  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    if (rows_ == 0) return;
-    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
-      write_empty_product(y, rows_, beta, this->stream());
-      return;
-    }
-    const OutputScale<T> scale{alpha, beta};
-    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
-                  launch_.texture_limits(), [&](auto reader) {
-                    ell_.multiply(reader, scale, y, launch_, this->stream());
-                    add_coo(reader, alpha, y);
-                  });
-  }
-
-  index_t rows() const override { return rows_; }
-  index_t cols() const override { return cols_; }
-  std::string name() const override {
-    return std::string(format_name) + "/" + to_string(launch_.x_cache());
+  // The ELL part writes every y[i] = alpha (ELL row . x) + beta y[i]; the COO part then adds
+  // alpha times its sums, on the same stream.
+  template <class Reader>
+  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream());
+    const std::int64_t entries = choice_.coo_entries;
+    if (entries == 0) return;
+    const int block_size = this->launch().block_size();
+    with_block_class(block_size, [&](auto block_class) {
+      coo_kernels::coo_add_kernel<decltype(block_class)::value, T, Reader>
+          <<<coo_kernels::coo_blocks(entries, block_size), block_size, 0, this->stream()>>>(
+              entries, coo_rows_.data(), coo_columns_.data(), this->values() + ell_.slots(), x,
+              scale.alpha, y);
+    });
+    SPK_CHECK_LAUNCH("coo_add_kernel");
   }
   std::size_t device_bytes() const override {
-    return ell_.device_bytes() + coo_rows_.bytes() + coo_columns_.bytes() + coo_values_.bytes();
+    return this->values_device_bytes() + ell_.column_bytes() + coo_rows_.bytes() +
+           coo_columns_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
     const std::size_t coo_entries = static_cast<std::size_t>(choice_.coo_entries);
     const std::size_t coo_rows = static_cast<std::size_t>(choice_.coo_rows);
-    return ell_.bytes_read() + coo_entries * (sizeof(T) + 2 * sizeof(index_t)) +
-           (static_cast<std::size_t>(cols_) + rows_) * sizeof(T) + coo_rows * 2 * sizeof(T);
-  }
-
-  std::vector<std::pair<std::string, std::string>> details() const override {
-    const double nnz = static_cast<double>(nnz_);
-    const double ell_slots = static_cast<double>(rows_) * choice_.width;
-    const double ell_entries = static_cast<double>(choice_.ell_entries);
-    std::vector<std::pair<std::string, std::string>> details{
-        {"threads_per_row", "1 (ELL part)"},
-        {"ell_width", std::to_string(choice_.width)},
-        {"width_rule", choice_.rule},
-        {"pitch", std::to_string(ell_.pitch())},
-        {"ell_entries", std::to_string(choice_.ell_entries)},
-        {"ell_share", nnz_ == 0 ? "-" : percent_text(ell_entries / nnz)},
-        {"coo_entries", std::to_string(choice_.coo_entries)},
-        {"coo_share",
-         nnz_ == 0 ? "-" : percent_text(static_cast<double>(choice_.coo_entries) / nnz)},
-        {"coo_rows", std::to_string(choice_.coo_rows)},
-        {"ell_padding_overhead",
-         ell_entries == 0 ? "-" : percent_text(ell_slots / ell_entries - 1.0)},
-        {"coo_reduction", "segmented warp scan, atomicAdd per row segment (last bits vary)"}};
-    for (auto& detail : launch_.details()) details.push_back(detail);
-    return details;
-  }
-  void set_launch(const SpmvOptions& options) override { launch_.set(options); }
-
-  void update_values(const CsrMatrix<T>& matrix) override {
-    pattern_.check_same(matrix, format_name);
-    SPK_CUDA_CHECK(cudaStreamSynchronize(this->stream()));
-    ell_.replace_values(ellpack_values(matrix, ell_.width(), ell_.pitch()));
-    coo_values_.copy_from_host(hyb_coo_values(matrix, choice_.width));
+    return ell_.bytes_read<T>() + coo_entries * (sizeof(T) + 2 * sizeof(index_t)) +
+           (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T) +
+           coo_rows * 2 * sizeof(T);
   }
 
  private:
   Hyb(const CsrMatrix<T>& matrix, const HybLayout<T>& layout, const SpmvOptions& options,
       cudaStream_t stream)
-      : SpmvBackend<T>(stream),
-        rows_(matrix.rows),
-        cols_(matrix.cols),
-        nnz_(matrix.nnz()),
-        launch_(options, static_cast<std::size_t>(matrix.cols), format_name),
-        pattern_(matrix),
+      : HandWrittenBackend<T, Hyb<T>>(
+            Format::hyb, matrix, options, stream,
+            DeviceValues<T>(hyb_stored_values(layout.ell.values, layout.coo.values),
+                            ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
+                            "hyb values")),
         choice_(layout.choice),
-        ell_(layout.ell),
-        coo_rows_(layout.coo.rows, "HYB COO row indices"),
-        coo_columns_(layout.coo.columns, "HYB COO column indices"),
-        coo_values_(layout.coo.values, "HYB COO values") {
-    // DeviceBuffer uploads have landed when they return (copy_synchronously).
+        ell_(layout.ell, to_string(Format::hyb)),
+        coo_rows_(layout.coo.rows, "hyb COO row indices"),
+        coo_columns_(layout.coo.columns, "hyb COO column indices") {}
+
+  typename HandWrittenBackend<T, Hyb<T>>::Details format_details() const override {
+    const index_t nnz_count = this->nnz();
+    const double nnz = static_cast<double>(nnz_count);
+    const double ell_slots = static_cast<double>(this->rows()) * choice_.width;
+    const double ell_entries = static_cast<double>(choice_.ell_entries);
+    return {{"threads_per_row", "1 (ELL part)"},
+            {"ell_width", std::to_string(choice_.width)},
+            {"width_rule", choice_.rule},
+            {"pitch", std::to_string(ell_.pitch())},
+            {"ell_entries", std::to_string(choice_.ell_entries)},
+            {"ell_share", nnz_count == 0 ? "-" : percent_text(ell_entries / nnz)},
+            {"coo_entries", std::to_string(choice_.coo_entries)},
+            {"coo_share",
+             nnz_count == 0 ? "-" : percent_text(static_cast<double>(choice_.coo_entries) / nnz)},
+            {"coo_rows", std::to_string(choice_.coo_rows)},
+            {"ell_padding_overhead",
+             ell_entries == 0 ? "-" : percent_text(ell_slots / ell_entries - 1.0)},
+            {"coo_reduction", "segmented warp scan, atomicAdd per row segment (last bits vary)"}};
   }
 
-  template <class Reader>
-  void add_coo(Reader x, T alpha, T* y) const {
-    const std::int64_t entries = choice_.coo_entries;
-    if (entries == 0) return;
-    with_block_class(launch_.block_size(), [&](auto block_class) {
-      coo_kernels::coo_add_kernel<decltype(block_class)::value, T, Reader>
-          <<<coo_kernels::coo_blocks(entries, launch_.block_size()), launch_.block_size(), 0,
-             this->stream()>>>(entries, coo_rows_.data(), coo_columns_.data(), coo_values_.data(),
-                               x, alpha, y);
-    });
-    SPK_CHECK_LAUNCH("coo_add_kernel");
-  }
-
-  index_t rows_;
-  index_t cols_;
-  index_t nnz_;
-  KernelLaunch launch_;
-  SparsityPattern pattern_;
   HybWidthChoice choice_;
-  EllDevicePart<T> ell_;
+  EllDevicePart ell_;
   DeviceBuffer<index_t> coo_rows_;
   DeviceBuffer<index_t> coo_columns_;
-  DeviceBuffer<T> coo_values_;
-  mutable XTextureCache<T> textures_;
 };
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<SpmvBackend<T>> make_hyb(const CsrMatrix<T>& matrix, const SpmvOptions& options,
-                                         cudaStream_t stream) {
-  checked_block_size(options.block_size);  // before the conversion, which may be long
-  return std::make_unique<Hyb<T>>(matrix, options, stream);
-}
-
-template std::unique_ptr<SpmvBackend<float>> make_hyb(const CsrMatrix<float>&, const SpmvOptions&,
-                                                      cudaStream_t);
-template std::unique_ptr<SpmvBackend<double>> make_hyb(const CsrMatrix<double>&, const SpmvOptions&,
-                                                       cudaStream_t);
+SPK_FORMAT_BACKEND(Format::hyb, Hyb);
 
 }  // namespace spk

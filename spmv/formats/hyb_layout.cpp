@@ -113,16 +113,6 @@ HybWidthChoice choose_hyb_width(const RowLengthHistogram& histogram, std::size_t
 }
 
 template <class T>
-std::vector<T> hyb_coo_values(const CsrMatrix<T>& matrix, index_t width) {
-  std::vector<T> values;
-  for (index_t row = 0; row < matrix.rows; ++row)
-    for (std::int64_t entry = std::int64_t{matrix.row_offsets[row]} + width;
-         entry < matrix.row_offsets[row + 1]; ++entry)
-      values.push_back(matrix.values[entry]);
-  return values;
-}
-
-template <class T>
 HybLayout<T> to_hyb(const CsrMatrix<T>& matrix, int requested_width,
                     const EllPaddingLimits& limits) {
   HybLayout<T> layout;
@@ -132,13 +122,14 @@ HybLayout<T> to_hyb(const CsrMatrix<T>& matrix, int requested_width,
   const std::size_t coo_entries = static_cast<std::size_t>(layout.choice.coo_entries);
   layout.coo.rows.reserve(coo_entries);
   layout.coo.columns.reserve(coo_entries);
+  layout.coo.values.reserve(coo_entries);
   for (index_t row = 0; row < matrix.rows; ++row)
     for (std::int64_t entry = std::int64_t{matrix.row_offsets[row]} + width;
          entry < matrix.row_offsets[row + 1]; ++entry) {
       layout.coo.rows.push_back(row);
       layout.coo.columns.push_back(matrix.columns[entry]);
+      layout.coo.values.push_back(matrix.values[entry]);
     }
-  layout.coo.values = hyb_coo_values(matrix, width);
   return layout;
 }
 
@@ -151,7 +142,6 @@ void hyb_reference_spmv(const HybLayout<T>& layout, const T* x, T* y) {
 
 #define SPK_INSTANTIATE_HYB_LAYOUT(T)                                              \
   template RowLengthHistogram row_length_histogram(const CsrMatrix<T>&);           \
-  template std::vector<T> hyb_coo_values(const CsrMatrix<T>&, index_t);            \
   template HybLayout<T> to_hyb(const CsrMatrix<T>&, int, const EllPaddingLimits&); \
   template void hyb_reference_spmv(const HybLayout<T>&, const T*, T*);
 

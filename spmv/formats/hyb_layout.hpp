@@ -87,10 +87,6 @@ template <class T>
 HybLayout<T> to_hyb(const CsrMatrix<T>& matrix, int requested_width,
                     const EllPaddingLimits& limits);
 
-// The COO values alone (entries past `width` of each row, in row order), for update_values.
-template <class T>
-std::vector<T> hyb_coo_values(const CsrMatrix<T>& matrix, index_t width);
-
 // y = A x on the layout: the ELL part writes every y[i], then the COO entries are added in
 // order (the GPU adds them in an unspecified order: the last bits of y may differ).
 template <class T>

@@ -47,22 +47,14 @@ void scan_symmetry(const CsrMatrix<double>& matrix, MatrixStats& stats) {
   stats.numerically_symmetric = numerical != 0;
 }
 
-void scan_rows(const CsrMatrix<double>& matrix, MatrixStats& stats) {
-  index_t min_length = std::numeric_limits<index_t>::max(), max_length = 0;
-  index_t empty = 0, strict = 0, zero_diagonal = 0;
+// Diagonal dominance and the diagonal, row by row.
+void scan_diagonal(const CsrMatrix<double>& matrix, MatrixStats& stats) {
+  index_t strict = 0, zero_diagonal = 0;
   index_t first_zero_diagonal = std::numeric_limits<index_t>::max();
-  double sum_of_squares = 0.0;
   int dominant = 1;
-#pragma omp parallel for schedule(static) reduction(min : min_length, first_zero_diagonal) \
-    reduction(max : max_length) reduction(+ : empty, strict, zero_diagonal, sum_of_squares) \
-    reduction(&& : dominant)
+#pragma omp parallel for schedule(static) reduction(min : first_zero_diagonal) \
+    reduction(+ : strict, zero_diagonal) reduction(&& : dominant)
   for (index_t row = 0; row < matrix.rows; ++row) {
-    const index_t length = matrix.row_length(row);
-    min_length = std::min(min_length, length);
-    max_length = std::max(max_length, length);
-    sum_of_squares += static_cast<double>(length) * static_cast<double>(length);
-    if (length == 0) ++empty;
-
     double diagonal = 0.0, off_diagonal = 0.0;
     for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
       if (matrix.columns[k] == row)
@@ -77,24 +69,10 @@ void scan_rows(const CsrMatrix<double>& matrix, MatrixStats& stats) {
     if (diagonal > off_diagonal) ++strict;
     if (diagonal < off_diagonal * (1.0 - rounding_slack)) dominant = 0;
   }
-  stats.min_row_length = matrix.rows == 0 ? 0 : min_length;
-  stats.max_row_length = max_length;
-  stats.empty_rows = empty;
   stats.strictly_dominant_rows = strict;
   stats.zero_or_missing_diagonal = zero_diagonal;
   stats.first_zero_diagonal_row = zero_diagonal == 0 ? -1 : first_zero_diagonal;
   stats.diagonally_dominant = dominant != 0;
-  if (matrix.rows > 0) {
-    const double rows = static_cast<double>(matrix.rows);
-    stats.avg_row_length = static_cast<double>(stats.nnz) / rows;
-    const double variance = sum_of_squares / rows - stats.avg_row_length * stats.avg_row_length;
-    stats.row_length_stddev = std::sqrt(std::max(0.0, variance));
-  }
-  if (stats.avg_row_length > 0.0)
-    stats.row_length_variation = stats.row_length_stddev / stats.avg_row_length;
-  if (stats.nnz > 0)
-    stats.ell_fill_ratio = static_cast<double>(matrix.rows) * static_cast<double>(max_length) /
-                           static_cast<double>(stats.nnz);
 }
 
 std::string printed(const char* format, double value) {
@@ -109,12 +87,47 @@ std::string yes_no(bool value) {
 
 }  // namespace
 
+RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t>& row_offsets) {
+  RowStats stats;
+  stats.rows = rows;
+  stats.cols = cols;
+  stats.nnz = rows > 0 ? row_offsets[static_cast<std::size_t>(rows)] : 0;
+  index_t min_length = std::numeric_limits<index_t>::max(), max_length = 0, empty = 0;
+  std::int64_t aligned16 = 0;
+  double sum_of_squares = 0.0;  // sums of squared integers: exact, so any thread order agrees
+#pragma omp parallel for schedule(static) reduction(min : min_length) reduction(max : max_length) \
+    reduction(+ : empty, aligned16, sum_of_squares)
+  for (index_t row = 0; row < rows; ++row) {
+    const index_t length = row_offsets[row + 1] - row_offsets[row];
+    min_length = std::min(min_length, length);
+    max_length = std::max(max_length, length);
+    sum_of_squares += static_cast<double>(length) * static_cast<double>(length);
+    aligned16 += (std::int64_t{length} + 15) / 16 * 16;
+    if (length == 0) ++empty;
+  }
+  stats.min_row_length = rows == 0 ? 0 : min_length;
+  stats.max_row_length = max_length;
+  stats.empty_rows = empty;
+  stats.aligned16_entries = aligned16;
+  if (rows > 0) {
+    const double row_count = static_cast<double>(rows);
+    stats.avg_row_length = static_cast<double>(stats.nnz) / row_count;
+    const double variance =
+        sum_of_squares / row_count - stats.avg_row_length * stats.avg_row_length;
+    stats.row_length_stddev = std::sqrt(std::max(0.0, variance));
+  }
+  if (stats.avg_row_length > 0.0)
+    stats.row_length_variation = stats.row_length_stddev / stats.avg_row_length;
+  if (stats.nnz > 0)
+    stats.ell_fill_ratio = static_cast<double>(rows) * static_cast<double>(max_length) /
+                           static_cast<double>(stats.nnz);
+  return stats;
+}
+
 MatrixStats compute_matrix_stats(const CsrMatrix<double>& matrix) {
   MatrixStats stats;
-  stats.rows = matrix.rows;
-  stats.cols = matrix.cols;
-  stats.nnz = matrix.nnz();
-  scan_rows(matrix, stats);
+  static_cast<RowStats&>(stats) = compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets);
+  scan_diagonal(matrix, stats);
   scan_symmetry(matrix, stats);
   return stats;
 }

@@ -3,6 +3,7 @@
 // (row-length distribution and ELLPACK padding, as in the ELLPACK-R paper's matrix table;
 // symmetry and diagonal dominance, which decide between CG and BiCGSTAB and whether Jacobi
 // is safe). compute_matrix_stats runs in parallel (OpenMP) and in O(nnz log(row length)).
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,7 +12,10 @@
 
 namespace spk {
 
-struct MatrixStats {
+// RowStats: the row-length statistics of a sparsity pattern (values are not looked at), in
+// O(rows) from the row offsets: what the `auto` pre-filter reads (tuning_candidates.hpp) and
+// the first part of MatrixStats.
+struct RowStats {
   index_t rows = 0;
   index_t cols = 0;
   std::int64_t nnz = 0;
@@ -24,7 +28,21 @@ struct MatrixStats {
   double row_length_variation = 0.0;  // stddev / avg (0 when avg is 0)
   double ell_fill_ratio = 1.0;        // rows * max_row_length / nnz (1 when nnz is 0)
   index_t empty_rows = 0;
+  // Sum of the row lengths rounded up to multiples of 16: aligned-csr's padded entries at 16
+  // threads per row.
+  std::int64_t aligned16_entries = 0;
 
+  // Extra entries when rows are padded to multiples of 16, / nnz (0 when nnz is 0).
+  double aligned16_padding() const {
+    return nnz == 0 ? 0.0 : static_cast<double>(aligned16_entries - nnz) / static_cast<double>(nnz);
+  }
+};
+
+// `row_offsets` has rows + 1 entries (a CsrMatrix's, or any CSR pattern's).
+RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t>& row_offsets);
+
+// MatrixStats: RowStats plus what depends on the values.
+struct MatrixStats : RowStats {
   // Square matrices only (false otherwise). Structural: (j,i) is stored whenever (i,j) is.
   // Numerical: a_ij == a_ji up to a relative 1e-14 for all i, j (missing entries are 0).
   bool structurally_symmetric = false;

@@ -7,16 +7,26 @@
 
 namespace spk {
 
+// y = alpha A x + beta y on CSR-shaped arrays (row r holds entries [row_offsets[r],
+// row_offsets[r + 1]) of columns and values); with beta == 0, y is only written (a NaN in y
+// does not leak). Also the reference of layouts that are CSR with padding (aligned-csr).
+template <class T>
+void reference_csr_arrays_spmv(index_t rows, const index_t* row_offsets, const index_t* columns,
+                               const T* values, T alpha, const T* x, T beta, T* y) {
+#pragma omp parallel for schedule(static)
+  for (index_t row = 0; row < rows; ++row) {
+    T sum = T(0);
+    for (index_t k = row_offsets[row]; k < row_offsets[row + 1]; ++k)
+      sum += values[k] * x[columns[k]];
+    y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
+  }
+}
+
 // y = alpha A x + beta y; with beta == 0, y is only written (a NaN in y does not leak).
 template <class T>
 void reference_spmv_scaled(const CsrMatrix<T>& matrix, T alpha, const T* x, T beta, T* y) {
-#pragma omp parallel for schedule(static)
-  for (index_t row = 0; row < matrix.rows; ++row) {
-    T sum = T(0);
-    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
-      sum += matrix.values[k] * x[matrix.columns[k]];
-    y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
-  }
+  reference_csr_arrays_spmv(matrix.rows, matrix.row_offsets.data(), matrix.columns.data(),
+                            matrix.values.data(), alpha, x, beta, y);
 }
 
 // y = A x.

@@ -43,7 +43,9 @@ class AutoTuned final : public SpmvBackend<T> {
     for (auto& detail : chosen_->details()) details.push_back(detail);
     return details;
   }
-  void update_values(const CsrMatrix<T>& matrix) override { chosen_->update_values(matrix); }
+  void update_values(const T* values, index_t* first_non_finite) override {
+    chosen_->update_values(values, first_non_finite);
+  }
   void set_launch(const SpmvOptions& options) override { chosen_->set_launch(options); }
 
  private:
@@ -145,8 +147,8 @@ std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
   }
 
   const CandidatePlan plan =
-      plan_format_candidates(row_shape(matrix.rows, matrix.cols, matrix.row_offsets), options,
-                             sizeof(T), device.global_memory_bytes);
+      plan_format_candidates(compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets),
+                             options, sizeof(T), device.global_memory_bytes);
   DeviceCandidateBench<T> bench(matrix, stream);
   run_tuning(plan, options.tune_budget_ms, bench, report);
   if (!report.cache_path.empty()) cache.store(key, TuningChoice{report.chosen, report.chosen_ms});

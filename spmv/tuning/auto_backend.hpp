@@ -10,7 +10,7 @@
 //
 // The result is the chosen backend itself, wrapped only to name the choice in name() and
 // details(): apply_scaled, update_values and set_launch go straight to it, so a later
-// update_values keeps the choice and converts only the values. What was measured and chosen
+// update_values keeps the choice and scatters only the values. What was measured and chosen
 // goes to *tuning (when not null), as make_spmv_backend's caller asked.
 #include <cuda_runtime.h>
 

@@ -35,33 +35,7 @@ SpmvOptions with_format(const SpmvOptions& base, Format format, int threads_per_
 
 }  // namespace
 
-RowShape row_shape(index_t rows, index_t cols, const std::vector<index_t>& row_offsets) {
-  RowShape shape;
-  shape.rows = rows;
-  shape.cols = cols;
-  shape.nnz = rows > 0 ? row_offsets[static_cast<std::size_t>(rows)] : 0;
-  if (rows == 0) return shape;
-  double sum_squares = 0.0;
-  std::int64_t padded16 = 0;
-  for (index_t row = 0; row < rows; ++row) {
-    const index_t length = row_offsets[row + 1] - row_offsets[row];
-    shape.max_row_length = std::max(shape.max_row_length, length);
-    sum_squares += static_cast<double>(length) * length;
-    padded16 += (static_cast<std::int64_t>(length) + 15) / 16 * 16;
-  }
-  shape.mean_row_length = static_cast<double>(shape.nnz) / rows;
-  shape.row_length_stddev =
-      std::sqrt(std::max(0.0, sum_squares / rows - shape.mean_row_length * shape.mean_row_length));
-  if (shape.nnz > 0) {
-    shape.ell_fill_ratio =
-        static_cast<double>(rows) * shape.max_row_length / static_cast<double>(shape.nnz);
-    shape.aligned16_padding =
-        static_cast<double>(padded16 - shape.nnz) / static_cast<double>(shape.nnz);
-  }
-  return shape;
-}
-
-CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& base,
+CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& base,
                                      std::size_t value_bytes, std::size_t device_memory_bytes) {
   CandidatePlan plan;
   auto add = [&](SpmvOptions options, const std::string& skip_reason) {
@@ -70,7 +44,7 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
     else
       plan.skipped.push_back({std::move(options), skip_reason});
   };
-  const double mean = shape.mean_row_length;
+  const double mean = shape.avg_row_length;
   const int rule = csr_vector_threads_per_row(shape.rows, shape.nnz, 0, value_bytes);
 
   add(with_format(base, Format::csr_vector, rule), "");
@@ -110,8 +84,8 @@ CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& b
   std::string aligned_skip;
   if (mean < aligned_min_mean)
     aligned_skip = "mean row length " + number_text(mean) + " < 16";
-  else if (shape.aligned16_padding > aligned_max_padding)
-    aligned_skip = "padding to x16 adds " + number_text(100.0 * shape.aligned16_padding) + "%";
+  else if (shape.aligned16_padding() > aligned_max_padding)
+    aligned_skip = "padding to x16 adds " + number_text(100.0 * shape.aligned16_padding()) + "%";
   add(with_format(base, Format::aligned_csr, 16), aligned_skip);
 
   const double variation = mean > 0.0 ? shape.row_length_stddev / mean : 0.0;

@@ -1,6 +1,6 @@
 #pragma once
 // The candidates `spmv.format: auto` times, and the cheap pre-filter that decides them from
-// row statistics alone (no GPU needed; tested in CI).
+// row statistics alone (RowStats, spmv/host/matrix_stats.hpp; no GPU needed; tested in CI).
 //
 // Stage 1 (formats: one conversion each, default launch: block 256, ldg, exact grid), in
 // this order, so that a tight tune_budget_ms cuts the least promising ones:
@@ -30,22 +30,9 @@
 
 #include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/matrix_stats.hpp"
 
 namespace spk {
-
-// Row statistics the pre-filter needs, in O(rows) from the row offsets.
-struct RowShape {
-  index_t rows = 0;
-  index_t cols = 0;
-  std::int64_t nnz = 0;
-  index_t max_row_length = 0;
-  double mean_row_length = 0.0;
-  double row_length_stddev = 0.0;
-  double ell_fill_ratio = 1.0;     // rows * max / nnz (1 when nnz is 0)
-  double aligned16_padding = 0.0;  // extra entries when rows are padded to x16, / nnz
-};
-
-RowShape row_shape(index_t rows, index_t cols, const std::vector<index_t>& row_offsets);
 
 struct SkippedCandidate {
   SpmvOptions options;
@@ -58,7 +45,7 @@ struct CandidatePlan {
 };
 
 // base: the user's spmv options (max_ell_fill, hyb_width, cusparse_algorithm are kept).
-CandidatePlan plan_format_candidates(const RowShape& shape, const SpmvOptions& base,
+CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& base,
                                      std::size_t value_bytes, std::size_t device_memory_bytes);
 
 // Stage 2: launch variants of `winner` (itself excluded); empty for cusparse.

@@ -1,6 +1,7 @@
 // Host layouts of the ELL family (ellpack, ellpack-r, hyb): element-by-element layout checks
 // on hand-made matrices, layout reference SpMV against the CSR reference on random and
-// awkward matrices, the refusal rules, the HYB width rule, and the update_values helpers.
+// awkward matrices, the refusal rules, the HYB width rule, and the value slot maps of
+// update_values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 #include "spmv/formats/ellpack_layout.hpp"
 #include "spmv/formats/ellpack_r_layout.hpp"
 #include "spmv/formats/hyb_layout.hpp"
-#include "spmv/formats/sparsity_pattern.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"
@@ -172,13 +172,48 @@ TEST(EllpackLayout, WithWidthKeepsTheFirstEntriesOfEachRow) {
   EXPECT_EQ(empty.stored_entries, 0);
 }
 
-TEST(EllpackLayout, ValuesAloneMatchTheFullConversion) {
+// The slot map of update_values against the layout built from the same values: every
+// nonzero lands on its own value, each slot at most once, and the slots no nonzero maps to
+// are padding (value 0, column -1). With width past a row's length nothing overflows; with a
+// narrower width (HYB) the overflow takes the slots after the ELL array, in COO order.
+TEST(EllpackLayout, ValueSlotsPutEveryNonzeroOnItsValue) {
   std::mt19937_64 rng(11);
-  const CsrMatrix<double> matrix = matrix_with_row_lengths(90, random_lengths(70, 12, rng), rng);
+  std::vector<index_t> lengths = random_lengths(70, 12, rng);
+  lengths[5] = 0;
+  lengths[6] = 12;
+  const CsrMatrix<double> matrix = matrix_with_row_lengths(90, lengths, rng);
   for (const index_t width : {0, 3, 12}) {
+    SCOPED_TRACE("width " + std::to_string(width));
     const EllpackLayout<double> layout = to_ellpack_with_width(matrix, width, EllPaddingLimits{});
-    EXPECT_EQ(ellpack_values(matrix, width, layout.pitch), layout.values) << "width " << width;
+    const ValueSlots slots = ell_value_slots(matrix.row_offsets, width, layout.pitch);
+    ASSERT_EQ(slots.size(), matrix.values.size());
+    const std::size_t ell_slots = layout.pitch * static_cast<std::size_t>(width);
+    std::vector<int> hits(ell_slots + matrix.values.size(), 0);
+    std::size_t overflow = 0;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      ASSERT_LT(slots[k], hits.size());
+      ++hits[slots[k]];
+      if (slots[k] < ell_slots) {
+        EXPECT_EQ(layout.values[slots[k]], matrix.values[k]) << "nonzero " << k;
+        EXPECT_EQ(layout.columns[slots[k]], matrix.columns[k]) << "nonzero " << k;
+      } else {
+        EXPECT_EQ(slots[k], ell_slots + overflow) << "nonzero " << k;  // COO order
+        ++overflow;
+      }
+    }
+    for (std::size_t slot = 0; slot < hits.size(); ++slot) {
+      EXPECT_LE(hits[slot], 1) << "slot " << slot;
+      if (slot < ell_slots && hits[slot] == 0) {
+        EXPECT_EQ(layout.values[slot], 0.0) << "slot " << slot;
+        EXPECT_EQ(layout.columns[slot], ell_padding_column) << "slot " << slot;
+      }
+    }
+    std::size_t expected_overflow = 0;
+    for (const index_t length : lengths)
+      expected_overflow += static_cast<std::size_t>(std::max<index_t>(0, length - width));
+    EXPECT_EQ(overflow, expected_overflow);
   }
+  EXPECT_TRUE(ell_value_slots(CsrMatrix<double>{}.row_offsets, 0, 0).empty());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -476,7 +511,14 @@ TEST(HybLayout, FourByFourWidthOneSplitsIntoEllAndRowSortedCoo) {
   EXPECT_EQ(layout.coo.rows, (std::vector<index_t>{0, 3, 3}));
   EXPECT_EQ(layout.coo.columns, (std::vector<index_t>{2, 1, 3}));
   EXPECT_EQ(layout.coo.values, (std::vector<double>{2, 5, 6}));
-  EXPECT_EQ(hyb_coo_values(four_by_four<double>(), 1), layout.coo.values);
+  // The one value array of the hyb backend: ELL slots, then the COO values; the slot map
+  // reaches both.
+  const ValueSlots slots = ell_value_slots(four_by_four<double>().row_offsets, 1, layout.ell.pitch);
+  std::vector<double> stored = layout.ell.values;
+  stored.insert(stored.end(), layout.coo.values.begin(), layout.coo.values.end());
+  const CsrMatrix<double> matrix = four_by_four<double>();
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    EXPECT_EQ(stored[slots[k]], matrix.values[k]) << "nonzero " << k;
 }
 
 TEST(HybLayout, LongRowAndEveryRowOverflowing) {
@@ -493,30 +535,7 @@ TEST(HybLayout, LongRowAndEveryRowOverflowing) {
 }
 
 // ---------------------------------------------------------------------------------------
-// update_values support and options
-
-TEST(SparsityPattern, AcceptsTheSamePatternAndNamesTheFirstDifference) {
-  const CsrMatrix<double> original = four_by_four<double>();
-  const SparsityPattern pattern(original);
-  CsrMatrix<double> new_values = original;
-  for (auto& value : new_values.values) value *= -3.0;
-  EXPECT_NO_THROW(pattern.check_same(new_values, "hyb"));
-
-  CsrMatrix<double> moved = original;
-  moved.columns[3] = 2;  // row 4 (1-based), first entry
-  expect_error<BadInput>([&] { pattern.check_same(moved, "hyb"); },
-                         "hyb: update_values: ", "row 4 has a different sparsity pattern");
-  CsrMatrix<double> fewer = original;
-  fewer.columns.pop_back();
-  fewer.values.pop_back();
-  fewer.row_offsets.back() = 5;
-  expect_error<BadInput>([&] { pattern.check_same(fewer, "ellpack"); },
-                         "ellpack: update_values: ", "5 nonzeros");
-  CsrMatrix<double> wider = original;
-  wider.cols = 5;
-  expect_error<BadInput>([&] { pattern.check_same(wider, "ellpack-r"); },
-                         "ellpack-r: update_values: ", "matrix is 4x5");
-}
+// options
 
 TEST(BlockSize, WholeWarpsUpTo1024) {
   for (const int good : {32, 64, 96, 256, 512, 544, 1024})

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <random>
 #include <set>
+#include <string>
 
 #include "spmv/host/matrix_stats.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
@@ -193,6 +195,37 @@ TEST(MatrixStats, AgreesWithANaiveDenseRecomputation) {
     if (matrix.nnz() > 0) {
       EXPECT_DOUBLE_EQ(stats.ell_fill_ratio, static_cast<double>(rows) * max_length / matrix.nnz());
     }
+    std::int64_t aligned16 = 0;
+    for (index_t i = 0; i < rows; ++i) aligned16 += (matrix.row_length(i) + 15) / 16 * 16;
+    EXPECT_EQ(stats.aligned16_entries, aligned16);
+  }
+}
+
+// The pattern-only RowStats is the row part of MatrixStats, whatever the values.
+TEST(MatrixStats, RowStatsAreTheRowPartOfMatrixStats) {
+  std::mt19937_64 rng(4242);
+  for (int trial = 0; trial < 10; ++trial) {
+    const index_t rows = 1 + static_cast<index_t>(rng() % 300);
+    const CsrMatrix<double> matrix = test::random_csr(rows, 40, 0.3, rng, {0});
+    const MatrixStats full = compute_matrix_stats(matrix);
+    const RowStats row = compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    EXPECT_EQ(row.rows, full.rows);
+    EXPECT_EQ(row.cols, full.cols);
+    EXPECT_EQ(row.nnz, full.nnz);
+    EXPECT_EQ(row.min_row_length, full.min_row_length);
+    EXPECT_EQ(row.max_row_length, full.max_row_length);
+    EXPECT_EQ(row.avg_row_length, full.avg_row_length);
+    EXPECT_EQ(row.row_length_stddev, full.row_length_stddev);
+    EXPECT_EQ(row.row_length_variation, full.row_length_variation);
+    EXPECT_EQ(row.ell_fill_ratio, full.ell_fill_ratio);
+    EXPECT_EQ(row.empty_rows, full.empty_rows);
+    EXPECT_EQ(row.aligned16_entries, full.aligned16_entries);
+    const double expected_padding =
+        row.nnz == 0 ? 0.0
+                     : static_cast<double>(row.aligned16_entries - row.nnz) /
+                           static_cast<double>(row.nnz);
+    EXPECT_DOUBLE_EQ(row.aligned16_padding(), expected_padding);
   }
 }
 

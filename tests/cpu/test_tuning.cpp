@@ -282,17 +282,18 @@ std::vector<std::string> planned_labels(const CandidatePlan& plan) {
 
 constexpr std::size_t eighty_gb = 80ull << 30;
 
-TEST(TuningPrefilter, RowShape) {
+TEST(TuningPrefilter, RowStats) {
   CsrMatrix<double> a;  // rows of length 2, 0, 18
   a.rows = 3;
   a.cols = 20;
   a.row_offsets = {0, 2, 2, 20};
-  const RowShape shape = row_shape(a.rows, a.cols, a.row_offsets);
+  const RowStats shape = compute_row_stats(a.rows, a.cols, a.row_offsets);
   EXPECT_EQ(shape.nnz, 20);
   EXPECT_EQ(shape.max_row_length, 18);
-  EXPECT_DOUBLE_EQ(shape.mean_row_length, 20.0 / 3.0);
+  EXPECT_DOUBLE_EQ(shape.avg_row_length, 20.0 / 3.0);
   EXPECT_DOUBLE_EQ(shape.ell_fill_ratio, 3.0 * 18.0 / 20.0);
-  EXPECT_DOUBLE_EQ(shape.aligned16_padding, (16.0 + 32.0 - 20.0) / 20.0);
+  EXPECT_EQ(shape.aligned16_entries, 16 + 32);
+  EXPECT_DOUBLE_EQ(shape.aligned16_padding(), (16.0 + 32.0 - 20.0) / 20.0);
   const double mean = 20.0 / 3.0;
   EXPECT_NEAR(shape.row_length_stddev, std::sqrt((4.0 + 0.0 + 324.0) / 3.0 - mean * mean), 1e-12);
 }
@@ -300,7 +301,7 @@ TEST(TuningPrefilter, RowShape) {
 TEST(TuningPrefilter, SevenPointStencilKeepsTheEllFamily) {
   const CsrMatrix<double> a = generate_poisson3d(20, 7);  // rows 4..7, fill 7/6.7
   const CandidatePlan plan =
-      plan_format_candidates(row_shape(a.rows, a.cols, a.row_offsets), SpmvOptions{}, 8, eighty_gb);
+      plan_format_candidates(compute_row_stats(a.rows, a.cols, a.row_offsets), SpmvOptions{}, 8, eighty_gb);
   const auto labels = planned_labels(plan);
   ASSERT_FALSE(labels.empty());
   EXPECT_EQ(labels[0], "csr-vector w=4 bs=256 ldg exact");  // the default format's rule, first
@@ -316,7 +317,7 @@ TEST(TuningPrefilter, SevenPointStencilKeepsTheEllFamily) {
 
 TEST(TuningPrefilter, PowerLawRowsSkipPaddedAndThreadPerRowFormats) {
   const CsrMatrix<double> a = generate_powerlaw(20000, 8.0, 2.0, 1);
-  const RowShape shape = row_shape(a.rows, a.cols, a.row_offsets);
+  const RowStats shape = compute_row_stats(a.rows, a.cols, a.row_offsets);
   ASSERT_GT(shape.ell_fill_ratio, 4.0);
   const CandidatePlan plan = plan_format_candidates(shape, SpmvOptions{}, 8, eighty_gb);
   const auto skipped = skipped_by_label(plan);
@@ -330,7 +331,7 @@ TEST(TuningPrefilter, PowerLawRowsSkipPaddedAndThreadPerRowFormats) {
 
 TEST(TuningPrefilter, LongRowsSkipScalarAndNarrowGroups) {
   const CsrMatrix<double> a = generate_elasticity3d(8);  // ~81 a row inside
-  const RowShape shape = row_shape(a.rows, a.cols, a.row_offsets);
+  const RowStats shape = compute_row_stats(a.rows, a.cols, a.row_offsets);
   const CandidatePlan plan = plan_format_candidates(shape, SpmvOptions{}, 8, eighty_gb);
   const auto skipped = skipped_by_label(plan);
   EXPECT_NE(skipped.at("csr-scalar bs=256 ldg exact").find("> 12"), std::string::npos);
@@ -344,7 +345,7 @@ TEST(TuningPrefilter, LongRowsSkipScalarAndNarrowGroups) {
 
 TEST(TuningPrefilter, EllpackLimitAndDeviceMemory) {
   const CsrMatrix<double> a = generate_poisson3d(10, 7);
-  RowShape shape = row_shape(a.rows, a.cols, a.row_offsets);
+  RowStats shape = compute_row_stats(a.rows, a.cols, a.row_offsets);
   SpmvOptions strict;
   strict.max_ell_fill = 1.0;  // the user's limit is tighter than the rule's 1.25
   const auto skipped = skipped_by_label(plan_format_candidates(shape, strict, 8, eighty_gb));
@@ -403,7 +404,7 @@ class FakeBench final : public CandidateBench {
 
 CandidatePlan stencil_plan() {
   const CsrMatrix<double> a = generate_poisson3d(20, 7);
-  return plan_format_candidates(row_shape(a.rows, a.cols, a.row_offsets), SpmvOptions{}, 8,
+  return plan_format_candidates(compute_row_stats(a.rows, a.cols, a.row_offsets), SpmvOptions{}, 8,
                                 eighty_gb);
 }
 

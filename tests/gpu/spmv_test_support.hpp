@@ -4,7 +4,7 @@
 //   TestStream              a non-blocking CUDA stream, so a backend that ignores its stream
 //                           races with the test and fails it
 //   random_values<T>        uniform values in [-1, 1)
-//   with_random_values      same pattern, fresh random values (exercises update_values too)
+//   with_random_values      same pattern, fresh random values
 //   random_pattern_matrix   rows x cols, row r has row_length(r) distinct sorted random columns
 //   shared_matrix_paths     every .mtx of data/ (the repository's copy of the shared
 //                           SuiteSparse matrices; see data/README.md)
@@ -13,6 +13,11 @@
 //                           against the CPU reference in fp64
 //   spmv_scaled_relative_error  the same for apply_scaled(alpha, x, beta, y): y random
 //                           (beta != 0) or NaN-poisoned (beta == 0)
+//   update_values_from_host upload values, update_values with a first_non_finite flag
+//   expect_update_values_contract   new values give the new product; non-finite values are
+//                           reported by their first index
+//   expect_update_values_capturable update_values captured in a CUDA graph (no allocation, no
+//                           synchronization) and replayed
 //   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
 //
 // Tolerance. The reference is the fp64 CPU product of the very same T-valued matrix and x, so
@@ -41,6 +46,7 @@
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "spmv/base/error.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/spmv_backend.hpp"
@@ -209,6 +215,88 @@ void expect_scaled_products_match(const SpmvBackend<T>& backend, const CsrMatrix
   for (const auto& [alpha, beta] : scales)
     EXPECT_LT(spmv_scaled_relative_error(backend, matrix, alpha, beta, rng, stream), tolerance)
         << backend.name() << ": apply_scaled with alpha " << alpha << ", beta " << beta;
+}
+
+// backend.update_values with `values` (nnz values in CSR order) copied to the device, on the
+// test stream, with first_non_finite set to nnz first; returns first_non_finite afterwards.
+template <class T>
+index_t update_values_from_host(SpmvBackend<T>& backend, const std::vector<T>& values,
+                                const TestStream& stream) {
+  const auto nnz = static_cast<index_t>(values.size());
+  DeviceBuffer<T> device_values(values.size(), "test values");
+  DeviceBuffer<index_t> first_non_finite(1, "test first_non_finite");
+  if (!values.empty())
+    SPK_CUDA_CHECK(cudaMemcpyAsync(device_values.data(), values.data(), device_values.bytes(),
+                                   cudaMemcpyHostToDevice, stream.get()));
+  SPK_CUDA_CHECK(cudaMemcpyAsync(first_non_finite.data(), &nnz, sizeof nnz,
+                                 cudaMemcpyHostToDevice, stream.get()));
+  backend.update_values(device_values.data(), first_non_finite.data());
+  index_t reported = -1;
+  SPK_CUDA_CHECK(cudaMemcpyAsync(&reported, first_non_finite.data(), sizeof reported,
+                                 cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  return reported;
+}
+
+// update_values on `backend` (built from `matrix`), each time with fresh random values: all
+// finite reports nnz and the product (plain and scaled) is that of the new values; a NaN at k
+// and an Inf after it report k; an Inf alone at j reports j; a null first_non_finite is
+// accepted; finite values again give a right product.
+template <class T>
+void expect_update_values_contract(SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+                                   std::mt19937_64& rng, const TestStream& stream) {
+  const double tolerance = spmv_tolerance<T>(max_row_length(matrix));
+  const CsrMatrix<T> updated = with_random_values(matrix, rng);
+  EXPECT_EQ(update_values_from_host(backend, updated.values, stream), updated.nnz());
+  EXPECT_LT(spmv_relative_error(backend, updated, rng, stream), tolerance)
+      << backend.name() << " after update_values";
+  expect_scaled_products_match(backend, updated, rng, stream);
+  const index_t nnz = matrix.nnz();
+  if (nnz > 0) {
+    std::vector<T> bad = random_values<T>(updated.values.size(), rng);
+    const index_t first = nnz / 2, later = nnz - 1;
+    bad[static_cast<std::size_t>(later)] = std::numeric_limits<T>::infinity();
+    EXPECT_EQ(update_values_from_host(backend, bad, stream), later) << backend.name();
+    bad[static_cast<std::size_t>(first)] = std::numeric_limits<T>::quiet_NaN();
+    EXPECT_EQ(update_values_from_host(backend, bad, stream), first) << backend.name();
+  }
+  const CsrMatrix<T> again = with_random_values(matrix, rng);
+  DeviceBuffer<T> device_values(again.values, "test values");  // landed when it returns
+  backend.update_values(device_values.data(), nullptr);
+  EXPECT_LT(spmv_relative_error(backend, again, rng, stream), tolerance)
+      << backend.name() << " after update_values without a check";
+}
+
+// update_values is one stream-ordered kernel with no allocation and no synchronization: it can
+// be captured in a CUDA graph (global capture mode refuses both), and the graph's launch then
+// updates the values.
+template <class T>
+void expect_update_values_capturable(SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+                                     std::mt19937_64& rng, const TestStream& stream) {
+  const CsrMatrix<T> updated = with_random_values(matrix, rng);
+  DeviceBuffer<T> device_values(updated.values, "test values");
+  DeviceBuffer<index_t> first_non_finite(std::vector<index_t>{updated.nnz()}, "test flag");
+  cudaGraph_t graph = nullptr;
+  SPK_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
+  try {
+    backend.update_values(device_values.data(), first_non_finite.data());
+  } catch (const Error& error) {
+    (void)cudaStreamEndCapture(stream.get(), &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    ADD_FAILURE() << backend.name() << ": update_values under capture: " << error.what();
+    return;
+  }
+  SPK_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+  cudaGraphExec_t executable = nullptr;
+  SPK_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
+  SPK_CUDA_CHECK(cudaGraphLaunch(executable, stream.get()));
+  stream.synchronize();
+  SPK_CUDA_CHECK(cudaGraphExecDestroy(executable));
+  SPK_CUDA_CHECK(cudaGraphDestroy(graph));
+  EXPECT_EQ(first_non_finite.to_host()[0], updated.nnz()) << backend.name();
+  EXPECT_LT(spmv_relative_error(backend, updated, rng, stream),
+            spmv_tolerance<T>(max_row_length(matrix)))
+      << backend.name() << " after a captured update_values";
 }
 
 // The awkward shapes every format's apply_scaled and update_values are checked on (row

@@ -2,7 +2,7 @@
 // x spmv.x_cache {none, ldg, texture} x {float, double}: every apply on a fresh random x with
 // y poisoned by NaN, checked against the fp64 CPU reference of the same matrix
 // (spmv_test_support.hpp explains the tolerances). Each matrix is checked with its own values
-// and again after update_values() with random ones.
+// and again after update_values() with random ones (device values, one scatter kernel).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -82,7 +82,7 @@ class CsrSpmv : public ::testing::TestWithParam<BackendCase> {
   }
 
   // Builds the backend for `source` in precision T, checks one apply, then update_values()
-  // with random values of the same pattern and another apply.
+  // with random device values of the same pattern and another apply (and apply_scaled).
   template <class T>
   void expect_matches_reference(const CsrMatrix<double>& source, const std::string& what,
                                 const SpmvOptions& spmv_options) {
@@ -95,7 +95,7 @@ class CsrSpmv : public ::testing::TestWithParam<BackendCase> {
     EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), tolerance)
         << backend->name();
     const CsrMatrix<T> updated = test::with_random_values(matrix, rng_);
-    backend->update_values(updated);
+    EXPECT_EQ(test::update_values_from_host(*backend, updated.values, *stream_), updated.nnz());
     EXPECT_LT(test::spmv_relative_error(*backend, updated, rng_, *stream_), tolerance)
         << backend->name() << " after update_values";
   }
@@ -278,16 +278,24 @@ TEST_P(CsrSpmv, MisalignedX) {
   }
 }
 
-TEST_P(CsrSpmv, UpdateValuesRefusesAnotherPattern) {
+// update_values: new device values give the new product (plain and scaled), the first
+// non-finite value is reported by its index, a null flag is fine, and the update is one
+// capturable kernel; on every awkward shape (n = 1, nnz = 0, ...), float and double.
+TEST_P(CsrSpmv, UpdateValuesOnTheDevice) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const CsrMatrix<double> matrix = generate_poisson2d(20);
-  const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
-  CsrMatrix<double> moved = matrix;
-  moved.columns[1] += 1;  // row 0: (0, 1) -> (0, 2)
-  EXPECT_THROW(backend->update_values(moved), BadInput);
-  EXPECT_THROW(backend->update_values(generate_poisson2d(21)), BadInput);
-  // The refused updates changed nothing.
-  EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), 1e-12);
+  std::vector<test::NamedShape> shapes = test::awkward_shapes(rng_);
+  shapes.push_back({"poisson2d n=20", generate_poisson2d(20)});
+  for (const test::NamedShape& shape : shapes) {
+    SCOPED_TRACE(shape.name);
+    const CsrMatrix<double> matrix = test::with_random_values(shape.matrix, rng_);
+    const auto backend = make_spmv_backend<double>(matrix, options(), stream_->get());
+    test::expect_update_values_contract(*backend, matrix, rng_, *stream_);
+    test::expect_update_values_capturable(*backend, matrix, rng_, *stream_);
+    const CsrMatrix<float> single = convert_values<float>(matrix);
+    const auto float_backend = make_spmv_backend<float>(single, options(), stream_->get());
+    test::expect_update_values_contract(*float_backend, single, rng_, *stream_);
+    test::expect_update_values_capturable(*float_backend, single, rng_, *stream_);
+  }
 }
 
 // device_bytes() and bytes_per_spmv() against the documented byte model, on the 4x4 matrix
@@ -307,7 +315,8 @@ TEST_P(CsrSpmv, ByteModel) {
     // 16 threads per row: rows pad to 16, 0, 16, 16 entries.
     EXPECT_EQ(detail(*backend, "padded_entries"), "48");
     EXPECT_EQ(detail(*backend, "padding_overhead"), "585.7%");
-    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 48u * (4 + 8));
+    // + the slot map of update_values: one 32-bit slot per nonzero.
+    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 48u * (4 + 8) + 7u * 4);
     EXPECT_EQ(backend->bytes_per_spmv(), 48u * (8 + 4) + 5u * 4 + x_and_y);
   } else {
     std::size_t extra = 0;

@@ -77,7 +77,7 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
   }
 
   // Builds the backend for `source` (fresh random values) in precision T and checks two
-  // applies: on the built values, then after update_values() with new random values. For
+  // applies: on the built values, then after update_values() with new random device values. For
   // `ellpack`, a matrix past the default fill rule must be refused instead.
   template <class T>
   void check(const CsrMatrix<double>& source, const std::string& what,
@@ -95,7 +95,7 @@ class EllSpmv : public ::testing::TestWithParam<BackendCase> {
     const double tolerance = test::spmv_tolerance<T>(test::max_row_length(matrix));
     EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), tolerance);
     const CsrMatrix<T> updated = test::with_random_values(matrix, rng_);
-    backend->update_values(updated);
+    EXPECT_EQ(test::update_values_from_host(*backend, updated.values, *stream_), updated.nnz());
     EXPECT_LT(test::spmv_relative_error(*backend, updated, rng_, *stream_), tolerance)
         << "after update_values";
   }
@@ -269,16 +269,31 @@ TEST_P(EllSpmv, EveryBlockSize) {
   }
 }
 
-TEST_P(EllSpmv, UpdateValuesRefusesAnotherPattern) {
+// update_values: new device values give the new product (plain and scaled), the first
+// non-finite value is reported by its index, a null flag is fine, and the update is one
+// capturable kernel; on every awkward shape (n = 1, nnz = 0, ...) and, for hyb, with every row
+// overflowing into the COO part.
+TEST_P(EllSpmv, UpdateValuesOnTheDevice) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const CsrMatrix<double> matrix = generate_poisson2d(20);
-  const auto backend = make_spmv_backend(matrix, options(), stream_->get());
-  CsrMatrix<double> moved = matrix;
-  moved.columns[5] = moved.columns[5] == 0 ? 1 : 0;  // row 2 (1-based) changes
-  EXPECT_THROW(backend->update_values(moved), BadInput);
-  EXPECT_THROW(backend->update_values(generate_poisson2d(21)), BadInput);
-  // the backend is intact after the refusals
-  EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), 1e-12);
+  std::vector<test::NamedShape> shapes = test::awkward_shapes(rng_);
+  shapes.push_back({"poisson2d 20", generate_poisson2d(20)});
+  for (const int hyb_width : {-1, 1}) {
+    SpmvOptions spmv_options = options();
+    spmv_options.hyb_width = hyb_width;
+    spmv_options.max_ell_fill = 1e9;  // ellpack: the test is about values, not the fill rule
+    if (hyb_width >= 0 && GetParam().format != Format::hyb) continue;
+    for (const test::NamedShape& shape : shapes) {
+      SCOPED_TRACE(shape.name + ", hyb_width " + std::to_string(hyb_width));
+      const CsrMatrix<double> matrix = test::with_random_values(shape.matrix, rng_);
+      const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
+      test::expect_update_values_contract(*backend, matrix, rng_, *stream_);
+      test::expect_update_values_capturable(*backend, matrix, rng_, *stream_);
+      const CsrMatrix<float> single = convert_values<float>(matrix);
+      const auto float_backend = make_spmv_backend(single, spmv_options, stream_->get());
+      test::expect_update_values_contract(*float_backend, single, rng_, *stream_);
+      test::expect_update_values_capturable(*float_backend, single, rng_, *stream_);
+    }
+  }
 }
 
 TEST_P(EllSpmv, NameAndDetails) {
@@ -437,8 +452,9 @@ TEST(EllByteModel, EllpackCountsEverySlotOfTheRows) {
   SpmvOptions options;
   options.format = Format::ellpack;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
-  // pitch 96, width 5
-  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4));
+  // pitch 96, width 5; + the slot map of update_values, one 32-bit slot per nonzero
+  const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
+  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4) + nnz * 4);
   EXPECT_EQ(backend->bytes_per_spmv(), 70u * 5 * (8 + 4) + 50 * 8 + 70 * 8);
   EXPECT_EQ(detail(*backend, "pitch"), "96");
   EXPECT_EQ(detail(*backend, "padded_slots"), "350");
@@ -451,7 +467,7 @@ TEST(EllByteModel, EllpackRCountsOnlyTheStoredEntriesAndRowLengths) {
   options.format = Format::ellpack_r;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
-  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4);
+  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4 + nnz * 4);  // + slot map
   EXPECT_EQ(backend->bytes_per_spmv(), nnz * (4 + 4) + 70 * 4 + 50 * 4 + 70 * 4);
 }
 
@@ -468,7 +484,8 @@ TEST(EllByteModel, HybCountsEllSlotsCooTriplesAndAtomicRows) {
     coo_entries += static_cast<std::size_t>(std::max(0, length - 2));
     coo_rows += length > 2;
   }
-  EXPECT_EQ(backend->device_bytes(), 96u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4));
+  const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());  // slot map: 4 bytes each
+  EXPECT_EQ(backend->device_bytes(), 96u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4) + nnz * 4);
   EXPECT_EQ(backend->bytes_per_spmv(),
             70u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4) + 50 * 8 + 70 * 8 + coo_rows * 2 * 8);
   EXPECT_EQ(detail(*backend, "coo_entries"), std::to_string(coo_entries));

@@ -1,0 +1,92 @@
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "spmv/base/cuda_check.hpp"
+#include "spmv/formats/device_values.hpp"
+
+namespace spk {
+
+namespace {
+
+constexpr int kScatterBlockSize = 256;
+
+// The slot of nonzero k: k itself (values stored in CSR order), or the map's entry.
+struct IdentitySlots {
+  __device__ __forceinline__ std::uint64_t operator()(std::int64_t k) const {
+    return static_cast<std::uint64_t>(k);
+  }
+};
+template <class Slot>
+struct MappedSlots {
+  const Slot* __restrict__ slots;
+  __device__ __forceinline__ std::uint64_t operator()(std::int64_t k) const { return slots[k]; }
+};
+
+// The one scatter kernel of update_values, for every format (see device_values.hpp).
+template <class T, class Slots>
+__global__ void scatter_values_kernel(std::int64_t nnz, const T* __restrict__ values, Slots slots,
+                                      T* __restrict__ stored, index_t* first_non_finite) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
+       k += stride) {
+    const T value = values[k];
+    stored[slots(k)] = value;
+    if (first_non_finite != nullptr && !isfinite(value))
+      atomicMin(first_non_finite, static_cast<index_t>(k));
+  }
+}
+
+template <class T, class Slots>
+void launch_scatter(index_t nnz, const T* values, Slots slots, T* stored, index_t* first_non_finite,
+                    cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned int>(
+      (static_cast<std::int64_t>(nnz) + kScatterBlockSize - 1) / kScatterBlockSize);
+  scatter_values_kernel<T><<<blocks, kScatterBlockSize, 0, stream>>>(nnz, values, slots, stored,
+                                                                      first_non_finite);
+  SPK_CHECK_LAUNCH("scatter_values_kernel");
+}
+
+bool every_slot_fits_32_bits(const ValueSlots& slots) {
+  for (const std::uint64_t slot : slots)
+    if (slot > std::numeric_limits<std::uint32_t>::max()) return false;
+  return true;
+}
+
+}  // namespace
+
+template <class T>
+DeviceValues<T>::DeviceValues(const std::vector<T>& stored, const std::string& what)
+    : stored_(stored, what), nnz_(static_cast<index_t>(stored.size())) {}
+
+template <class T>
+DeviceValues<T>::DeviceValues(const std::vector<T>& stored, const ValueSlots& slots,
+                              const std::string& what)
+    : stored_(stored, what), nnz_(static_cast<index_t>(slots.size())) {
+  if (every_slot_fits_32_bits(slots)) {
+    std::vector<std::uint32_t> narrow(slots.size());
+    for (std::size_t k = 0; k < slots.size(); ++k) narrow[k] = static_cast<std::uint32_t>(slots[k]);
+    slots32_ = DeviceBuffer<std::uint32_t>(narrow, what + " slot map");
+  } else {
+    slots64_ = DeviceBuffer<std::uint64_t>(slots, what + " slot map");
+  }
+}
+
+template <class T>
+void DeviceValues<T>::scatter(const T* values, index_t* first_non_finite, cudaStream_t stream) {
+  if (nnz_ == 0) return;
+  if (slots32_.size() > 0)
+    launch_scatter(nnz_, values, MappedSlots<std::uint32_t>{slots32_.data()}, stored_.data(),
+                   first_non_finite, stream);
+  else if (slots64_.size() > 0)
+    launch_scatter(nnz_, values, MappedSlots<std::uint64_t>{slots64_.data()}, stored_.data(),
+                   first_non_finite, stream);
+  else
+    launch_scatter(nnz_, values, IdentitySlots{}, stored_.data(), first_non_finite, stream);
+}
+
+template class DeviceValues<float>;
+template class DeviceValues<double>;
+
+}  // namespace spk

@@ -1,0 +1,61 @@
+#pragma once
+// DeviceValues<T>: a format's stored values on the device (every value slot of its layout,
+// padding included, in one array) and the map from each CSR nonzero to its slot, built at
+// setup and kept, so that update_values is one scatter kernel on the backend's stream: no host
+// copy, no allocation, no synchronization.
+//
+// The map. Formats that store their values in CSR order (csr-scalar, csr-vector, cusparse)
+// need none: the scatter is a copy with the finiteness check. The others (ellpack, ellpack-r,
+// hyb, aligned-csr) keep the slot of every nonzero on the device: 4 bytes per nonzero
+// (std::uint32_t) when every slot index fits 32 bits, 8 bytes (std::uint64_t) when the value
+// array has 2^32 slots or more (an ELL array padded past that; the map's size is then
+// reported in device_bytes like the rest of the matrix).
+//
+// scatter(values, first_non_finite, stream): stored[slot(k)] = values[k] for every nonzero k;
+// `values` is a device pointer to the nnz values in the order of the CSR arrays the layout
+// was built from. Padding slots are never written (they keep their 0). When first_non_finite
+// is not null, the kernel lowers *first_non_finite with atomicMin to the least k whose value
+// is NaN or infinite (the caller sets it to nnz first, so it stays nnz when every value is
+// finite). Asynchronous and stream-ordered on `stream`; `values` must stay valid until the
+// kernel has run.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spmv/base/device_buffer.hpp"
+#include "spmv/formats/value_slots.hpp"
+#include "spmv/host/csr_matrix.hpp"
+
+namespace spk {
+
+template <class T>
+class DeviceValues {
+ public:
+  // Values stored in CSR order: `stored` holds the nnz values, no map.
+  DeviceValues(const std::vector<T>& stored, const std::string& what);
+  // Values stored in a layout: `stored` holds every slot (padding included), slots[k] is the
+  // slot of nonzero k (slots.size() == nnz).
+  DeviceValues(const std::vector<T>& stored, const ValueSlots& slots, const std::string& what);
+
+  void scatter(const T* values, index_t* first_non_finite, cudaStream_t stream);
+
+  T* data() { return stored_.data(); }
+  const T* data() const { return stored_.data(); }
+  // Value slots (padding included).
+  std::size_t size() const { return stored_.size(); }
+  // The stored values and the map.
+  std::size_t device_bytes() const { return stored_.bytes() + map_bytes(); }
+  std::size_t values_bytes() const { return stored_.bytes(); }
+  std::size_t map_bytes() const { return slots32_.bytes() + slots64_.bytes(); }
+
+ private:
+  DeviceBuffer<T> stored_;
+  index_t nnz_ = 0;
+  DeviceBuffer<std::uint32_t> slots32_;  // the map when every slot fits 32 bits
+  DeviceBuffer<std::uint64_t> slots64_;  // otherwise
+};
+
+}  // namespace spk

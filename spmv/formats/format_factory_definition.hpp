@@ -1,0 +1,35 @@
+#pragma once
+// The definition of make_format_backend (declared in format_factory.hpp) and
+// SPK_FORMAT_BACKEND, for the file that implements a format. The registry includes only the
+// declaration: it must not instantiate a factory without the format's FormatBackend.
+//
+// The factory calls Backend::check_options(options) first, so bad options are refused before
+// any (possibly long) conversion of the matrix, then builds the backend.
+#include <memory>
+
+#include "spmv/formats/format_factory.hpp"
+
+namespace spk {
+
+template <Format format, class T>
+std::unique_ptr<SpmvBackend<T>> make_format_backend(const CsrMatrix<T>& matrix,
+                                                    const SpmvOptions& options,
+                                                    cudaStream_t stream) {
+  using Backend = typename FormatBackend<format>::template type<T>;
+  Backend::check_options(options);
+  return std::make_unique<Backend>(matrix, options, stream);
+}
+
+}  // namespace spk
+
+// At namespace spk scope in the format's file, after its backend class template Backend<T>.
+#define SPK_FORMAT_BACKEND(format, Backend)                                          \
+  template <>                                                                        \
+  struct FormatBackend<format> {                                                     \
+    template <class T>                                                               \
+    using type = Backend<T>;                                                         \
+  };                                                                                 \
+  template std::unique_ptr<SpmvBackend<float>> make_format_backend<format, float>(   \
+      const CsrMatrix<float>&, const SpmvOptions&, cudaStream_t);                    \
+  template std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double>( \
+      const CsrMatrix<double>&, const SpmvOptions&, cudaStream_t)

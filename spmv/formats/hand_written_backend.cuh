@@ -1,0 +1,117 @@
+#pragma once
+// HandWrittenBackend<T, Backend>: what every hand-written format (csr-scalar, csr-vector,
+// aligned-csr, ellpack, ellpack-r, hyb) holds and does, so that a format's file holds only its
+// layout, its kernel launches, details() and its byte model.
+//
+// Held here: the matrix's rows, cols and nnz; the stored values (every value slot of the
+// format's layout, padding included, in one device array) with the map from each CSR nonzero
+// to its slot (DeviceValues, device_values.hpp); the KernelLaunch (block size, x cache, grid)
+// and the texture cache over x.
+// Done here:
+//   apply_scaled   rows == 0: nothing. nnz == 0: y = beta y (empty_product.hpp; x is never
+//                  read). Otherwise picks the x reader for spmv.x_cache and calls the
+//                  format's `multiply(reader, OutputScale{alpha, beta}, y)` (CRTP: the reader
+//                  type is a template parameter, so multiply cannot be virtual).
+//   name           "<format>/<x_cache>", e.g. "ellpack-r/texture"
+//   details        the format's format_details() followed by the launch's
+//   set_launch     KernelLaunch::set (throws BadInput and changes nothing when refused)
+//   update_values  one scatter kernel through the slot map, on the backend's stream
+//   check_options  (static, called by the factory before any conversion) the block size
+//
+// A format derives as `class Ellpack final : public HandWrittenBackend<T, Ellpack<T>>` and
+// provides: template <class Reader> void multiply(Reader, OutputScale<T>, T* y) const;
+// format_details(); device_bytes(); bytes_per_spmv(); and gives the base its DeviceValues. It
+// is registered by SPK_FORMAT_BACKEND (format_factory_definition.hpp).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spmv/base/cuda_check.hpp"
+#include "spmv/base/device_buffer.hpp"
+#include "spmv/format.hpp"
+#include "spmv/formats/block_size.hpp"
+#include "spmv/formats/device_values.hpp"
+#include "spmv/formats/empty_product.hpp"
+#include "spmv/formats/format_factory_definition.hpp"
+#include "spmv/formats/kernel_launch.cuh"
+#include "spmv/formats/output_scale.cuh"
+#include "spmv/formats/x_access.cuh"
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/spmv_backend.hpp"
+
+namespace spk {
+
+template <class T, class Backend>
+class HandWrittenBackend : public SpmvBackend<T> {
+ public:
+  using Details = std::vector<std::pair<std::string, std::string>>;
+
+  // Refuses a bad spmv.block_size before the factory converts the matrix.
+  static void check_options(const SpmvOptions& options) { checked_block_size(options.block_size); }
+
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const final {
+    if (rows_ == 0) return;
+    if (nnz_ == 0) {  // y = beta y; x (possibly empty) is never read
+      write_empty_product(y, rows_, beta, this->stream());
+      return;
+    }
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                  launch_.texture_limits(), [&](auto reader) {
+                    static_cast<const Backend&>(*this).multiply(reader, OutputScale<T>{alpha, beta},
+                                                                y);
+                  });
+  }
+
+  index_t rows() const final { return rows_; }
+  index_t cols() const final { return cols_; }
+  std::string name() const final {
+    return std::string(to_string(format_)) + "/" + to_string(launch_.x_cache());
+  }
+  Details details() const final {
+    Details details = format_details();
+    for (auto& detail : launch_.details()) details.push_back(detail);
+    return details;
+  }
+  void set_launch(const SpmvOptions& options) final { launch_.set(options); }
+
+  void update_values(const T* values, index_t* first_non_finite) final {
+    values_.scatter(values, first_non_finite, this->stream());
+  }
+
+ protected:
+  // values: the matrix's values in the format's layout and the slot of each nonzero.
+  HandWrittenBackend(Format format, const CsrMatrix<T>& matrix, const SpmvOptions& options,
+                     cudaStream_t stream, DeviceValues<T> values)
+      : SpmvBackend<T>(stream),
+        format_(format),
+        rows_(matrix.rows),
+        cols_(matrix.cols),
+        nnz_(matrix.nnz()),
+        launch_(options, static_cast<std::size_t>(matrix.cols), to_string(format)),
+        values_(std::move(values)) {}
+
+  // The format's own details() entries (the launch's follow them).
+  virtual Details format_details() const = 0;
+
+  index_t nnz() const { return nnz_; }
+  const KernelLaunch& launch() const { return launch_; }
+  // Every value slot of the layout, on the device.
+  const T* values() const { return values_.data(); }
+  // The stored values and their slot map.
+  std::size_t values_device_bytes() const { return values_.device_bytes(); }
+  std::size_t value_slots() const { return values_.size(); }
+
+ private:
+  Format format_;
+  index_t rows_;
+  index_t cols_;
+  index_t nnz_;
+  KernelLaunch launch_;
+  DeviceValues<T> values_;
+  mutable XTextureCache<T> textures_;
+};
+
+}  // namespace spk
