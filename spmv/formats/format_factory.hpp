@@ -8,10 +8,9 @@
 
 #include <memory>
 
-#include "spmv/format.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/spmv_backend.hpp"
-#include "spmv/spmv_options.hpp"
 
 namespace spk {
 

@@ -31,7 +31,7 @@
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/format.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"

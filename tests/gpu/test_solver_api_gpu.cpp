@@ -3,6 +3,8 @@
 // solves with different vectors, and no device allocation per solve.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "spkrylov/solver.hpp"
@@ -80,6 +82,72 @@ TEST(SolverApiGpu, UpdateValuesMatchesTheCpuReferenceForEveryFormat) {
   }
 }
 
+TEST(SolverApiGpu, UpdateValuesFromDeviceValuesMatchesTheCpuReference) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto a = test::generated("convdiff2d", 40);
+  const auto b = test::random_vector(a.rows, 33);
+  for (const Format format : {Format::csr_scalar, Format::csr_vector, Format::aligned_csr,
+                              Format::ellpack, Format::ellpack_r, Format::hyb, Format::cusparse}) {
+    SCOPED_TRACE(to_string(format));
+    Options options = gpu_options(Method::bicgstab, Preconditioner::jacobi);
+    options.spmv.format = format;
+    Solver<double> solver(arrays_of(a), options);
+    auto a_new = a;  // same pattern, fresh random values, a dominant diagonal
+    const auto noise = test::random_vector(a.values.size(), 34);
+    for (std::size_t k = 0; k < a_new.values.size(); ++k) a_new.values[k] *= 1.0 + 0.5 * noise[k];
+    a_new = test::with_scaled_diagonal(a_new, 4.0);
+    const DeviceBuffer<double> new_values(a_new.values);
+    solver.update_values(new_values.data());
+    Options cpu = options;
+    cpu.device = Device::cpu;
+    Solver<double> reference(arrays_of(a_new), cpu);
+    std::vector<double> x_gpu(b.size(), 0.0), x_cpu(b.size(), 0.0);
+    const auto r_gpu = solver.solve(b, x_gpu);
+    const auto r_cpu = reference.solve(b, x_cpu);
+    ASSERT_TRUE(r_gpu.converged()) << r_gpu.message;
+    ASSERT_TRUE(r_cpu.converged()) << r_cpu.message;
+    EXPECT_LE(std::abs(r_gpu.iterations - r_cpu.iterations), 2);
+    EXPECT_LT(test::true_relative_residual(a_new, b, x_gpu), 1e-8);
+    EXPECT_LT(test::relative_error(x_gpu, x_cpu), 1e-6);
+  }
+}
+
+// On the GPU update_values is asynchronous: a bad update is reported by the next solve,
+// which refuses to run until usable values arrive.
+TEST(SolverApiGpu, BadDeviceUpdatesAreReportedByTheNextSolve) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto a = test::generated("poisson2d", 12);
+  const auto b = test::random_vector(a.rows, 35);
+  Solver<double> solver(arrays_of(a), gpu_options(Method::cg, Preconditioner::jacobi));
+  std::vector<double> x(b.size(), 0.0);
+  auto nan_values = a.values;
+  nan_values[7] = std::nan("");
+  const DeviceBuffer<double> nan_device(nan_values);
+  solver.update_values(nan_device.data());
+  try {
+    solver.solve(b, x);
+    ADD_FAILURE() << "no exception";
+  } catch (const BadInput& error) {
+    EXPECT_NE(std::string(error.what()).find("non-finite value at entry 7 (0-based)"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(solver.solve(b, x), BadInput);  // still refused
+  const auto zero_diagonal = test::with_scaled_diagonal(a, 0.0);
+  solver.update_values(zero_diagonal.values);
+  try {
+    solver.solve(b, x);
+    ADD_FAILURE() << "no exception";
+  } catch (const BadDiagonal& error) {
+    EXPECT_EQ(error.row(), 0);
+  }
+  solver.update_values(a.values);  // usable again
+  std::fill(x.begin(), x.end(), 0.0);
+  const auto result = solver.solve(b, x);
+  ASSERT_TRUE(result.converged()) << result.message;
+  EXPECT_LT(test::true_relative_residual(a, b, x), 1e-9);
+}
+
 TEST(SolverApiGpu, GraphReplayFollowsNewVectorsAcrossSolves) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = test::generated("poisson3d", 12);
@@ -103,6 +171,7 @@ TEST(SolverApiGpu, RepeatedSolvesAllocateNoDeviceMemory) {
   std::vector<double> x(a.rows, 0.0);
   const auto b = test::random_vector(a.rows, 50);
   ASSERT_TRUE(solver.solve(b, x).converged());
+  solver.update_values(a.values);  // the first host-values update allocates its upload buffer
   const std::size_t before = free_device_bytes();
   for (int step = 0; step < 5; ++step) {
     std::fill(x.begin(), x.end(), 0.0);
