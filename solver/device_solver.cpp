@@ -70,8 +70,8 @@ class DeviceSolver final : public Solver<T>::Impl {
     if (inverse_diagonal_.size()) inverse_diagonal = jacobi_inverse_diagonal(updated);
     context_.synchronize();  // no kernel of ours still reads the old values
     DeviceBuffer<T> device_values(values, "update_values values");
-    DeviceBuffer<index_t> first_non_finite(std::vector<index_t>{static_cast<index_t>(values.size())},
-                                           "update_values check");
+    DeviceBuffer<index_t> first_non_finite(
+        std::vector<index_t>{static_cast<index_t>(values.size())}, "update_values check");
     backend_->update_values(device_values.data(), first_non_finite.data());
     context_.synchronize();  // the scatter has read device_values before they are freed
     if (const index_t bad = first_non_finite.to_host()[0];
