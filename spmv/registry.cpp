@@ -13,9 +13,8 @@ namespace spk {
 namespace {
 
 template <class T>
-using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&,
-                                                           const SpmvOptions&, cudaStream_t,
-                                                           TuningReport*);
+using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&, const SpmvOptions&,
+                                                           cudaStream_t, TuningReport*);
 // A format's factory as the table calls it: only `auto` fills the tuning report.
 template <Format format, class T>
 std::unique_ptr<SpmvBackend<T>> untuned(const CsrMatrix<T>& matrix, const SpmvOptions& options,
@@ -42,6 +41,11 @@ constexpr FormatEntry table_entry(const char* name, const char* doc) {
   return {format, name, doc, {&untuned<built_as, float>, &untuned<built_as, double>}};
 }
 
+// The entry of `auto`, built by the tuner (spmv/tuning/auto_backend.hpp), which fills the report.
+constexpr FormatEntry auto_entry(const char* name, const char* doc) {
+  return {Format::automatic, name, doc, {&make_auto_backend<float>, &make_auto_backend<double>}};
+}
+
 // The one table of the formats, in the order errors, configs and the bench list them.
 const FormatEntry format_table[] = {
     table_entry<Format::csr, Format::csr_vector>("csr", "alias of csr-vector, the default"),
@@ -51,9 +55,9 @@ const FormatEntry format_table[] = {
     table_entry<Format::ellpack>("ellpack", "ELLPACK, every row padded to the longest one"),
     table_entry<Format::ellpack_r>("ellpack-r", "ELLPACK plus row lengths: padding never read"),
     table_entry<Format::hyb>("hyb", "ELLPACK part plus a COO part for the long rows' overflow"),
-    table_entry<Format::cusparse>("cusparse", "cusparseSpMV on the CSR matrix, the vendor reference"),
-    {Format::automatic, "auto", "the fastest of the others, measured (and cached)",
-     {&make_auto_backend<float>, &make_auto_backend<double>}},
+    table_entry<Format::cusparse>("cusparse",
+                                  "cusparseSpMV on the CSR matrix, the vendor reference"),
+    auto_entry("auto", "the fastest of the others, measured (and cached)"),
 };
 
 const FormatEntry& entry_of(Format format) {
@@ -97,8 +101,8 @@ const std::vector<Format>& all_formats() {
 
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
-                                                  const SpmvOptions& options,
-                                                  cudaStream_t stream, TuningReport* tuning) {
+                                                  const SpmvOptions& options, cudaStream_t stream,
+                                                  TuningReport* tuning) {
   if (tuning != nullptr) *tuning = TuningReport{};
   const FormatEntry& entry = entry_of(options.format);
   if constexpr (std::is_same_v<T, float>)
@@ -107,11 +111,11 @@ std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
     return entry.factories.make_double(matrix, options, stream, tuning);
 }
 
-template std::unique_ptr<SpmvBackend<float>> make_spmv_backend(const CsrMatrix<float>&,
-                                                               const SpmvOptions&,
-                                                               cudaStream_t, TuningReport*);
-template std::unique_ptr<SpmvBackend<double>> make_spmv_backend(const CsrMatrix<double>&,
-                                                                const SpmvOptions&,
-                                                                cudaStream_t, TuningReport*);
+#define SPK_INSTANTIATE_MAKE_SPMV_BACKEND(T)                  \
+  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend( \
+      const CsrMatrix<T>&, const SpmvOptions&, cudaStream_t, TuningReport*);
+SPK_INSTANTIATE_MAKE_SPMV_BACKEND(float)
+SPK_INSTANTIATE_MAKE_SPMV_BACKEND(double)
+#undef SPK_INSTANTIATE_MAKE_SPMV_BACKEND
 
 }  // namespace spk

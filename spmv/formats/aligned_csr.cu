@@ -17,8 +17,9 @@
 // Thread mapping: lanes [j*g, j*g + g) of a warp compute one row; lane l reads entries
 // l, l+g, l+2g, ... of the padded row. Every lane of the sub-warp makes the same number of
 // steps (padded length / g): no divergence inside a row; loads are unrolled by 4 so several
-// are in flight (sub_warp_row_dot, csr_kernel_support.cuh, shared with csr-vector). The g partial sums are reduced with
-// __shfl_down_sync (the paper used a shared-memory reduction) and the first lane writes y.
+// are in flight (sub_warp_row_dot, csr_kernel_support.cuh, shared with csr-vector). The g
+// partial sums are reduced with __shfl_down_sync (the paper used a shared-memory reduction)
+// and the first lane writes y.
 // Grid: exact, ceil(rows * g / block_size) blocks and no grid-stride loop, as in the paper
 // (which measured a fixed grid with a loop over rows to be slower). x is read through
 // spmv.x_cache; texture is the paper's texture-cached input vector.
@@ -41,11 +42,12 @@ namespace spk {
 
 namespace {
 
-template <class T, int GroupSize, class Reader>
+// Matrix values of type Value, products and sums in the vector type T.
+template <int GroupSize, class Value, class T, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     aligned_csr_kernel(index_t rows, const index_t* __restrict__ row_starts,
-                       const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                       OutputScale<T> scale, T* __restrict__ y) {
+                       const index_t* __restrict__ columns, const Value* __restrict__ values,
+                       Reader x, OutputScale<T> scale, T* __restrict__ y) {
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned int lane = threadIdx.x % static_cast<unsigned int>(GroupSize);
   // The lanes of a sub-warp share each row of the grid-stride loop: they leave together.
@@ -53,7 +55,7 @@ __global__ void __launch_bounds__(max_block_size)
     const index_t begin = row_starts[row];
     // Padded rows are a multiple of g long: every lane makes the same number of steps.
     const auto length = static_cast<unsigned int>(row_starts[row + 1] - begin);
-    T sum = sub_warp_row_dot<GroupSize>(values, columns, begin, length, lane, x);
+    T sum = sub_warp_row_dot<GroupSize>(values, columns, begin, length, lane, x, T(0));
     sum = sub_warp_sum<GroupSize>(sum);
     if (lane == 0) scale.store(y + row, sum);
   }
@@ -80,7 +82,7 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
     with_threads_per_row(group_size_, [&](auto width) {
       constexpr int group_size = decltype(width)::value;
       const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * group_size);
-      aligned_csr_kernel<T, group_size><<<blocks, launch.block_size(), 0, this->stream()>>>(
+      aligned_csr_kernel<group_size><<<blocks, launch.block_size(), 0, this->stream()>>>(
           rows, row_starts_.data(), columns_.data(), this->values(), x, scale, y);
       SPK_CHECK_LAUNCH("aligned_csr_kernel");
     });
@@ -110,14 +112,14 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
   typename HandWrittenBackend<T, AlignedCsr<T>>::Details format_details() const override {
     const auto padded = static_cast<index_t>(this->value_slots());
     const index_t nnz = this->nnz();
-    return {{"threads_per_row", std::to_string(group_size_)},
-            {"threads_per_row_from", threads_per_row_source_},
-            {"row_alignment", std::to_string(group_size_) + " entries (" +
-                                  std::to_string(group_size_ * sizeof(T)) + " bytes)"},
-            {"padded_entries", std::to_string(padded)},
-            {"padding_entries", std::to_string(padded - nnz)},
-            {"padding_overhead",
-             percent(nnz == 0 ? 0.0 : static_cast<double>(padded - nnz) / nnz)}};
+    return {
+        {"threads_per_row", std::to_string(group_size_)},
+        {"threads_per_row_from", threads_per_row_source_},
+        {"row_alignment", std::to_string(group_size_) + " entries (" +
+                              std::to_string(group_size_ * sizeof(T)) + " bytes)"},
+        {"padded_entries", std::to_string(padded)},
+        {"padding_entries", std::to_string(padded - nnz)},
+        {"padding_overhead", percent(nnz == 0 ? 0.0 : static_cast<double>(padded - nnz) / nnz)}};
   }
 
   int group_size_;

@@ -16,6 +16,9 @@
 // whatever the row lengths: a row of 100k overflow entries costs one atomic per 256 entries,
 // and every row overflowing by a few entries costs one atomic per row.
 //
+// Matrix values of type Value, products and sums in the vector type T (the mixed-precision
+// seam; only Value == T is instantiated).
+//
 // Determinism: chunks meeting on the same row add their partial sums in whatever order the
 // atomics land, so float rounding (last bits of y) may differ between runs.
 #include <cuda_runtime.h>
@@ -32,10 +35,10 @@ constexpr int warp_size = 32;
 constexpr int tiles_per_warp = 8;
 constexpr std::int64_t entries_per_warp = warp_size * tiles_per_warp;
 
-template <int MaxThreads, class T, class Reader>
+template <int MaxThreads, class Value, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     coo_add_kernel(std::int64_t entries, const index_t* __restrict__ rows,
-                   const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
+                   const index_t* __restrict__ columns, const Value* __restrict__ values, Reader x,
                    T alpha, T* __restrict__ y) {
   constexpr unsigned full_mask = 0xffffffffu;
   const int lane = static_cast<int>(threadIdx.x % warp_size);
@@ -48,10 +51,10 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
   // valid lane's segment and change nothing.
   const index_t last_row = rows[end - 1];
   // One triple per lane; lanes past `end` get column -1 (no product).
-  const auto load_triple = [&](std::int64_t entry, index_t& row, index_t& column, T& value) {
+  const auto load_triple = [&](std::int64_t entry, index_t& row, index_t& column, Value& value) {
     row = last_row;
     column = -1;
-    value = T(0);
+    value = Value(0);
     if (entry < end) {
       row = __ldcs(rows + entry);
       column = __ldcs(columns + entry);
@@ -59,14 +62,14 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     }
   };
   index_t next_row, next_column;
-  T next_value;
+  Value next_value;
   load_triple(begin + lane, next_row, next_column, next_value);
   index_t carry_row = rows[begin];
   T carry = T(0);
   for (std::int64_t base = begin; base < end; base += warp_size) {
     const index_t row = next_row;
     const index_t column = next_column;
-    T sum = column >= 0 ? next_value * x.load(column) : T(0);
+    T sum = column >= 0 ? static_cast<T>(next_value) * x.load(column) : T(0);
     // Prefetch the next tile's triples while this tile's x gather is in flight.
     load_triple(base + warp_size + lane, next_row, next_column, next_value);
     if (lane == 0) {

@@ -14,6 +14,8 @@
 //                             [begin, begin + length), kUnroll (4) at a time with all their
 //                             value and column loads issued before any product, then the
 //                             remaining 0..3 one by one. The caller reduces with sub_warp_sum.
+//                             Matrix values of type Value, products and sum in the vector type
+//                             T (the mixed-precision seam: only Value == T is instantiated).
 //   with_threads_per_row(w, launch)  host: calls launch(std::integral_constant<int, w>{}) for
 //                             w in 2, 4, 8, 16, 32, so every kernel has a compile-time width
 #include <cuda_runtime.h>
@@ -57,14 +59,14 @@ constexpr unsigned int kSubWarpUnroll = 4;
 
 // `sum` plus this lane's products over entries begin + lane, begin + lane + Width, ... below
 // begin + length (see the header comment). Lanes need not make the same number of steps.
-template <int Width, class T, class Reader>
-__device__ __forceinline__ T sub_warp_row_dot(const T* __restrict__ values,
+template <int Width, class Value, class Reader, class T = typename Reader::value_type>
+__device__ __forceinline__ T sub_warp_row_dot(const Value* __restrict__ values,
                                               const index_t* __restrict__ columns, index_t begin,
                                               unsigned int length, unsigned int lane,
                                               const Reader& x, T sum = T(0)) {
   constexpr unsigned int stride = Width;
   constexpr unsigned int unroll = kSubWarpUnroll;
-  const T* row_values = values + begin;
+  const Value* row_values = values + begin;
   const index_t* row_columns = columns + begin;
   unsigned int k = lane;  // offset of this lane's next entry from `begin`
   // Unrolled by hand (unroll loads in flight); no further unrolling by the compiler, which
@@ -72,17 +74,17 @@ __device__ __forceinline__ T sub_warp_row_dot(const T* __restrict__ values,
 #pragma unroll 1
   for (; k + (unroll - 1) * stride < length; k += unroll * stride) {
     index_t column[unroll];
-    T value[unroll];
+    Value value[unroll];
 #pragma unroll
     for (unsigned int u = 0; u < unroll; ++u) {
       column[u] = load_streaming(row_columns + k + u * stride);
       value[u] = load_streaming(row_values + k + u * stride);
     }
 #pragma unroll
-    for (unsigned int u = 0; u < unroll; ++u) sum += value[u] * x.load(column[u]);
+    for (unsigned int u = 0; u < unroll; ++u) sum += static_cast<T>(value[u]) * x.load(column[u]);
   }
   for (; k < length; k += stride)
-    sum += load_streaming(row_values + k) * x.load(load_streaming(row_columns + k));
+    sum += static_cast<T>(load_streaming(row_values + k)) * x.load(load_streaming(row_columns + k));
   return sum;
 }
 

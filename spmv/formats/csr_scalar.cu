@@ -18,17 +18,19 @@ namespace spk {
 
 namespace {
 
-template <class T, class Reader>
+// Matrix values of type Value, products and sums in the vector type T.
+template <class Value, class T, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     csr_scalar_kernel(index_t rows, const index_t* __restrict__ row_offsets,
-                      const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                      OutputScale<T> scale, T* __restrict__ y) {
+                      const index_t* __restrict__ columns, const Value* __restrict__ values,
+                      Reader x, OutputScale<T> scale, T* __restrict__ y) {
   const std::int64_t stride = grid_row_stride(1);
   for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < rows; row += stride) {
     const index_t end = row_offsets[row + 1];
     T sum = T(0);
-    for (index_t k = row_offsets[row]; k < end; ++k) sum += values[k] * x.load(columns[k]);
+    for (index_t k = row_offsets[row]; k < end; ++k)
+      sum += static_cast<T>(values[k]) * x.load(columns[k]);
     scale.store(y + row, sum);
   }
 }
@@ -44,7 +46,7 @@ class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
   template <class Reader>
   void multiply(Reader x, OutputScale<T> scale, T* y) const {
     const KernelLaunch& launch = this->launch();
-    csr_scalar_kernel<T><<<launch.blocks(this->rows()), launch.block_size(), 0, this->stream()>>>(
+    csr_scalar_kernel<<<launch.blocks(this->rows()), launch.block_size(), 0, this->stream()>>>(
         this->rows(), pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
     SPK_CHECK_LAUNCH("csr_scalar_kernel");
   }

@@ -44,11 +44,12 @@ namespace spk {
 
 namespace {
 
-template <class T, int ThreadsPerRow, class Reader>
+// Matrix values of type Value, products and sums in the vector type T (as every kernel here).
+template <int ThreadsPerRow, class Value, class T, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     csr_vector_kernel(index_t rows, const index_t* __restrict__ row_offsets,
-                      const index_t* __restrict__ columns, const T* __restrict__ values, Reader x,
-                      OutputScale<T> scale, T* __restrict__ y) {
+                      const index_t* __restrict__ columns, const Value* __restrict__ values,
+                      Reader x, OutputScale<T> scale, T* __restrict__ y) {
   constexpr unsigned int long_row_length = csr_vector_long_row_length(ThreadsPerRow);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned int lane = threadIdx.x % static_cast<unsigned int>(ThreadsPerRow);
@@ -66,7 +67,7 @@ __global__ void __launch_bounds__(max_block_size)
         first -= static_cast<index_t>(shift);
         length += shift;
         if (lane >= shift)
-          sum += load_streaming(values + first + lane) *
+          sum += static_cast<T>(load_streaming(values + first + lane)) *
                  x.load(load_streaming(columns + first + lane));
         first += 32;  // the rest of the walk starts at the next aligned entry
         length -= 32;
@@ -79,14 +80,15 @@ __global__ void __launch_bounds__(max_block_size)
 }
 
 // Long rows, pass 1: warp c computes the partial sum of chunk c (see csr_long_rows.hpp).
-template <class T, class Reader>
+template <class Value, class T, class Reader>
 __global__ void __launch_bounds__(max_block_size)
     csr_long_row_chunks_kernel(index_t chunks, const index_t* __restrict__ chunk_rows,
                                const index_t* __restrict__ chunk_offsets,
                                const index_t* __restrict__ long_rows,
                                const index_t* __restrict__ row_offsets,
-                               const index_t* __restrict__ columns, const T* __restrict__ values,
-                               Reader x, T* __restrict__ partials) {
+                               const index_t* __restrict__ columns,
+                               const Value* __restrict__ values, Reader x,
+                               T* __restrict__ partials) {
   const std::int64_t chunk =
       (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (chunk >= chunks) return;  // the whole warp leaves together
@@ -96,7 +98,7 @@ __global__ void __launch_bounds__(max_block_size)
   const EntryRange range = long_row_chunk_range(row_offsets[row], row_offsets[row + 1],
                                                 static_cast<index_t>(chunk) - chunk_offsets[slot]);
   T sum = sub_warp_row_dot<32>(values, columns, range.begin,
-                               static_cast<unsigned int>(range.end - range.begin), lane, x);
+                               static_cast<unsigned int>(range.end - range.begin), lane, x, T(0));
   sum = sub_warp_sum<32>(sum);
   if (lane == 0) partials[chunk] = sum;
 }
@@ -172,22 +174,22 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
     with_threads_per_row(threads_per_row_, [&](auto width) {
       constexpr int threads_per_row = decltype(width)::value;
       const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * threads_per_row);
-      csr_vector_kernel<T, threads_per_row><<<blocks, launch.block_size(), 0, stream>>>(
+      csr_vector_kernel<threads_per_row><<<blocks, launch.block_size(), 0, stream>>>(
           rows, pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
       SPK_CHECK_LAUNCH("csr_vector_kernel");
     });
     if (long_rows_.long_row_count == 0) return;
     const int block_size = launch.block_size();
-    csr_long_row_chunks_kernel<T>
-        <<<csr_grid_blocks(long_rows_.chunks, 32, block_size), block_size, 0, stream>>>(
-            long_rows_.chunks, long_rows_.chunk_rows.data(), long_rows_.chunk_offsets.data(),
-            long_rows_.rows.data(), pattern_.row_offsets(), pattern_.columns(), this->values(), x,
-            partials_.data());
+    csr_long_row_chunks_kernel<<<csr_grid_blocks(long_rows_.chunks, 32, block_size), block_size, 0,
+                                 stream>>>(long_rows_.chunks, long_rows_.chunk_rows.data(),
+                                           long_rows_.chunk_offsets.data(), long_rows_.rows.data(),
+                                           pattern_.row_offsets(), pattern_.columns(),
+                                           this->values(), x, partials_.data());
     SPK_CHECK_LAUNCH("csr_long_row_chunks_kernel");
-    csr_long_row_sums_kernel<T>
-        <<<csr_grid_blocks(long_rows_.long_row_count, 32, block_size), block_size, 0, stream>>>(
-            long_rows_.long_row_count, long_rows_.rows.data(), long_rows_.chunk_offsets.data(),
-            partials_.data(), scale, y);
+    csr_long_row_sums_kernel<<<csr_grid_blocks(long_rows_.long_row_count, 32, block_size),
+                               block_size, 0, stream>>>(
+        long_rows_.long_row_count, long_rows_.rows.data(), long_rows_.chunk_offsets.data(),
+        partials_.data(), scale, y);
     SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
   }
 

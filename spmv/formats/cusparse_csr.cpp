@@ -1,6 +1,7 @@
 // cusparse: the vendor baseline, cusparseSpMV on the CSR matrix (uploaded unchanged:
-// DeviceCsrPattern and the values in CSR order) with 32-bit indices, y = alpha A x + beta y in host pointer mode (apply_scaled
-// passes its alpha and beta through; apply is alpha = 1, beta = 0).
+// DeviceCsrPattern and the values in CSR order) with 32-bit indices, y = alpha A x + beta y
+// in host pointer mode (apply_scaled passes its alpha and beta through; apply is alpha = 1,
+// beta = 0).
 //
 // spmv.cusparse_algorithm picks the algorithm: alg1 = CUSPARSE_SPMV_CSR_ALG1 (default of
 // this project), alg2 = CUSPARSE_SPMV_CSR_ALG2, default = CUSPARSE_SPMV_ALG_DEFAULT.
@@ -11,8 +12,9 @@
 // cached x and y descriptors at the vectors it is given (cusparseDnVecSetValues) and calls
 // cusparseSpMV with the same workspace. update_values() scatters the new values into the CSR
 // value array in place (one kernel, DeviceValues without a map) and keeps the preprocessing,
-// which depends on the sparsity pattern only. A matrix with no rows or no entries never reaches cuSPARSE (which
-// rejects some empty shapes): apply() then only writes y = beta y (empty_product.hpp).
+// which depends on the sparsity pattern only. A matrix with no rows or no entries never
+// reaches cuSPARSE (which rejects some empty shapes): apply() then only writes y = beta y
+// (empty_product.hpp).
 // spmv.x_cache does not apply.
 #include <cusparse.h>
 

@@ -25,26 +25,27 @@ struct MappedSlots {
 };
 
 // The one scatter kernel of update_values, for every format (see device_values.hpp).
-template <class T, class Slots>
-__global__ void scatter_values_kernel(std::int64_t nnz, const T* __restrict__ values, Slots slots,
-                                      T* __restrict__ stored, index_t* first_non_finite) {
+template <class Value, class Slots>
+__global__ void scatter_values_kernel(std::int64_t nnz, const Value* __restrict__ values,
+                                      Slots slots, Value* __restrict__ stored,
+                                      index_t* first_non_finite) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
        k += stride) {
-    const T value = values[k];
+    const Value value = values[k];
     stored[slots(k)] = value;
     if (first_non_finite != nullptr && !isfinite(value))
       atomicMin(first_non_finite, static_cast<index_t>(k));
   }
 }
 
-template <class T, class Slots>
-void launch_scatter(index_t nnz, const T* values, Slots slots, T* stored, index_t* first_non_finite,
-                    cudaStream_t stream) {
+template <class Value, class Slots>
+void launch_scatter(index_t nnz, const Value* values, Slots slots, Value* stored,
+                    index_t* first_non_finite, cudaStream_t stream) {
   const auto blocks = static_cast<unsigned int>(
       (static_cast<std::int64_t>(nnz) + kScatterBlockSize - 1) / kScatterBlockSize);
-  scatter_values_kernel<T><<<blocks, kScatterBlockSize, 0, stream>>>(nnz, values, slots, stored,
-                                                                      first_non_finite);
+  scatter_values_kernel<<<blocks, kScatterBlockSize, 0, stream>>>(nnz, values, slots, stored,
+                                                                  first_non_finite);
   SPK_CHECK_LAUNCH("scatter_values_kernel");
 }
 
@@ -56,13 +57,13 @@ bool every_slot_fits_32_bits(const ValueSlots& slots) {
 
 }  // namespace
 
-template <class T>
-DeviceValues<T>::DeviceValues(const std::vector<T>& stored, const std::string& what)
+template <class Value>
+DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored, const std::string& what)
     : stored_(stored, what), nnz_(static_cast<index_t>(stored.size())) {}
 
-template <class T>
-DeviceValues<T>::DeviceValues(const std::vector<T>& stored, const ValueSlots& slots,
-                              const std::string& what)
+template <class Value>
+DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored, const ValueSlots& slots,
+                                  const std::string& what)
     : stored_(stored, what), nnz_(static_cast<index_t>(slots.size())) {
   if (every_slot_fits_32_bits(slots)) {
     std::vector<std::uint32_t> narrow(slots.size());
@@ -73,8 +74,9 @@ DeviceValues<T>::DeviceValues(const std::vector<T>& stored, const ValueSlots& sl
   }
 }
 
-template <class T>
-void DeviceValues<T>::scatter(const T* values, index_t* first_non_finite, cudaStream_t stream) {
+template <class Value>
+void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite,
+                                  cudaStream_t stream) {
   if (nnz_ == 0) return;
   if (slots32_.size() > 0)
     launch_scatter(nnz_, values, MappedSlots<std::uint32_t>{slots32_.data()}, stored_.data(),

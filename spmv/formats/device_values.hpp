@@ -1,5 +1,5 @@
 #pragma once
-// DeviceValues<T>: a format's stored values on the device (every value slot of its layout,
+// DeviceValues<Value>: a format's stored values on the device (every value slot of its layout,
 // padding included, in one array) and the map from each CSR nonzero to its slot, built at
 // setup and kept, so that update_values is one scatter kernel on the backend's stream: no host
 // copy, no allocation, no synchronization.
@@ -31,19 +31,20 @@
 
 namespace spk {
 
-template <class T>
+// Value: the matrix's value type (the backend's vector type T for now).
+template <class Value>
 class DeviceValues {
  public:
   // Values stored in CSR order: `stored` holds the nnz values, no map.
-  DeviceValues(const std::vector<T>& stored, const std::string& what);
+  DeviceValues(const std::vector<Value>& stored, const std::string& what);
   // Values stored in a layout: `stored` holds every slot (padding included), slots[k] is the
   // slot of nonzero k (slots.size() == nnz).
-  DeviceValues(const std::vector<T>& stored, const ValueSlots& slots, const std::string& what);
+  DeviceValues(const std::vector<Value>& stored, const ValueSlots& slots, const std::string& what);
 
-  void scatter(const T* values, index_t* first_non_finite, cudaStream_t stream);
+  void scatter(const Value* values, index_t* first_non_finite, cudaStream_t stream);
 
-  T* data() { return stored_.data(); }
-  const T* data() const { return stored_.data(); }
+  Value* data() { return stored_.data(); }
+  const Value* data() const { return stored_.data(); }
   // Value slots (padding included).
   std::size_t size() const { return stored_.size(); }
   // The stored values and the map.
@@ -52,7 +53,7 @@ class DeviceValues {
   std::size_t map_bytes() const { return slots32_.bytes() + slots64_.bytes(); }
 
  private:
-  DeviceBuffer<T> stored_;
+  DeviceBuffer<Value> stored_;
   index_t nnz_ = 0;
   DeviceBuffer<std::uint32_t> slots32_;  // the map when every slot fits 32 bits
   DeviceBuffer<std::uint64_t> slots64_;  // otherwise

@@ -19,6 +19,8 @@
 //   picked from the block size (block_size.hpp).
 // * y[row] = alpha * sum (+ beta * y[row] unless beta == 0; output_scale.cuh): every row is
 //   written, padding and empty rows included.
+// * Matrix values of type Value, products and sums in the vector type T (the mixed-precision
+//   seam; only Value == T is instantiated).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -37,14 +39,14 @@ constexpr int slot_unroll = 4;
 // row (a 7-point stencil: 4 + 3) still has all its loads in flight at once. With
 // SkipPadding, a slot whose column is -1 adds nothing and never touches x (0 * Inf would
 // otherwise turn y into NaN).
-template <bool SkipPadding, class T, class Reader>
-__device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const T* value,
+template <bool SkipPadding, class Value, class Reader, class T = typename Reader::value_type>
+__device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const Value* value,
                                      const index_t* column, const Reader& x) {
   T sum = T(0);
   index_t slot = 0;
   for (; length - slot >= slot_unroll; slot += slot_unroll) {
     index_t c[slot_unroll];
-    T v[slot_unroll];
+    Value v[slot_unroll];
 #pragma unroll
     for (int u = 0; u < slot_unroll; ++u) {
       c[u] = __ldcs(column + u * pitch);
@@ -52,17 +54,17 @@ __device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const T*
     }
 #pragma unroll
     for (int u = 0; u < slot_unroll; ++u)
-      if (!SkipPadding || c[u] >= 0) sum += v[u] * x.load(c[u]);
+      if (!SkipPadding || c[u] >= 0) sum += static_cast<T>(v[u]) * x.load(c[u]);
     column += slot_unroll * pitch;
     value += slot_unroll * pitch;
   }
   const index_t remaining = length - slot;  // 0 .. slot_unroll - 1
   index_t c[slot_unroll - 1];
-  T v[slot_unroll - 1];
+  Value v[slot_unroll - 1];
 #pragma unroll
   for (int u = 0; u < slot_unroll - 1; ++u) {
     c[u] = -1;
-    v[u] = T(0);
+    v[u] = Value(0);
     if (u < remaining) {
       c[u] = __ldcs(column + u * pitch);
       v[u] = __ldcs(value + u * pitch);
@@ -70,14 +72,14 @@ __device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const T*
   }
 #pragma unroll
   for (int u = 0; u < slot_unroll - 1; ++u)
-    if (u < remaining && (!SkipPadding || c[u] >= 0)) sum += v[u] * x.load(c[u]);
+    if (u < remaining && (!SkipPadding || c[u] >= 0)) sum += static_cast<T>(v[u]) * x.load(c[u]);
   return sum;
 }
 
 // Plain ELLPACK: every one of the `width` slots of the row is read; padding is skipped.
-template <int MaxThreads, class T, class Reader>
+template <int MaxThreads, class Value, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
-    ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const T* __restrict__ values,
+    ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const Value* __restrict__ values,
                    const index_t* __restrict__ columns, Reader x, OutputScale<T> scale,
                    T* __restrict__ y) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -88,9 +90,9 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
 
 // ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
 // padding is never read and no slot needs a padding test.
-template <int MaxThreads, class T, class Reader>
+template <int MaxThreads, class Value, class T, class Reader>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
-    ellpack_r_kernel(index_t rows, std::size_t pitch, const T* __restrict__ values,
+    ellpack_r_kernel(index_t rows, std::size_t pitch, const Value* __restrict__ values,
                      const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
                      Reader x, OutputScale<T> scale, T* __restrict__ y) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;

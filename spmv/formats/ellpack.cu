@@ -55,7 +55,8 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
     return this->values_device_bytes() + ell_.column_bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return ell_.bytes_read<T>() + (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T);
+    return ell_.bytes_read<T>() +
+           (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T);
   }
 
  private:

@@ -49,8 +49,7 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
 
   template <class Reader>
   void multiply(Reader x, OutputScale<T> scale, T* y) const {
-    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream(),
-                  row_lengths_.data());
+    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream(), row_lengths_.data());
   }
   std::size_t device_bytes() const override {
     return this->values_device_bytes() + ell_.column_bytes() + row_lengths_.bytes();

@@ -48,6 +48,10 @@ template <class T, class Backend>
 class HandWrittenBackend : public SpmvBackend<T> {
  public:
   using Details = std::vector<std::pair<std::string, std::string>>;
+  // The matrix's value type. The kernels, DeviceValues and EllDevicePart take it apart from
+  // the vector type T (they accumulate in T): the seam for mixed precision. Only Value == T is
+  // built for now.
+  using Value = T;
 
   // Refuses a bad spmv.block_size before the factory converts the matrix.
   static void check_options(const SpmvOptions& options) { checked_block_size(options.block_size); }
@@ -58,11 +62,11 @@ class HandWrittenBackend : public SpmvBackend<T> {
       write_empty_product(y, rows_, beta, this->stream());
       return;
     }
-    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
-                  launch_.texture_limits(), [&](auto reader) {
-                    static_cast<const Backend&>(*this).multiply(reader, OutputScale<T>{alpha, beta},
-                                                                y);
-                  });
+    with_x_reader(
+        launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_, launch_.texture_limits(),
+        [&](auto reader) {
+          static_cast<const Backend&>(*this).multiply(reader, OutputScale<T>{alpha, beta}, y);
+        });
   }
 
   index_t rows() const final { return rows_; }
@@ -77,14 +81,14 @@ class HandWrittenBackend : public SpmvBackend<T> {
   }
   void set_launch(const SpmvOptions& options) final { launch_.set(options); }
 
-  void update_values(const T* values, index_t* first_non_finite) final {
+  void update_values(const Value* values, index_t* first_non_finite) final {
     values_.scatter(values, first_non_finite, this->stream());
   }
 
  protected:
   // values: the matrix's values in the format's layout and the slot of each nonzero.
   HandWrittenBackend(Format format, const CsrMatrix<T>& matrix, const SpmvOptions& options,
-                     cudaStream_t stream, DeviceValues<T> values)
+                     cudaStream_t stream, DeviceValues<Value> values)
       : SpmvBackend<T>(stream),
         format_(format),
         rows_(matrix.rows),
@@ -99,7 +103,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
   index_t nnz() const { return nnz_; }
   const KernelLaunch& launch() const { return launch_; }
   // Every value slot of the layout, on the device.
-  const T* values() const { return values_.data(); }
+  const Value* values() const { return values_.data(); }
   // The stored values and their slot map.
   std::size_t values_device_bytes() const { return values_.device_bytes(); }
   std::size_t value_slots() const { return values_.size(); }
@@ -110,7 +114,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
   index_t cols_;
   index_t nnz_;
   KernelLaunch launch_;
-  DeviceValues<T> values_;
+  DeviceValues<Value> values_;
   mutable XTextureCache<T> textures_;
 };
 

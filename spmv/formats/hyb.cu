@@ -67,7 +67,7 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
     if (entries == 0) return;
     const int block_size = this->launch().block_size();
     with_block_class(block_size, [&](auto block_class) {
-      coo_kernels::coo_add_kernel<decltype(block_class)::value, T, Reader>
+      coo_kernels::coo_add_kernel<decltype(block_class)::value>
           <<<coo_kernels::coo_blocks(entries, block_size), block_size, 0, this->stream()>>>(
               entries, coo_rows_.data(), coo_columns_.data(), this->values() + ell_.slots(), x,
               scale.alpha, y);

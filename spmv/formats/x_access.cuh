@@ -1,6 +1,7 @@
 #pragma once
 // How kernels read the input vector x: the `spmv.x_cache` option of every hand-written
-// format. Kernels take an XReader<T, cache> by value and call `x.load(column)`.
+// format. Kernels take an XReader<T, cache> by value and call `x.load(column)`; T, the vector
+// type (XReader::value_type), is also the type kernels accumulate in.
 //
 //   XCache::none     plain global load
 //   XCache::ldg      read-only data cache (__ldg on a const __restrict__ pointer)
@@ -28,18 +29,21 @@ struct XReader;
 
 template <class T>
 struct XReader<T, XCache::none> {
+  using value_type = T;
   const T* x;
   __device__ __forceinline__ T load(int column) const { return x[column]; }
 };
 
 template <class T>
 struct XReader<T, XCache::ldg> {
+  using value_type = T;
   const T* __restrict__ x;
   __device__ __forceinline__ T load(int column) const { return __ldg(x + column); }
 };
 
 template <>
 struct XReader<float, XCache::texture> {
+  using value_type = float;
   cudaTextureObject_t texture;
   __device__ __forceinline__ float load(int column) const {
     return tex1Dfetch<float>(texture, column);
@@ -48,6 +52,7 @@ struct XReader<float, XCache::texture> {
 
 template <>
 struct XReader<double, XCache::texture> {
+  using value_type = double;
   cudaTextureObject_t texture;
   __device__ __forceinline__ double load(int column) const {
     const int2 bits = tex1Dfetch<int2>(texture, column);

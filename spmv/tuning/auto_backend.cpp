@@ -22,8 +22,7 @@ constexpr int timed_runs = 10;
 template <class T>
 class AutoTuned final : public SpmvBackend<T> {
  public:
-  AutoTuned(std::unique_ptr<SpmvBackend<T>> chosen, const TuningReport& report,
-            cudaStream_t stream)
+  AutoTuned(std::unique_ptr<SpmvBackend<T>> chosen, const TuningReport& report, cudaStream_t stream)
       : SpmvBackend<T>(stream),
         chosen_(std::move(chosen)),
         chosen_label_(report.chosen_label),

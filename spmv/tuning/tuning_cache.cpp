@@ -94,7 +94,8 @@ std::string choice_text(const TuningChoice& choice) {
   const SpmvOptions& o = choice.options;
   char time[32];
   std::snprintf(time, sizeof time, "%.5f", choice.spmv_ms);
-  return "format=" + std::string(to_string(o.format)) + " threads_per_row=" + std::to_string(o.threads_per_row) +
+  return "format=" + std::string(to_string(o.format)) +
+         " threads_per_row=" + std::to_string(o.threads_per_row) +
          " block_size=" + std::to_string(o.block_size) + " x_cache=" + to_string(o.x_cache) +
          " grid=" + to_string(o.grid) + " spmv_ms=" + time;
 }

@@ -222,9 +222,9 @@ TEST(MatrixStats, RowStatsAreTheRowPartOfMatrixStats) {
     EXPECT_EQ(row.empty_rows, full.empty_rows);
     EXPECT_EQ(row.aligned16_entries, full.aligned16_entries);
     const double expected_padding =
-        row.nnz == 0 ? 0.0
-                     : static_cast<double>(row.aligned16_entries - row.nnz) /
-                           static_cast<double>(row.nnz);
+        row.nnz == 0
+            ? 0.0
+            : static_cast<double>(row.aligned16_entries - row.nnz) / static_cast<double>(row.nnz);
     EXPECT_DOUBLE_EQ(row.aligned16_padding(), expected_padding);
   }
 }

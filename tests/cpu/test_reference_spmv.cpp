@@ -154,8 +154,8 @@ TEST(ReferenceSpmv, HostCsrOperatorApplyScaled) {
   std::mt19937_64 rng(seed);
   std::vector<std::pair<std::string, CsrMatrix<double>>> matrices;
   for (const Shape& shape : awkward_shapes())
-    matrices.emplace_back(shape.name, test::random_csr(shape.rows, shape.cols, shape.density, rng,
-                                                       shape.empty_rows));
+    matrices.emplace_back(
+        shape.name, test::random_csr(shape.rows, shape.cols, shape.density, rng, shape.empty_rows));
   matrices.emplace_back("one_huge_row", one_huge_row(50, 2000, rng));
   for (const auto& [name, matrix] : matrices) {
     SCOPED_TRACE(name);

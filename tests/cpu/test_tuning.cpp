@@ -300,8 +300,8 @@ TEST(TuningPrefilter, RowStats) {
 
 TEST(TuningPrefilter, SevenPointStencilKeepsTheEllFamily) {
   const CsrMatrix<double> a = generate_poisson3d(20, 7);  // rows 4..7, fill 7/6.7
-  const CandidatePlan plan =
-      plan_format_candidates(compute_row_stats(a.rows, a.cols, a.row_offsets), SpmvOptions{}, 8, eighty_gb);
+  const CandidatePlan plan = plan_format_candidates(
+      compute_row_stats(a.rows, a.cols, a.row_offsets), SpmvOptions{}, 8, eighty_gb);
   const auto labels = planned_labels(plan);
   ASSERT_FALSE(labels.empty());
   EXPECT_EQ(labels[0], "csr-vector w=4 bs=256 ldg exact");  // the default format's rule, first

@@ -137,8 +137,7 @@ double spmv_tolerance(index_t longest_row) {
 // allocation) and y_start in y, on `stream`, and returns y.
 template <class T, class Multiply>
 std::vector<T> device_product(const std::vector<T>& x, const std::vector<T>& y_start,
-                              std::size_t x_offset, const TestStream& stream,
-                              Multiply&& multiply) {
+                              std::size_t x_offset, const TestStream& stream, Multiply&& multiply) {
   const std::size_t rows = y_start.size(), cols = x.size();
   DeviceBuffer<T> x_device(cols + x_offset, "test x");
   DeviceBuffer<T> y_device(rows, "test y");
@@ -168,10 +167,9 @@ double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& ma
   const std::vector<T> x = random_values<T>(static_cast<std::size_t>(matrix.cols), rng);
   const std::vector<T> poison(static_cast<std::size_t>(matrix.rows),
                               std::numeric_limits<T>::quiet_NaN());
-  const std::vector<T> y = device_product(
-      x, poison, x_offset, stream, [&](const T* x_device, T* y_device) {
-        backend.apply(x_device, y_device);
-      });
+  const std::vector<T> y =
+      device_product(x, poison, x_offset, stream,
+                     [&](const T* x_device, T* y_device) { backend.apply(x_device, y_device); });
   const CsrMatrix<double> reference = convert_values<double>(matrix);
   const std::vector<double> x_double(x.begin(), x.end());
   std::vector<double> y_reference(y.size());
@@ -185,15 +183,14 @@ double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& ma
 // the CPU; a y_ref of norm 0 (no rows, or alpha A x + beta y = 0) compares absolutely.
 template <class T>
 double spmv_scaled_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
-                                  T alpha, T beta, std::mt19937_64& rng,
-                                  const TestStream& stream) {
+                                  T alpha, T beta, std::mt19937_64& rng, const TestStream& stream) {
   const std::vector<T> x = random_values<T>(static_cast<std::size_t>(matrix.cols), rng);
-  const std::vector<T> y_start =
-      beta == T(0) ? std::vector<T>(static_cast<std::size_t>(matrix.rows),
-                                    std::numeric_limits<T>::quiet_NaN())
-                   : random_values<T>(static_cast<std::size_t>(matrix.rows), rng);
-  const std::vector<T> y = device_product(
-      x, y_start, 0, stream, [&](const T* x_device, T* y_device) {
+  const std::vector<T> y_start = beta == T(0)
+                                     ? std::vector<T>(static_cast<std::size_t>(matrix.rows),
+                                                      std::numeric_limits<T>::quiet_NaN())
+                                     : random_values<T>(static_cast<std::size_t>(matrix.rows), rng);
+  const std::vector<T> y =
+      device_product(x, y_start, 0, stream, [&](const T* x_device, T* y_device) {
         backend.apply_scaled(alpha, x_device, beta, y_device);
       });
   const CsrMatrix<double> reference = convert_values<double>(matrix);
@@ -228,8 +225,8 @@ index_t update_values_from_host(SpmvBackend<T>& backend, const std::vector<T>& v
   if (!values.empty())
     SPK_CUDA_CHECK(cudaMemcpyAsync(device_values.data(), values.data(), device_values.bytes(),
                                    cudaMemcpyHostToDevice, stream.get()));
-  SPK_CUDA_CHECK(cudaMemcpyAsync(first_non_finite.data(), &nnz, sizeof nnz,
-                                 cudaMemcpyHostToDevice, stream.get()));
+  SPK_CUDA_CHECK(cudaMemcpyAsync(first_non_finite.data(), &nnz, sizeof nnz, cudaMemcpyHostToDevice,
+                                 stream.get()));
   backend.update_values(device_values.data(), first_non_finite.data());
   index_t reported = -1;
   SPK_CUDA_CHECK(cudaMemcpyAsync(&reported, first_non_finite.data(), sizeof reported,
@@ -313,33 +310,34 @@ inline std::vector<NamedShape> awkward_shapes(std::mt19937_64& rng) {
     return std::uniform_int_distribution<index_t>(0, longest)(rng);
   };
   std::vector<NamedShape> shapes;
-  shapes.push_back({"n=1", random_pattern_matrix(1, 1, [](index_t) { return 1; }, rng)});
-  shapes.push_back({"n=1, nnz=0", random_pattern_matrix(1, 1, [](index_t) { return 0; }, rng)});
-  shapes.push_back(
-      {"nnz=0 (100 empty rows)", random_pattern_matrix(100, 100, [](index_t) { return 0; }, rng)});
+  shapes.push_back({"n=1", random_pattern_matrix(
+                               1, 1, [](index_t) { return 1; }, rng)});
+  shapes.push_back({"n=1, nnz=0", random_pattern_matrix(
+                                      1, 1, [](index_t) { return 0; }, rng)});
+  shapes.push_back({"nnz=0 (100 empty rows)", random_pattern_matrix(
+                                                  100, 100, [](index_t) { return 0; }, rng)});
   shapes.push_back({"every third row empty",
                     random_pattern_matrix(
                         500, 500, [&](index_t row) { return row % 3 == 0 ? 0 : up_to(40); }, rng)});
-  shapes.push_back({"one row of 100000 entries",
-                    random_pattern_matrix(
-                        64, 100003, [&](index_t row) { return row == 5 ? 100000 : up_to(10); },
-                        rng)});
+  shapes.push_back(
+      {"one row of 100000 entries",
+       random_pattern_matrix(
+           64, 100003, [&](index_t row) { return row == 5 ? 100000 : up_to(10); }, rng)});
   std::vector<index_t> lengths;
   for (int repeat = 0; repeat < 4; ++repeat)
-    for (const index_t length : {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129,
-                                 255, 257, 1025, 2049})
+    for (const index_t length :
+         {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 255, 257, 1025, 2049})
       lengths.push_back(length);
   std::shuffle(lengths.begin(), lengths.end(), rng);
   shapes.push_back({"row lengths around warp boundaries",
                     random_pattern_matrix(
                         static_cast<index_t>(lengths.size()), 3000,
                         [&](index_t row) { return lengths[static_cast<std::size_t>(row)]; }, rng)});
-  shapes.push_back({"rectangular 1000x37", random_pattern_matrix(1000, 37, [&](index_t) {
-                      return up_to(37);
-                    }, rng)});
-  shapes.push_back({"rectangular 37x1000", random_pattern_matrix(37, 1000, [&](index_t) {
-                      return up_to(300);
-                    }, rng)});
+  shapes.push_back({"rectangular 1000x37", random_pattern_matrix(
+                                               1000, 37, [&](index_t) { return up_to(37); }, rng)});
+  shapes.push_back(
+      {"rectangular 37x1000", random_pattern_matrix(
+                                  37, 1000, [&](index_t) { return up_to(300); }, rng)});
   return shapes;
 }
 

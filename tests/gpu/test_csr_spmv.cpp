@@ -194,9 +194,8 @@ TEST_P(CsrSpmv, ApplyScaled) {
     SpmvOptions spmv_options = options();
     spmv_options.threads_per_row = threads;
     if (GetParam().format != Format::csr_vector && GetParam().format != Format::aligned_csr) break;
-    expect_scaled_matches_reference<double>(boundary_length_matrix(rng_),
-                                            "threads_per_row " + std::to_string(threads),
-                                            spmv_options);
+    expect_scaled_matches_reference<double>(
+        boundary_length_matrix(rng_), "threads_per_row " + std::to_string(threads), spmv_options);
   }
 }
 
@@ -339,7 +338,8 @@ TEST_P(CsrSpmv, NameAndDetails) {
     EXPECT_EQ(backend->name(), "cusparse/alg1");  // x_cache does not apply
     EXPECT_EQ(detail(*backend, "algorithm"), "alg1");
   } else {
-    EXPECT_EQ(backend->name(), std::string(to_string(format)) + "/" + to_string(GetParam().x_cache));
+    EXPECT_EQ(backend->name(),
+              std::string(to_string(format)) + "/" + to_string(GetParam().x_cache));
     EXPECT_EQ(detail(*backend, "x_cache"), to_string(GetParam().x_cache));
     EXPECT_EQ(detail(*backend, "block_size"), "256");
   }

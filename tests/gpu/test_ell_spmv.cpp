@@ -349,11 +349,14 @@ TEST_P(EllSpmv, TextureLongerThanTheDeviceAllowsIsRefusedAtSetup) {
 
 INSTANTIATE_TEST_SUITE_P(
     Formats, EllSpmv,
-    ::testing::Values(BackendCase{Format::ellpack, XCache::none}, BackendCase{Format::ellpack, XCache::ldg},
+    ::testing::Values(BackendCase{Format::ellpack, XCache::none},
+                      BackendCase{Format::ellpack, XCache::ldg},
                       BackendCase{Format::ellpack, XCache::texture},
-                      BackendCase{Format::ellpack_r, XCache::none}, BackendCase{Format::ellpack_r, XCache::ldg},
-                      BackendCase{Format::ellpack_r, XCache::texture}, BackendCase{Format::hyb, XCache::none},
-                      BackendCase{Format::hyb, XCache::ldg}, BackendCase{Format::hyb, XCache::texture}),
+                      BackendCase{Format::ellpack_r, XCache::none},
+                      BackendCase{Format::ellpack_r, XCache::ldg},
+                      BackendCase{Format::ellpack_r, XCache::texture},
+                      BackendCase{Format::hyb, XCache::none}, BackendCase{Format::hyb, XCache::ldg},
+                      BackendCase{Format::hyb, XCache::texture}),
     case_name);
 
 // ---------------------------------------------------------------------------------------
