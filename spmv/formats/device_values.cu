@@ -49,6 +49,32 @@ void launch_scatter(index_t nnz, const Value* values, Slots slots, Value* stored
   SPK_CHECK_LAUNCH("scatter_values_kernel");
 }
 
+// The ELL scatter: one thread per row walks the row's CSR entries in order (the reads of a
+// warp hit the same cache lines step after step, as csr-scalar's do) and writes entry j < width
+// to slot j * pitch + row, so a warp's writes of one step are one contiguous run of the
+// column-major array; entries past the width go to the row's contiguous tail (HYB's COO).
+template <class Value>
+__global__ void scatter_ell_rows_kernel(index_t rows, const index_t* __restrict__ row_offsets,
+                                        index_t width, std::uint64_t pitch,
+                                        const std::uint64_t* __restrict__ tail_starts,
+                                        const Value* __restrict__ values,
+                                        Value* __restrict__ stored, index_t* first_non_finite) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       row < rows; row += stride) {
+    const index_t first = row_offsets[row];
+    const index_t length = row_offsets[row + 1] - first;
+    for (index_t j = 0; j < length; ++j) {
+      const Value value = values[first + j];
+      const std::uint64_t slot = j < width ? static_cast<std::uint64_t>(j) * pitch +
+                                                 static_cast<std::uint64_t>(row)
+                                           : tail_starts[row] + static_cast<std::uint64_t>(j - width);
+      stored[slot] = value;
+      if (first_non_finite != nullptr && !isfinite(value)) atomicMin(first_non_finite, first + j);
+    }
+  }
+}
+
 bool every_slot_fits_32_bits(const ValueSlots& slots) {
   for (const std::uint64_t slot : slots)
     if (slot > std::numeric_limits<std::uint32_t>::max()) return false;
@@ -75,10 +101,39 @@ DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored, const ValueS
 }
 
 template <class Value>
+DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored,
+                                  const std::vector<index_t>& row_offsets, index_t ell_width,
+                                  std::size_t pitch, const ValueSlots& slots,
+                                  const std::string& what)
+    : stored_(stored, what),
+      nnz_(static_cast<index_t>(slots.size())),
+      ell_rows_(static_cast<index_t>(row_offsets.size()) - 1),
+      ell_width_(ell_width),
+      ell_pitch_(pitch),
+      row_offsets_(row_offsets, what + " row offsets") {
+  // Where each row's entries past the width start (HYB's COO part): slot of entry `width`.
+  std::vector<std::uint64_t> tails(static_cast<std::size_t>(ell_rows_), 0);
+  bool any_tail = false;
+  for (index_t row = 0; row < ell_rows_; ++row)
+    if (row_offsets[row + 1] - row_offsets[row] > ell_width) {
+      tails[static_cast<std::size_t>(row)] = slots[static_cast<std::size_t>(row_offsets[row] + ell_width)];
+      any_tail = true;
+    }
+  if (any_tail) tail_starts_ = DeviceBuffer<std::uint64_t>(tails, what + " row tails");
+}
+
+template <class Value>
 void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite,
                                   cudaStream_t stream) {
   if (nnz_ == 0) return;
-  if (slots32_.size() > 0)
+  if (row_offsets_.size() > 0) {
+    const auto blocks = static_cast<unsigned int>(
+        (static_cast<std::int64_t>(ell_rows_) + kScatterBlockSize - 1) / kScatterBlockSize);
+    scatter_ell_rows_kernel<<<blocks, kScatterBlockSize, 0, stream>>>(
+        ell_rows_, row_offsets_.data(), ell_width_, static_cast<std::uint64_t>(ell_pitch_),
+        tail_starts_.data(), values, stored_.data(), first_non_finite);
+    SPK_CHECK_LAUNCH("scatter_ell_rows_kernel");
+  } else if (slots32_.size() > 0)
     launch_scatter(nnz_, values, MappedSlots<std::uint32_t>{slots32_.data()}, stored_.data(),
                    first_non_finite, stream);
   else if (slots64_.size() > 0)

@@ -5,11 +5,14 @@
 // copy, no allocation, no synchronization.
 //
 // The map. Formats that store their values in CSR order (csr-scalar, csr-vector, cusparse)
-// need none: the scatter is a copy with the finiteness check. The others (ellpack, ellpack-r,
-// hyb, aligned-csr) keep the slot of every nonzero on the device: 4 bytes per nonzero
-// (std::uint32_t) when every slot index fits 32 bits, 8 bytes (std::uint64_t) when the value
-// array has 2^32 slots or more (an ELL array padded past that; the map's size is then
-// reported in device_bytes like the rest of the matrix).
+// need none: the scatter is a copy with the finiteness check. aligned-csr keeps the slot of
+// every nonzero on the device: 4 bytes per nonzero (std::uint32_t) when every slot index fits
+// 32 bits, else 8 (std::uint64_t); its rows are contiguous, so a thread per nonzero writes in
+// runs. The ELL family (ellpack, ellpack-r, hyb) keeps the CSR row offsets instead (4 bytes
+// per row, plus 8 per row for HYB's COO tails): a thread per nonzero would write the
+// column-major array with a stride of `pitch` slots, so the ELL scatter runs a thread per row
+// whose writes, one column at a time, are contiguous across the warp (measured on an H100,
+// BENCHMARKS.md "update_values"). The map's bytes count in device_bytes.
 //
 // scatter(values, first_non_finite, stream): stored[slot(k)] = values[k] for every nonzero k;
 // `values` is a device pointer to the nnz values in the order of the CSR arrays the layout
@@ -40,6 +43,13 @@ class DeviceValues {
   // Values stored in a layout: `stored` holds every slot (padding included), slots[k] is the
   // slot of nonzero k (slots.size() == nnz).
   DeviceValues(const std::vector<Value>& stored, const ValueSlots& slots, const std::string& what);
+  // Values stored in an ELL layout: entry j < ell_width of row r at slot j * pitch + r, the
+  // entries past the width of each row contiguous from the slot `slots` gives the first of
+  // them (HYB's COO part). Keeps the row offsets (and, if a row passes the width, one tail
+  // start per row) instead of a map entry per nonzero; the scatter runs a thread per row.
+  DeviceValues(const std::vector<Value>& stored, const std::vector<index_t>& row_offsets,
+               index_t ell_width, std::size_t pitch, const ValueSlots& slots,
+               const std::string& what);
 
   void scatter(const Value* values, index_t* first_non_finite, cudaStream_t stream);
 
@@ -50,13 +60,21 @@ class DeviceValues {
   // The stored values and the map.
   std::size_t device_bytes() const { return stored_.bytes() + map_bytes(); }
   std::size_t values_bytes() const { return stored_.bytes(); }
-  std::size_t map_bytes() const { return slots32_.bytes() + slots64_.bytes(); }
+  std::size_t map_bytes() const {
+    return slots32_.bytes() + slots64_.bytes() + row_offsets_.bytes() + tail_starts_.bytes();
+  }
 
  private:
   DeviceBuffer<Value> stored_;
   index_t nnz_ = 0;
   DeviceBuffer<std::uint32_t> slots32_;  // the map when every slot fits 32 bits
   DeviceBuffer<std::uint64_t> slots64_;  // otherwise
+  // The ELL form (row_offsets_ not empty): rows, width, pitch, CSR row offsets, row tails.
+  index_t ell_rows_ = 0;
+  index_t ell_width_ = 0;
+  std::size_t ell_pitch_ = 0;
+  DeviceBuffer<index_t> row_offsets_;
+  DeviceBuffer<std::uint64_t> tail_starts_;
 };
 
 }  // namespace spk

@@ -92,6 +92,7 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
       : HandWrittenBackend<T, Hyb<T>>(
             Format::hyb, matrix, options, stream,
             DeviceValues<T>(hyb_stored_values(layout.ell.values, layout.coo.values),
+                            matrix.row_offsets, layout.ell.width, layout.ell.pitch,
                             ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
                             "hyb values")),
         choice_(layout.choice),
