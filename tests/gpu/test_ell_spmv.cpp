@@ -455,9 +455,8 @@ TEST(EllByteModel, EllpackCountsEverySlotOfTheRows) {
   SpmvOptions options;
   options.format = Format::ellpack;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
-  // pitch 96, width 5; + the slot map of update_values, one 32-bit slot per nonzero
-  const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
-  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4) + nnz * 4);
+  // pitch 96, width 5; + the CSR row offsets the update_values scatter walks (71 of them)
+  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (8 + 4) + 71 * 4);
   EXPECT_EQ(backend->bytes_per_spmv(), 70u * 5 * (8 + 4) + 50 * 8 + 70 * 8);
   EXPECT_EQ(detail(*backend, "pitch"), "96");
   EXPECT_EQ(detail(*backend, "padded_slots"), "350");
@@ -470,7 +469,7 @@ TEST(EllByteModel, EllpackRCountsOnlyTheStoredEntriesAndRowLengths) {
   options.format = Format::ellpack_r;
   const auto backend = make_spmv_backend(matrix, options, nullptr);
   const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());
-  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4 + nnz * 4);  // + slot map
+  EXPECT_EQ(backend->device_bytes(), 96u * 5 * (4 + 4) + 70 * 4 + 71 * 4);  // + row offsets
   EXPECT_EQ(backend->bytes_per_spmv(), nnz * (4 + 4) + 70 * 4 + 50 * 4 + 70 * 4);
 }
 
@@ -487,8 +486,9 @@ TEST(EllByteModel, HybCountsEllSlotsCooTriplesAndAtomicRows) {
     coo_entries += static_cast<std::size_t>(std::max(0, length - 2));
     coo_rows += length > 2;
   }
-  const std::size_t nnz = static_cast<std::size_t>(matrix.nnz());  // slot map: 4 bytes each
-  EXPECT_EQ(backend->device_bytes(), 96u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4) + nnz * 4);
+  // + the scatter's CSR row offsets (71) and each row's COO tail start (70, 8 bytes each)
+  EXPECT_EQ(backend->device_bytes(),
+            96u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4) + 71 * 4 + 70 * 8);
   EXPECT_EQ(backend->bytes_per_spmv(),
             70u * 2 * (8 + 4) + coo_entries * (8 + 4 + 4) + 50 * 8 + 70 * 8 + coo_rows * 2 * 8);
   EXPECT_EQ(detail(*backend, "coo_entries"), std::to_string(coo_entries));
