@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
@@ -55,7 +56,9 @@ inline CliRun run_cli(const std::string& arguments, int time_limit_s = 60) {
     return {};
   }
   const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string stem = ::testing::TempDir() + "spk_cli_" + info->name();
+  // The process id keeps runs of other checkouts (sharing /tmp) from overwriting the output.
+  const std::string stem = ::testing::TempDir() + "spk_cli_" + std::to_string(getpid()) + "_" +
+                           info->name();
   const std::string command = "cd " + shell_quoted(::testing::TempDir()) + " && timeout " +
                               std::to_string(time_limit_s) + " " + shell_quoted(cli) + " " +
                               arguments + " >" + shell_quoted(stem + ".out") + " 2>" +
@@ -65,6 +68,8 @@ inline CliRun run_cli(const std::string& arguments, int time_limit_s = 60) {
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.out = read_text_file(stem + ".out");
   run.err = read_text_file(stem + ".err");
+  std::remove((stem + ".out").c_str());
+  std::remove((stem + ".err").c_str());
   return run;
 }
 

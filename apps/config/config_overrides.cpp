@@ -17,7 +17,7 @@ struct Override {
 };
 
 [[noreturn]] void fail_override(const std::string& text, const std::string& what) {
-  throw BadInput(printable_text("--set " + text + ": " + what));
+  throw BadInput(printable_text("--set " + input_excerpt(text, shown_name_limit) + ": " + what));
 }
 
 bool is_index(const std::string& step) {
@@ -39,8 +39,8 @@ std::vector<std::string> split_key_path(const std::string& text, const std::stri
   std::vector<std::string> steps;
   std::string step;
   const auto malformed = [&]() {
-    fail_override(text, "malformed key path '" + key_path +
-                            "' (expected names joined by dots, e.g. solver.tolerance or "
+    fail_override(text, "malformed key path " + quoted_input(key_path) +
+                            " (expected names joined by dots, e.g. solver.tolerance or "
                             "compare[0].format)");
   };
   for (std::size_t i = 0; i < key_path.size(); ++i) {

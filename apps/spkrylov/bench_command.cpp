@@ -12,6 +12,7 @@
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/base/event_timer.hpp"
+#include "spmv/base/input_file.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 
@@ -175,6 +176,7 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
 }  // namespace
 
 int run_bench_command(const BenchCommandOptions& bench) {
+  for (const std::string& file : bench.matrix_files) require_input_file(file);  // before the GPU
   const DeviceInfo device = current_device_info();
   DeviceContext context;
   const std::size_t copy_bytes = std::max<std::size_t>(device.l2_cache_bytes * 16, 256u << 20);

@@ -181,7 +181,21 @@ TEST(ErrorContract, FileNamedInTheConfigDoesNotExist) {
 TEST(ErrorContract, ConfigFileDoesNotExist) {
   const std::string path = bad_path("no-such-config.yaml");
   expect_error<BadInput>([&] { (void)load_run_config(path); },
-                         path + ": cannot open config file (", "No such file or directory");
+                         "config file '" + path + "' does not exist", "");
+}
+
+// Every input path goes through one check (spmv/base/input_file.hpp): a directory given as a
+// matrix once read as a file of 2^63 bytes ("basic_string::_M_create").
+TEST(ErrorContract, DirectoryOrMissingPathGivenAsAnInputFile) {
+  const std::string directory = test::source_dir() + "/tests/data/bad";
+  expect_error<BadInput>([&] { (void)read_matrix_market(directory); },
+                         "'" + directory + "' is a directory, not a file", "");
+  expect_error<BadInput>([&] { (void)read_vector_market(directory); },
+                         "'" + directory + "' is a directory, not a file", "");
+  expect_error<BadInput>([&] { (void)load_run_config(directory); },
+                         "'" + directory + "' is a directory, not a config file", "");
+  expect_error<BadInput>([&] { (void)read_matrix_market(bad_path("no-such.mtx")); },
+                         "file '" + bad_path("no-such.mtx") + "' does not exist", "");
 }
 
 TEST(ErrorContract, BadOverride) {

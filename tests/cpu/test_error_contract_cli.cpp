@@ -138,7 +138,25 @@ TEST(ErrorContractCli, FileNamedInTheConfigDoesNotExist) {
 
 TEST(ErrorContractCli, ConfigFileDoesNotExist) {
   expect_one_line_error(solve_config("no-such-config.yaml"),
-                        {bad_path("no-such-config.yaml") + ": cannot open config file"});
+                        {"error: config file '" + bad_path("no-such-config.yaml") +
+                         "' does not exist"});
+}
+
+// Issue 18, bug 1: `info DIR/` printed "error: basic_string::_M_create". Every command
+// goes through the same path check as the paths in a config.
+TEST(ErrorContractCli, DirectoryGivenWhereAFileGoes) {
+  const std::string directory = test::source_dir() + "/tests/data/bad/";
+  const std::string is_a_directory = "'" + directory + "' is a directory, not a file";
+  expect_one_line_error(run_cli("info " + shell_quoted(directory)), {"error: " + is_a_directory});
+  expect_one_line_error(run_cli("bench --matrix " + shell_quoted(directory)),
+                        {"error: " + is_a_directory});
+  expect_one_line_error(
+      solve_config("matrix.yaml", " --set " + shell_quoted("matrix.file=" + directory)),
+      {"matrix.file: " + is_a_directory});
+  expect_one_line_error(run_cli("solve " + shell_quoted(directory)),
+                        {"error: '" + directory + "' is a directory, not a config file"});
+  expect_one_line_error(run_cli("info " + shell_quoted(bad_path("no-such.mtx"))),
+                        {"error: file '" + bad_path("no-such.mtx") + "' does not exist"});
 }
 
 TEST(ErrorContractCli, BadOverride) {
