@@ -7,9 +7,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <string_view>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "apps/config/config_names.hpp"
 #include "apps/config/config_overrides.hpp"
@@ -303,7 +303,8 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
   if (is_matrix_market_text(yaml_text))
     throw BadInput(shown_name(source_name) +
                    ": this is a Matrix Market file, not a YAML config; to solve it: spkrylov solve "
-                   "--set matrix.file=" + shown_name(source_name));
+                   "--set matrix.file=" +
+                   shown_name(source_name));
   const std::vector<YAML::Node> documents = load_yaml_documents(yaml_text, source_name);
   // Empty documents (a lone "---" or a file of comments) do not count.
   std::vector<YAML::Node> contents;

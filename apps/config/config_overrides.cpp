@@ -17,7 +17,7 @@ struct Override {
 };
 
 [[noreturn]] void fail_override(const std::string& text, const std::string& what) {
-  throw BadInput(printable_text("--set " + input_excerpt(text, shown_name_limit) + ": " + what));
+  throw BadInput(printable_text(override_location(text) + ": " + what));
 }
 
 bool is_index(const std::string& step) {

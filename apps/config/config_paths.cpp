@@ -31,7 +31,8 @@ std::string resolve_input_file(const ConfigValue& value, const std::string& conf
   if (!directory_found.empty()) value.fail(input_file_problem(directory_found));
   std::string message = input_file_problem(written);
   if (candidates.size() > 1)
-    message += " (looked in " + quoted_name(config_directory + "/") + " and in the current directory)";
+    message +=
+        " (looked in " + quoted_name(config_directory + "/") + " and in the current directory)";
   value.fail(message);
 }
 

@@ -14,6 +14,11 @@
 
 namespace spk {
 
+std::string override_location(const std::string& override_text) {
+  constexpr std::size_t shown_override_limit = 60;
+  return "--set " + input_excerpt(override_text, shown_override_limit);
+}
+
 ConfigOrigins::ConfigOrigins(std::string source_name) : source_name_(std::move(source_name)) {}
 
 void ConfigOrigins::add_override_node(const YAML::Node& node, const std::string& override_text) {
@@ -29,7 +34,7 @@ const std::string* ConfigOrigins::override_of(const YAML::Node& node) const {
 
 std::string ConfigOrigins::where(const YAML::Node& node, const YAML::Node* key) const {
   if (const std::string* override_text = override_of(node))
-    return "--set " + input_excerpt(*override_text, shown_name_limit);
+    return override_location(*override_text);
   YAML::Mark mark = node.Mark();
   if (key != nullptr && !key->Mark().is_null()) mark = key->Mark();
   if (mark.is_null() || mark.line < 0) return shown_name(source_name_);
@@ -63,8 +68,9 @@ ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node key, YAML::Nod
 void ConfigValue::fail(const std::string& what) const {
   const std::string where = origins_->where(node_, has_key_ ? &key_ : nullptr);
   // Values are quoted through quoted_input (capped, escaped); the key path is input too.
-  throw BadInput(printable_text(
-      key_path_.empty() ? where + ": " + what : where + ": " + input_excerpt(key_path_) + ": " + what));
+  throw BadInput(printable_text(key_path_.empty()
+                                    ? where + ": " + what
+                                    : where + ": " + input_excerpt(key_path_) + ": " + what));
 }
 
 std::string ConfigValue::describe() const {
@@ -99,7 +105,8 @@ int ConfigValue::as_int() const {
   const std::string text = scalar_text("an integer");
   int value = 0;
   std::errc error{};
-  if (!parse_whole_integer(text, value, error)) fail("expected an integer, got " + quoted_input(text));
+  if (!parse_whole_integer(text, value, error))
+    fail("expected an integer, got " + quoted_input(text));
   if (error == std::errc::result_out_of_range)
     fail("integer " + quoted_input(text) + " is out of range (at most " +
          std::to_string(std::numeric_limits<int>::max()) + ")");
@@ -110,7 +117,8 @@ std::uint64_t ConfigValue::as_uint64() const {
   const std::string text = scalar_text("a non-negative integer");
   std::uint64_t value = 0;
   std::errc error{};
-  if (!text.empty() && text[0] == '-') fail("expected a non-negative integer, got " + quoted_input(text));
+  if (!text.empty() && text[0] == '-')
+    fail("expected a non-negative integer, got " + quoted_input(text));
   if (!parse_whole_integer(text, value, error))
     fail("expected a non-negative integer, got " + quoted_input(text));
   if (error == std::errc::result_out_of_range)
@@ -218,9 +226,9 @@ std::vector<YAML::Node> load_yaml_documents(const std::string& text,
     }
     return YAML::LoadAll(text);
   } catch (const YAML::ParserException& error) {
-    throw BadInput(printable_text(syntax_error_where(source_name, error.mark) +
-                                  ": YAML syntax error: " +
-                                  input_excerpt(error.msg, shown_name_limit)));
+    throw BadInput(
+        printable_text(syntax_error_where(source_name, error.mark) +
+                       ": YAML syntax error: " + input_excerpt(error.msg, shown_name_limit)));
   }
 }
 

@@ -11,11 +11,12 @@
 #include <iostream>
 
 #include "bench_command.hpp"
-#include "exit_codes.hpp"
 #include "bench_solvers.hpp"
+#include "exit_codes.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs"};
@@ -70,7 +71,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error) == 0 ? 0 : spk::exit_bad_input;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help
+    // CLI11's message quotes the argument: one capped line, as for every other error.
+    std::cerr << "error: " << spk::input_excerpt(error.what(), spk::shown_name_limit)
+              << " (see spkrylov --help)\n";
+    return spk::exit_bad_input;
   }
 
   try {

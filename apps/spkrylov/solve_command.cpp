@@ -20,11 +20,11 @@ namespace spk::app {
 
 namespace {
 
-ExecutionSpace choose_space(DeviceChoice choice) {
-  const ExecutionSpace space = resolve_device(choice);
+// device: auto without a GPU solves on the CPU and says so, once the input is known to be
+// good (a bad input's error stays the only line on stderr).
+void notice_cpu_fallback(DeviceChoice choice, ExecutionSpace space) {
   if (choice == DeviceChoice::automatic && space == ExecutionSpace::cpu)
     std::cerr << "notice: no usable CUDA GPU; solving on the CPU reference path (device: auto)\n";
-  return space;
 }
 
 double relative_difference(const std::vector<double>& x, const std::vector<double>& exact) {
@@ -117,8 +117,9 @@ int run_solve_command(const SolveCommandOptions& options) {
       options.config_path.empty()
           ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
           : load_run_config(options.config_path, options.overrides);
-  const ExecutionSpace space = choose_space(config.device);
+  const ExecutionSpace space = resolve_device(config.device);
   const Problem problem = build_problem(config);
+  notice_cpu_fallback(config.device, space);
   const bool single = config.precision == Precision::single_precision;
   const CsrMatrix<float> matrix_single =
       single ? convert_values<float>(problem.matrix) : CsrMatrix<float>{};

@@ -28,7 +28,8 @@ std::string input_file_problem(const std::string& path, const std::string& noun)
     case InputPathKind::file: break;
   }
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return "cannot open " + noun + " " + shown + " (" + std::strerror(errno) + ")";
+  if (file == nullptr)
+    return "cannot open " + noun + " " + shown + " (" + std::strerror(errno) + ")";
   std::fclose(file);
   return "";
 }

@@ -6,8 +6,8 @@
 //
 // Every error message that quotes input goes through the capped forms below, so that no
 // error line grows with its input (a 1 MB line, a whole file read as a YAML scalar):
-//   quoted_input  a value, key or line of input:  'abc'  or  '%%MatrixMarket matri...' (1025462 bytes)
-//   quoted_name   a file name (a path), cut in the middle so the file name stays:
+//   quoted_input  a value, key or line of input:  'abc'  or  '%%MatrixMarket matri...' (1025462
+//   bytes) quoted_name   a file name (a path), cut in the middle so the file name stays:
 //                 '/very/long/dir/.../data/bcsstk13.mtx'
 //   input_excerpt and shown_name are the same without the quotes (for locations such as
 //   "--set KEY=VALUE:" or "FILE:LINE:").
@@ -49,7 +49,9 @@ inline std::size_t printable_size(char c) {
   return c == '\n' || c == '\r' || c == '\t' ? 2 : 4;
 }
 
-inline bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
+inline bool is_utf8_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xc0) == 0x80;
+}
 
 // How many leading bytes of `text` fit in `limit` printable characters, not splitting an
 // escape or a UTF-8 sequence.
@@ -98,11 +100,14 @@ inline std::string quoted_input(std::string_view text) {
 inline std::string shown_name(std::string_view name) {
   if (detail::fitting_prefix(name, shown_name_limit) == name.size()) return printable_text(name);
   const std::size_t head = detail::fitting_prefix(name, shown_name_limit / 3);
-  const std::size_t tail = detail::fitting_suffix(name, shown_name_limit - shown_name_limit / 3 - 3);
+  const std::size_t tail =
+      detail::fitting_suffix(name, shown_name_limit - shown_name_limit / 3 - 3);
   return printable_text(name.substr(0, head)) + "..." +
          printable_text(name.substr(name.size() - tail));
 }
 
-inline std::string quoted_name(std::string_view name) { return "'" + shown_name(name) + "'"; }
+inline std::string quoted_name(std::string_view name) {
+  return "'" + shown_name(name) + "'";
+}
 
 }  // namespace spk

@@ -407,8 +407,8 @@ std::vector<double> parse_vector_text(std::string_view text, const std::string& 
     });
     for (std::size_t i = 0; i < vector.size(); ++i)
       if (!std::isfinite(vector[i]))
-        throw BadInput(shown_name(name) + ": duplicate entries at position " + std::to_string(i + 1) +
-                       " sum to a value past the double range");
+        throw BadInput(shown_name(name) + ": duplicate entries at position " +
+                       std::to_string(i + 1) + " sum to a value past the double range");
   } else {  // file order is vector order; the declared length is not trusted for allocation
     vector.reserve(std::min(length, scanner.remaining_bytes() / 2 + 1));
     scan_array_values(scanner, header,

@@ -14,6 +14,7 @@
 #include "solver/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
 #include "tests/test_support.hpp"
@@ -296,6 +297,58 @@ TEST(FuzzRegression, QuotedInputIsEscapedIntoOnePrintableLine) {
             "fuzz.yaml");
       },
       "fuzz.yaml:3: solver.tolerance: ", "expected a number, got '1e-8\\n2\\n'");
+}
+
+// Issue 18, bug 2: a Matrix Market file read as a config echoed the whole file (1 MB) in
+// one message. The cap is in printable_text.hpp, which every quoting path uses.
+TEST(ErrorContract, QuotedInputIsCappedWhereverItIsQuoted) {
+  const std::string megabyte(1 << 20, '7');
+  EXPECT_EQ(quoted_input("tight"), "'tight'");
+  EXPECT_EQ(quoted_input(megabyte),
+            "'" + megabyte.substr(0, quoted_input_limit) + "...' (1048576 bytes)");
+  EXPECT_EQ(quoted_input(std::string(50, '\n')).size(),
+            std::string("'").size() + quoted_input_limit + std::string("...' (50 bytes)").size());
+  EXPECT_EQ(quoted_input("\xc3\xa9" + megabyte).substr(0, 3), "'\xc3\xa9");  // whole UTF-8
+  const std::string long_name = "/" + std::string(300, 'd') + "/bcsstk13.mtx";
+  EXPECT_LE(shown_name(long_name).size(), shown_name_limit);
+  EXPECT_EQ(shown_name(long_name).substr(shown_name(long_name).size() - 13), "/bcsstk13.mtx");
+  EXPECT_EQ(shown_name("data/a.mtx"), "data/a.mtx");
+
+  const auto expect_short = [](const std::string& what) {
+    EXPECT_LE(what.size(), 300u) << what.substr(0, 1000);
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  };
+  const std::string generated = "matrix: {generate: {kind: poisson3d, n: 4}}\n";
+  for (const std::string& text :
+       {generated + "solver: {tolerance: " + megabyte + "}\n", generated + "device: " + megabyte,
+        megabyte, "matrix: {file: " + megabyte + "}\n", "rhs: " + megabyte})
+    expect_error<BadInput>([&] { (void)parse_run_config(text, "run.yaml"); }, "run.yaml", "");
+  for (const std::string& text : {generated + "solver: {tolerance: " + megabyte + "}\n", megabyte,
+                                  "matrix: {file: " + megabyte + "}\n"}) {
+    try {
+      (void)parse_run_config(text, "run.yaml");
+    } catch (const BadInput& error) {
+      expect_short(error.what());
+    }
+  }
+  try {
+    (void)parse_run_config(generated, "run.yaml", {"solver.tolerance=" + megabyte});
+    ADD_FAILURE() << "no error";
+  } catch (const BadInput& error) {
+    expect_short(error.what());
+  }
+  try {
+    (void)parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 " + megabyte);
+    ADD_FAILURE() << "no error";
+  } catch (const BadInput& error) {
+    expect_short(error.what());
+  }
+  // A Matrix Market file where the config goes is named as such, in one short line.
+  const std::string matrix =
+      "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 " + megabyte;
+  expect_error<BadInput>([&] { (void)parse_run_config(matrix, "a.mtx"); },
+                         "a.mtx: this is a Matrix Market file, not a YAML config; ",
+                         "spkrylov solve --set matrix.file=a.mtx");
 }
 
 // config_fuzzer: yaml-cpp 0.7's LoadAll looped forever, allocating all memory, on some

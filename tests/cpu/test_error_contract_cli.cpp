@@ -5,7 +5,9 @@
 //
 // The runner and the one-line check are in tests/cli_test_support.hpp.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <string>
 
 #include "spmv/base/device.hpp"
@@ -137,9 +139,9 @@ TEST(ErrorContractCli, FileNamedInTheConfigDoesNotExist) {
 }
 
 TEST(ErrorContractCli, ConfigFileDoesNotExist) {
-  expect_one_line_error(solve_config("no-such-config.yaml"),
-                        {"error: config file '" + bad_path("no-such-config.yaml") +
-                         "' does not exist"});
+  expect_one_line_error(
+      solve_config("no-such-config.yaml"),
+      {"error: config file '" + bad_path("no-such-config.yaml") + "' does not exist"});
 }
 
 // Issue 18, bug 1: `info DIR/` printed "error: basic_string::_M_create". Every command
@@ -171,6 +173,71 @@ TEST(ErrorContractCli, SizesPast32BitIndices) {
       {"poisson3d n=2000 stencil=7: rows = 8000000000 exceeds the 32-bit index limit"});
   expect_matrix_error("too_many_entries.mtx", 2,
                       "declared entries = 3000000000 exceeds the 32-bit index limit");
+}
+
+// A file in the test's scratch directory (unique to this process).
+std::string scratch_file(const std::string& name, const std::string& contents) {
+  const std::string path = ::testing::TempDir() + "spk_" + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path, std::ios::binary) << contents;
+  return path;
+}
+
+// Issue 18, bug 2: `solve bcsstk13.mtx` printed the whole file (1 MB) as one "line".
+TEST(ErrorContractCli, MatrixMarketFileGivenAsTheConfig) {
+  const std::string matrix = test::source_dir() + "/data/bcsstk13.mtx";
+  expect_one_line_error(run_cli("solve " + shell_quoted(matrix)),
+                        {"error: " + matrix + ": this is a Matrix Market file, not a YAML config",
+                         "spkrylov solve --set matrix.file=" + matrix});
+  // The same with a byte order mark and a lower-case banner.
+  const std::string marked = scratch_file(
+      "marked.mtx", "\xef\xbb\xbf%%matrixmarket matrix coordinate real general\n1 1 1\n1 1 2\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(marked)),
+                        {"this is a Matrix Market file, not a YAML config"});
+}
+
+// No error line grows with its input: every path that quotes input (YAML values, keys and
+// whole documents, --set keys and values, Matrix Market lines, command-line arguments) goes
+// through the capped quoting of spmv/base/printable_text.hpp. expect_one_line_error checks
+// the length (max_error_line).
+TEST(ErrorContractCli, ErrorLinesStayShortWhateverTheInput) {
+  const std::string megabyte(1 << 20, '7');
+  const std::string generated = "matrix: {generate: {kind: poisson3d, n: 4}}\n";
+  const std::string value_file =
+      scratch_file("long_value.yaml", generated + "solver: {tolerance: x" + megabyte + "}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(value_file)),
+                        {"solver.tolerance: expected a number, got 'x777", "...' (1048577 bytes)"});
+  // YAML keys are at most 1024 characters (longer ones are a syntax error).
+  const std::string key_file =
+      scratch_file("long_key.yaml", generated + "solver: {k" + megabyte.substr(0, 1000) + ": 1}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(key_file)),
+                        {"solver.k777", "...: unknown key (valid keys: method,"});
+  const std::string line_file = scratch_file("long_line.yaml", "a" + megabyte + "\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(line_file)),
+                        {"config must be a map of keys", "...' (1048577 bytes)"});
+  const std::string path_file =
+      scratch_file("long_path.yaml", "matrix: {file: " + megabyte + "}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(path_file)),
+                        {"matrix.file: file '777", "...777", "777' does not exist"});
+  const std::string matrix_file =
+      scratch_file("long_line.mtx",
+                   "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 " + megabyte + "\n");
+  expect_one_line_error(run_cli("info " + shell_quoted(matrix_file)),
+                        {":3: value '777", "...' (1048576 bytes) is not a number"});
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("matrix.file=" + matrix_file)),
+      {":3: value '777"});
+  // A command-line argument is at most 128 KiB (MAX_ARG_STRLEN).
+  const std::string long_argument(100000, '7');
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("solver.tolerance=x" + long_argument)),
+      {"--set solver.tolerance=x777", "...: solver.tolerance: expected a number, got 'x777"});
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("solver.k" + long_argument + "=1")),
+      {"...: unknown key (valid keys: method,"});
+  expect_one_line_error(run_cli("bench --runs " + long_argument),
+                        {"error: --runs: ", "(see spkrylov --help)"});
+  expect_one_line_error(run_cli("solve config.yaml " + long_argument),
+                        {"error: The following argument was not expected: 777"});
 }
 
 TEST(ErrorContractCli, DeviceGpuWithoutAGpu) {
