@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
           "example's own host assembly the rest\n",
           steps, 100.0 * (1.0 - total_solve / total_step), 100.0 * total_update / total_step);
     return failures == 0 ? 0 : 2;
+  } catch (const spk::NoDevice& error) {
+    std::cerr << "error: " << error.what() << " (use --device cpu or --device auto)\n";
+    return 1;
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";
     return 1;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "baseline_solvers.hpp"
+#include "bench_command.hpp"
 #include "bench_suite.hpp"
 #include "problem.hpp"
 #include "solver/device_context.hpp"
@@ -176,7 +177,7 @@ void bench_matrix(const BenchCommandOptions& bench, const SolverBenchMatrix& ent
 }  // namespace
 
 int run_solver_bench(const BenchCommandOptions& bench) {
-  const DeviceInfo device = current_device_info();
+  const DeviceInfo device = bench_device();
   const std::string device_text = device.name + " (sm_" + std::to_string(device.compute_major) +
                                   std::to_string(device.compute_minor) + ")";
   std::cout << "device        " << device_text << "\n";

@@ -20,11 +20,22 @@ namespace spk::app {
 
 namespace {
 
+// device: gpu without a usable GPU: the reason, and the config keys that run without one.
+ExecutionSpace resolve_configured_device(DeviceChoice choice) {
+  try {
+    return resolve_device(choice);
+  } catch (const NoDevice& error) {
+    throw NoDevice(std::string(error.what()) +
+                   " (the config says device: gpu; use device: cpu or device: auto)");
+  }
+}
+
 // device: auto without a GPU solves on the CPU and says so, once the input is known to be
 // good (a bad input's error stays the only line on stderr).
 void notice_cpu_fallback(DeviceChoice choice, ExecutionSpace space) {
   if (choice == DeviceChoice::automatic && space == ExecutionSpace::cpu)
-    std::cerr << "notice: no usable CUDA GPU; solving on the CPU reference path (device: auto)\n";
+    std::cerr << "notice: no usable CUDA GPU (" << no_gpu_reason()
+              << "); solving on the CPU reference path (device: auto)\n";
 }
 
 double relative_difference(const std::vector<double>& x, const std::vector<double>& exact) {
@@ -117,7 +128,7 @@ int run_solve_command(const SolveCommandOptions& options) {
       options.config_path.empty()
           ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
           : load_run_config(options.config_path, options.overrides);
-  const ExecutionSpace space = resolve_device(config.device);
+  const ExecutionSpace space = resolve_configured_device(config.device);
   const Problem problem = build_problem(config);
   notice_cpu_fallback(config.device, space);
   const bool single = config.precision == Precision::single_precision;

@@ -247,7 +247,29 @@ TEST(ErrorContractCli, DeviceGpuWithoutAGpu) {
     EXPECT_NE(run.out.find("(sm_"), std::string::npos) << "no GPU device in: " << run.out;
     return;
   }
-  expect_one_line_error(run, {"error: no usable CUDA GPU: ", "(use device: cpu or device: auto)"});
+  // Issue 18, bug 4: what is true (no driver, or no device), and the device: hint because
+  // a config is in play.
+  const std::string reason = no_gpu_reason();
+  expect_one_line_error(run, {"error: no usable CUDA GPU: " + reason +
+                              " (the config says device: gpu; "
+                              "use device: cpu or device: auto)"});
+  if (cuda_versions().driver == 0) {
+    EXPECT_NE(run.err.find("no NVIDIA driver found"), std::string::npos);
+  }
+  expect_one_line_error(run_cli("solve --quiet --set device=gpu"),
+                        {"error: no usable CUDA GPU: " + reason, "use device: cpu"});
+}
+
+// bench has no device key and no CPU path: no device: hint there.
+TEST(ErrorContractCli, BenchWithoutAGpu) {
+  if (device_available()) GTEST_SKIP() << "a GPU is present: bench runs";
+  const std::string reason = no_gpu_reason();
+  for (const char* command : {"bench --suite none", "bench --solvers --suite small"}) {
+    const CliRun run = run_cli(command);
+    expect_one_line_error(run, {"error: no usable CUDA GPU: " + reason +
+                                "; bench times GPU kernels and runs only on an NVIDIA GPU"});
+    EXPECT_EQ(run.err.find("device:"), std::string::npos) << run.err;
+  }
 }
 
 }  // namespace
