@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
   solve_command->add_option("--set", solve.overrides, "override a config key: key.path=value")
       ->allow_extra_args(false);
   solve_command->add_flag("-q,--quiet", solve.quiet, "no live progress line");
+  solve_command->add_flag("--print-config", solve.print_config,
+                          "print the resolved config (every key, defaults included) as YAML "
+                          "and exit without solving");
 
   spk::app::InfoCommandOptions info;
   CLI::App* info_command = app.add_subcommand("info", "print matrix statistics");

@@ -26,14 +26,8 @@ std::ofstream open_output(const std::string& path, const char* what) {
 
 void print_text_report(std::ostream& out, const RunReport& report) {
   const SolveResult& r = report.result;
-  out << "resolved config:\n";
-  for (std::size_t start = 0; start < report.resolved_config.size();) {
-    const auto end = report.resolved_config.find('\n', start);
-    out << "  " << report.resolved_config.substr(start, end - start) << "\n";
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  out << "\nmatrix       " << report.problem_name << "\n";
+  out << "config       " << report.config_origin << "\n";
+  out << "matrix       " << report.problem_name << "\n";
   out << "             " << report.stats.rows << " x " << report.stats.cols << ", "
       << report.stats.nnz << " nonzeros, rows " << report.stats.min_row_length << ".."
       << report.stats.max_row_length << number_text(" (avg %.1f)", report.stats.avg_row_length)

@@ -20,6 +20,17 @@ namespace spk::app {
 
 namespace {
 
+// Where the run's config came from, and where every key of it can be seen.
+std::string describe_config_origin(const SolveCommandOptions& options,
+                                   const std::string& json_report) {
+  std::string text = options.config_path.empty() ? "built-in default" : options.config_path;
+  if (!options.overrides.empty())
+    text += " + " + std::to_string(options.overrides.size()) + " --set";
+  text += "; every key: add --print-config";
+  if (!json_report.empty()) text += ", or see \"config\" in " + json_report;
+  return text;
+}
+
 // device: gpu without a usable GPU: the reason, and the config keys that run without one.
 ExecutionSpace resolve_configured_device(DeviceChoice choice) {
   try {
@@ -128,6 +139,10 @@ int run_solve_command(const SolveCommandOptions& options) {
       options.config_path.empty()
           ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
           : load_run_config(options.config_path, options.overrides);
+  if (options.print_config) {
+    std::cout << to_yaml(config);
+    return 0;
+  }
   const ExecutionSpace space = resolve_configured_device(config.device);
   const Problem problem = build_problem(config);
   notice_cpu_fallback(config.device, space);
@@ -137,6 +152,7 @@ int run_solve_command(const SolveCommandOptions& options) {
 
   RunReport common;
   common.resolved_config = to_yaml(config);
+  common.config_origin = describe_config_origin(options, config.output.report);
   common.problem_name = problem.name;
   common.stats = compute_matrix_stats(problem.matrix);
   common.solver = config.solver;

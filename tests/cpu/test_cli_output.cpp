@@ -1,0 +1,64 @@
+// What `spkrylov` prints when things go right (issue 18, "Output"): the solve report is the
+// default output and the resolved config an option. The binary is run as a user runs it
+// (tests/cli_test_support.hpp).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "apps/config/config_loader.hpp"
+#include "tests/cli_test_support.hpp"
+#include "tests/test_support.hpp"
+
+namespace spk {
+namespace {
+
+using test::CliRun;
+using test::run_cli;
+using test::shell_quoted;
+
+// A small solve on the CPU path: the built-in problem at n = 8.
+const std::string small_cpu_solve = "solve --quiet --set matrix.generate.n=8 --set device=cpu";
+
+std::size_t line_count(const std::string& text) {
+  std::size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+TEST(CliOutput, SolvePrintsTheReportAndSaysWhereTheConfigIs) {
+  const CliRun run = run_cli(small_cpu_solve);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("config       built-in default + 2 --set; every key: add --print-config\n"
+                          "matrix       poisson3d n=8 stencil=7\n",
+                          0),
+            0u)
+      << run.out;
+  EXPECT_EQ(run.out.find("resolved config"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("tolerance_mode:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nstatus       converged\n"), std::string::npos) << run.out;
+  EXPECT_LE(line_count(run.out), 13u) << run.out;
+  // With a JSON report, the line points at it too.
+  const CliRun with_json = run_cli(small_cpu_solve + " --set output.report=cli_output_report.json");
+  EXPECT_NE(with_json.out.find("; every key: add --print-config, or see \"config\" in "
+                               "cli_output_report.json\n"),
+            std::string::npos)
+      << with_json.out;
+}
+
+TEST(CliOutput, PrintConfigPrintsTheResolvedConfigAndDoesNotSolve) {
+  const std::string quickstart = test::source_dir() + "/configs/quickstart.yaml";
+  const CliRun run =
+      run_cli("solve " + shell_quoted(quickstart) + " --set solver.tolerance=1e-6 --print-config");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_EQ(run.out.find("status"), std::string::npos) << run.out;
+  // It is the config that reproduces the run.
+  const RunConfig printed = parse_run_config(run.out, "printed.yaml");
+  const RunConfig expected = load_run_config(quickstart, {"solver.tolerance=1e-6"});
+  EXPECT_EQ(to_yaml(printed).substr(to_yaml(printed).find('\n')),
+            to_yaml(expected).substr(to_yaml(expected).find('\n')));
+  EXPECT_EQ(printed.solver.tolerance, 1e-6);
+}
+
+}  // namespace
+}  // namespace spk
