@@ -17,14 +17,23 @@
 #include "solve_command.hpp"
 #include "spmv/base/error.hpp"
 #include "spmv/base/printable_text.hpp"
+#include "version_info.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs"};
+  CLI::App app{
+      "spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs, with a CPU reference "
+      "path.\n"
+      "  spkrylov solve            solves the built-in problem (3-D Poisson, 262,144 unknowns)\n"
+      "  spkrylov solve RUN.yaml   solves what a config describes (configs/ has examples)\n"
+      "  spkrylov bench --solvers  times whole solves per SpMV format on a GPU\n"
+      "README.md: the config keys, reading the report, the library API."};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", spk::app::version_text,
+                       "print the version, git commit, CUDA versions and architectures");
 
   spk::app::SolveCommandOptions solve;
-  CLI::App* solve_command =
-      app.add_subcommand("solve", "solve Ax=b from a YAML config (default: built-in 3-D Poisson)");
+  CLI::App* solve_command = app.add_subcommand(
+      "solve", "solve Ax=b from a YAML config; no config: the built-in 3-D Poisson problem");
   solve_command->add_option("config", solve.config_path, "YAML config file");
   solve_command->add_option("--set", solve.overrides, "override a config key: key.path=value")
       ->allow_extra_args(false);
@@ -42,7 +51,9 @@ int main(int argc, char** argv) {
 
   spk::app::BenchCommandOptions bench;
   CLI::App* bench_command = app.add_subcommand(
-      "bench", "SpMV bandwidth of every backend vs cuSPARSE and the copy bandwidth (GPU)");
+      "bench",
+      "SpMV bandwidth of every backend vs cuSPARSE and the copy bandwidth; --solvers: whole "
+      "solves (GPU)");
   bench_command->add_option("--suite", bench.suite, "default | small | none")
       ->capture_default_str();
   bench_command->add_option("--matrix", bench.matrix_files, "extra Matrix Market files");

@@ -2,10 +2,14 @@
 // default output and the resolved config an option. The binary is run as a user runs it
 // (tests/cli_test_support.hpp).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <regex>
 #include <string>
 
 #include "apps/config/config_loader.hpp"
+#include "spmv/base/device.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -58,6 +62,48 @@ TEST(CliOutput, PrintConfigPrintsTheResolvedConfigAndDoesNotSolve) {
   EXPECT_EQ(to_yaml(printed).substr(to_yaml(printed).find('\n')),
             to_yaml(expected).substr(to_yaml(expected).find('\n')));
   EXPECT_EQ(printed.solver.tolerance, 1e-6);
+}
+
+// `spkrylov --version`: version, git commit, CUDA runtime and driver, architectures.
+TEST(CliOutput, VersionNamesTheBuildAndTheCudaVersions) {
+  const CliRun run = run_cli("--version");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const std::regex expected(
+      "spkrylov [0-9]+\\.[0-9]+\\.[0-9]+ \\(git ([0-9a-f]{12}(-dirty)?|unknown)\\)\n"
+      "CUDA runtime [0-9]+\\.[0-9]+, driver ([0-9]+\\.[0-9]+|none)\n"
+      "compiled for CUDA architectures [0-9a-z, -]+\n"
+      "GPU .+\n");
+  EXPECT_TRUE(std::regex_match(run.out, expected)) << run.out;
+  if (cuda_versions().driver == 0) {
+    EXPECT_NE(run.out.find(", driver none\n"), std::string::npos) << run.out;
+  }
+}
+
+// Outside a git checkout the commit is "unknown" (cmake/build_info.cmake, run at build time).
+TEST(CliOutput, BuildInfoOutsideAGitCheckoutSaysUnknown) {
+  const std::string directory = ::testing::TempDir() + "spk_build_info_" + std::to_string(getpid());
+  const std::string header = directory + "/spk_build_info.hpp";
+  const std::string command =
+      "mkdir -p " + shell_quoted(directory) + " && " + shell_quoted(SPK_CMAKE_COMMAND) +
+      " -DSOURCE_DIR=" + shell_quoted(directory) + " -DOUTPUT=" + shell_quoted(header) +
+      " -DVERSION=1.2.3 -DARCHITECTURES=80,90 -P " +
+      shell_quoted(test::source_dir() + "/cmake/build_info.cmake");
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string text = test::read_text_file(header);
+  EXPECT_NE(text.find("#define SPK_BUILD_GIT_HASH \"unknown\""), std::string::npos) << text;
+  EXPECT_NE(text.find("#define SPK_BUILD_VERSION \"1.2.3\""), std::string::npos) << text;
+  EXPECT_NE(text.find("#define SPK_BUILD_CUDA_ARCHITECTURES \"80, 90\""), std::string::npos)
+      << text;
+}
+
+// The top-level help says what `solve` alone does, mentions bench --solvers and the README.
+TEST(CliOutput, HelpPointsAtTheBuiltInProblemBenchSolversAndTheReadme) {
+  const CliRun run = run_cli("--help");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* fragment : {"spkrylov solve            solves the built-in problem",
+                               "bench --solvers", "README.md", "--version"})
+    EXPECT_NE(run.out.find(fragment), std::string::npos) << fragment << " in:\n" << run.out;
 }
 
 }  // namespace
