@@ -64,6 +64,17 @@ TEST(CliOutput, PrintConfigPrintsTheResolvedConfigAndDoesNotSolve) {
   EXPECT_EQ(printed.solver.tolerance, 1e-6);
 }
 
+// The CPU path runs the iterations in blocks of check_every too, but reads nothing back.
+TEST(CliOutput, CpuPathSaysWhatItsLoopDoes) {
+  const CliRun run = run_cli(small_cpu_solve + " --set solver.check_every=1000");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(" (1000 executed: the loop looks at the residual every 1000, "
+                         "check_every)\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("read back"), std::string::npos) << run.out;
+}
+
 // `spkrylov --version`: version, git commit, CUDA runtime and driver, architectures.
 TEST(CliOutput, VersionNamesTheBuildAndTheCudaVersions) {
   const CliRun run = run_cli("--version");
