@@ -84,14 +84,15 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("config", report.resolved_config);
   json.key("matrix").begin_object();
   json.field("name", report.problem_name);
-  for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.field(name, value);
+  for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.key(name).literal(value);
   json.end_object();
   json.field("device", report.setup.device_name);
   json.field("space", to_string(report.setup.space));
   json.field("precision", report.precision);
   json.key("format").begin_object();
   json.field("name", report.setup.operator_name);
-  for (const auto& [name, value] : report.setup.format_details) json.field(name, value);
+  for (const auto& [name, value] : report.setup.format_details)
+    json.key(name).number_or_string(value);
   json.field("device_bytes", report.setup.device_bytes);
   json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
   json.end_object();
@@ -107,16 +108,19 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("recursive_residual", r.recursive_residual);
   json.field("true_residual", r.true_residual);
   json.field("relative_true_residual", r.relative_true_residual);
-  if (report.solution_error) json.field("solution_error", *report.solution_error);
+  json.key("solution_error").optional(report.solution_error);
   json.key("times_ms").begin_object();
   json.field("load", 1e3 * report.load_s);
   json.field("setup", 1e3 * report.setup.setup_s);
   json.field("solve", 1e3 * r.solve_s);
   json.field("per_iteration", r.ms_per_iteration());
-  json.field("spmv", report.spmv_ms);
+  json.key("spmv").optional(report.spmv_ms > 0.0 ? std::optional<double>(report.spmv_ms)
+                                                 : std::nullopt);
   json.end_object();
   if (report.setup.tuning.used)
     write_tuning_json(json, report.setup.tuning, solve_spmv_count(r, report.solver.method));
+  else
+    json.key("tuning").null();
   json.end_object();
 }
 
