@@ -218,13 +218,16 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
 }
 
 OutputSpec read_output(const ConfigValue& value) {
-  const ConfigMap map(value, {"solution", "history", "report", "plot"});
+  const ConfigMap map(value, {"solution", "history", "report", "plot", "plot_residual"});
   OutputSpec output;
   map.if_present("solution",
                  [&](const ConfigValue& v) { output.solution = v.as_optional_string(); });
   map.if_present("history", [&](const ConfigValue& v) { output.history = v.as_optional_string(); });
   map.if_present("report", [&](const ConfigValue& v) { output.report = v.as_optional_string(); });
   map.if_present("plot", [&](const ConfigValue& v) { output.plot = v.as_optional_string(); });
+  map.if_present("plot_residual", [&](const ConfigValue& v) {
+    output.plot_residual = v.as_choice(std::vector<std::string>{"relative", "absolute"});
+  });
   return output;
 }
 

@@ -1,16 +1,17 @@
 #include "solve_command.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "apps/config/config_loader.hpp"
 #include "compare_table.hpp"
 #include "convergence_plot.hpp"
+#include "exit_codes.hpp"
 #include "problem.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
-#include "apps/config/config_loader.hpp"
-#include "exit_codes.hpp"
 #include "solver/solver.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/error.hpp"
@@ -132,6 +133,29 @@ void write_histories_csv(const std::string& path, const std::vector<RunReport>& 
   }
 }
 
+// The convergence plot: the relative residual ||r|| / ||b|| (the stopping quantity of the
+// default tolerance_mode, comparable across problems) unless output.plot_residual is
+// absolute; the title names the matrix file without its directories.
+void write_plot(const RunConfig& config, const std::vector<RunReport>& runs) {
+  const bool relative = config.output.plot_residual == "relative";
+  std::vector<PlotSeries> series;
+  for (const auto& run : runs) {
+    const SolveResult& result = run.result;
+    const double scale = relative && result.b_norm > 0.0 ? 1.0 / result.b_norm : 1.0;
+    PlotSeries line{run.setup.operator_name + " (" + to_string(result.status) + ", " +
+                        std::to_string(result.iterations) + " it)",
+                    result.history.residual, result.history.elapsed_s, scale * result.threshold};
+    for (double& value : line.residual) value *= scale;
+    series.push_back(std::move(line));
+  }
+  const std::string matrix = config.matrix.file.empty()
+                                 ? runs.front().problem_name
+                                 : std::filesystem::path(config.matrix.file).filename().string();
+  write_convergence_svg(
+      config.output.plot, std::string(to_string(config.solver.method)) + " on " + matrix,
+      relative ? "recursive residual ||r|| / ||b||" : "recursive residual ||r||", series);
+}
+
 }  // namespace
 
 int run_solve_command(const SolveCommandOptions& options) {
@@ -186,17 +210,7 @@ int run_solve_command(const SolveCommandOptions& options) {
     if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
   }
   if (!config.output.history.empty()) write_histories_csv(config.output.history, runs);
-  if (!config.output.plot.empty()) {
-    std::vector<PlotSeries> series;
-    for (const auto& run : runs)
-      series.push_back({run.setup.operator_name + " (" + to_string(run.result.status) + ", " +
-                            std::to_string(run.result.iterations) + " it)",
-                        run.result.history.residual, run.result.history.elapsed_s,
-                        run.result.threshold});
-    write_convergence_svg(config.output.plot,
-                          std::string(to_string(config.solver.method)) + " on " + problem.name,
-                          series);
-  }
+  if (!config.output.plot.empty()) write_plot(config, runs);
   return exit_code;
 }
 

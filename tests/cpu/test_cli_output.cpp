@@ -75,6 +75,36 @@ TEST(CliOutput, CpuPathSaysWhatItsLoopDoes) {
   EXPECT_EQ(run.out.find("read back"), std::string::npos) << run.out;
 }
 
+// The plot: the file name in the title, the "target" label clear of the curves' right ends,
+// and the relative residual ||r|| / ||b|| unless output.plot_residual says absolute.
+TEST(CliOutput, PlotShowsTheFileNameAndTheRelativeResidual) {
+  const std::string matrix = test::source_dir() + "/tests/data/bad/good.mtx";  // ||b|| = sqrt(3)
+  const std::string solve = "solve --quiet --set device=cpu --set " +
+                            shell_quoted("matrix.file=" + matrix) + " --set output.plot=";
+  const CliRun relative = run_cli(solve + "cli_output_relative.svg");
+  ASSERT_EQ(relative.exit_code, 0) << relative.err;
+  const std::string svg = test::read_text_file(::testing::TempDir() + "cli_output_relative.svg");
+  EXPECT_NE(svg.find(">cg on good.mtx</text>"), std::string::npos) << svg.substr(0, 400);
+  EXPECT_EQ(svg.find(matrix), std::string::npos);
+  EXPECT_NE(svg.find(">recursive residual ||r|| / ||b||</text>"), std::string::npos);
+  // ||r0|| / ||b|| = 1 (x0 = 0): the axis tops at 1e0, the target is the tolerance 1e-8.
+  EXPECT_NE(svg.find(">1e0</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">1e1</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">1e-8</text>"), std::string::npos);
+  // The target label sits at the left end of the panel (x = 70 + 4), anchored at its start.
+  EXPECT_NE(svg.find("<text class='target-label' x='74.00' "), std::string::npos);
+  EXPECT_NE(svg.find("text-anchor='start' font-size='10' fill='#333'>target</text>"),
+            std::string::npos);
+
+  const CliRun absolute =
+      run_cli(solve + "cli_output_absolute.svg --set output.plot_residual=absolute");
+  ASSERT_EQ(absolute.exit_code, 0) << absolute.err;
+  const std::string absolute_svg =
+      test::read_text_file(::testing::TempDir() + "cli_output_absolute.svg");
+  EXPECT_NE(absolute_svg.find(">recursive residual ||r||</text>"), std::string::npos);
+  EXPECT_NE(absolute_svg.find(">1e1</text>"), std::string::npos);  // ||r0|| = sqrt(3)
+}
+
 // `spkrylov --version`: version, git commit, CUDA runtime and driver, architectures.
 TEST(CliOutput, VersionNamesTheBuildAndTheCudaVersions) {
   const CliRun run = run_cli("--version");
