@@ -94,8 +94,8 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
 std::vector<SpmvOptions> runs_for(const RunConfig& config, ExecutionSpace space) {
   if (config.compare.empty()) return {config.spmv};
   if (space == ExecutionSpace::cpu) {
-    std::cerr
-        << "notice: compare: formats differ only on the GPU; the CPU reference path runs once\n";
+    std::cerr << "notice: compare: the " << config.compare.size()
+              << " SpMV setups differ only on the GPU; the CPU reference path solves once\n";
     return {config.spmv};
   }
   std::vector<SpmvOptions> runs;

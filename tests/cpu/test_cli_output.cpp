@@ -105,6 +105,19 @@ TEST(CliOutput, PlotShowsTheFileNameAndTheRelativeResidual) {
   EXPECT_NE(absolute_svg.find(">1e1</text>"), std::string::npos);  // ||r0|| = sqrt(3)
 }
 
+// compare: on the CPU path solves once and says why, in one line.
+TEST(CliOutput, CompareOnTheCpuPathSolvesOnceAndSaysSo) {
+  const std::string config = test::source_dir() + "/configs/compare-formats.yaml";
+  const CliRun run = run_cli("solve " + shell_quoted(config) +
+                             " --quiet --set device=cpu --set matrix.generate.n=8");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err,
+            "notice: compare: the 8 SpMV setups differ only on the GPU; the CPU reference path "
+            "solves once\n");
+  EXPECT_EQ(run.out.find("compare ("), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nstatus       converged\n"), std::string::npos) << run.out;
+}
+
 // `spkrylov --version`: version, git commit, CUDA runtime and driver, architectures.
 TEST(CliOutput, VersionNamesTheBuildAndTheCudaVersions) {
   const CliRun run = run_cli("--version");
