@@ -36,7 +36,8 @@ inline void check_error_message(const std::string& message, std::size_t input_si
   constexpr std::size_t longest_message = 300 - sizeof("error: ") + 1;
   if (message.size() > longest_message)
     report("error message of " + std::to_string(message.size()) + " characters for an input of " +
-           std::to_string(input_size) + " bytes (at most " + std::to_string(longest_message) + ")");
+           std::to_string(input_size) + " bytes (at most " + std::to_string(longest_message) +
+           "): " + message);
 }
 
 }  // namespace spk::fuzz

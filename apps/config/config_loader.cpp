@@ -177,11 +177,11 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
   map.if_present("format",
                  [&](const ConfigValue& v) { options.format = v.as_choice(spmv_format_names()); });
   map.if_present("x_cache", [&](const ConfigValue& v) {
-    try {
-      options.x_cache = parse_x_cache(v.as_string());
-    } catch (const BadInput& error) {
-      v.fail(error.what());
-    }
+    // as_enum quotes a bad value capped, like every other key (parse_x_cache would not).
+    options.x_cache = v.as_enum(
+        std::vector<std::pair<std::string, XCache>>{{to_string(XCache::none), XCache::none},
+                                                    {to_string(XCache::ldg), XCache::ldg},
+                                                    {to_string(XCache::texture), XCache::texture}});
   });
   map.if_present("threads_per_row", [&](const ConfigValue& v) {
     options.threads_per_row = read_int_choice(v, threads_per_row_choices());

@@ -83,7 +83,7 @@ Override parse_override(const std::string& text) {
   try {
     result.value = YAML::Load(text.substr(equals + 1));
   } catch (const YAML::ParserException& error) {
-    fail_override(text, "YAML syntax error: " + error.msg);
+    fail_override(text, "YAML syntax error: " + input_excerpt(error.msg, shown_name_limit));
   }
   return result;
 }
@@ -149,15 +149,17 @@ void apply_override(YAML::Node& root, const Override& override_spec, ConfigOrigi
     YAML::Node child;
     if (current.IsSequence()) {
       if (!is_index(step))
-        fail_override(text, path + " is a list: address an entry as " + path + "[N]");
+        fail_override(text, input_excerpt(path) + " is a list: address an entry as " +
+                                input_excerpt(path) + "[N]");
       const std::size_t size = current.size();
       // Digits only (is_index); past the size_t range reads as too large, not as an error.
       std::size_t index = std::numeric_limits<std::size_t>::max();
       (void)std::from_chars(step.data(), step.data() + step.size(), index);
       if (index > size)
-        fail_override(text, path + " has " + std::to_string(size) + " entries: index " + step +
-                                " must be 0.." + std::to_string(size) + " (" +
-                                std::to_string(size) + " appends an entry)");
+        fail_override(text, input_excerpt(path) + " has " + std::to_string(size) +
+                                " entries: index " + input_excerpt(step) + " must be 0.." +
+                                std::to_string(size) + " (" + std::to_string(size) +
+                                " appends an entry)");
       if (last) {
         if (index == size)
           current.push_back(override_spec.value);
@@ -179,7 +181,8 @@ void apply_override(YAML::Node& root, const Override& override_spec, ConfigOrigi
       }
     } else {
       if (is_index(step) && !path.empty())
-        fail_override(text, path + " is not a list: index [" + step + "] does not apply");
+        fail_override(text, input_excerpt(path) + " is not a list: index [" + input_excerpt(step) +
+                                "] does not apply");
       remove_alternatives(current, path, step);
       if (last) {
         remove_key(current, step);

@@ -15,6 +15,7 @@
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 #include "vector_ops_timing.hpp"
@@ -70,7 +71,7 @@ void print_row(std::ostream& out, const SolverBenchRow& row) {
 void write_csv(const std::string& path, const std::vector<SolverBenchRow>& rows,
                const std::string& device) {
   std::ofstream out(path);
-  if (!out) throw BadInput(path + ": cannot open for writing");
+  if (!out) throw BadInput(shown_name(path) + ": cannot open for writing");
   out << "# device: " << device << "\n";
   out << "matrix,method,solver,iterations,status,relative_true_residual,solve_ms,ms_per_iteration,"
          "speedup_vs_baseline,spmv_ms,vector_ops_ms,overhead_ratio\n";
@@ -79,7 +80,7 @@ void write_csv(const std::string& path, const std::vector<SolverBenchRow>& rows,
         << ',' << row.status << ',' << row.relative_true_residual << ',' << row.solve_ms << ','
         << row.ms_per_iteration << ',' << row.speedup_vs_baseline << ',' << row.spmv_ms << ','
         << row.vector_ops_ms << ',' << row.overhead_ratio << '\n';
-  if (!out) throw BadInput(path + ": write failed");
+  if (!out) throw BadInput(shown_name(path) + ": write failed");
 }
 
 std::vector<std::string> solver_formats(const BenchCommandOptions& bench) {

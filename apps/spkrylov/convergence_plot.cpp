@@ -9,6 +9,7 @@
 
 #include "number_text.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk::app {
 
@@ -201,7 +202,7 @@ void write_convergence_svg(const std::string& path, const std::string& title,
   }
   svg << "</svg>\n";
   std::ofstream file(path);
-  if (!file) throw BadInput(path + ": cannot open the plot for writing");
+  if (!file) throw BadInput(shown_name(path) + ": cannot open the plot for writing");
   file << svg.str();
 }
 

@@ -55,15 +55,18 @@ int main(int argc, char** argv) {
       "SpMV bandwidth of every backend vs cuSPARSE and the copy bandwidth; --solvers: whole "
       "solves (GPU)");
   bench_command->add_option("--suite", bench.suite, "default | small | none")
+      ->check(CLI::IsMember({"default", "small", "none"}))
       ->capture_default_str();
   bench_command->add_option("--matrix", bench.matrix_files, "extra Matrix Market files");
   bench_command->add_option("--only", bench.only, "only the matrices whose label contains this");
   bench_command->add_option("--formats", bench.formats, "formats to run (default: all)")
       ->delimiter(',');
   bench_command->add_option("--x-cache", bench.x_caches, "x_cache variants (none,ldg,texture)")
+      ->check(CLI::IsMember({"none", "ldg", "texture"}))
       ->delimiter(',')
       ->capture_default_str();
   bench_command->add_option("--precision", bench.precisions, "double,single")
+      ->check(CLI::IsMember({"double", "single"}))
       ->delimiter(',')
       ->capture_default_str();
   bench_command->add_option("--runs", bench.runs, "timed runs (median)")

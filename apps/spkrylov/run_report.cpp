@@ -6,6 +6,7 @@
 #include "json_writer.hpp"
 #include "number_text.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "tuning_summary.hpp"
 
 namespace spk::app {
@@ -18,7 +19,7 @@ std::string megabytes(std::size_t bytes) {
 
 std::ofstream open_output(const std::string& path, const char* what) {
   std::ofstream out(path);
-  if (!out) throw BadInput(path + ": cannot open " + what + " for writing");
+  if (!out) throw BadInput(shown_name(path) + ": cannot open " + what + " for writing");
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "solver/solver.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/error.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {
@@ -68,9 +69,9 @@ Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
   try {
     return Solver<T>(matrix, options, spmv, space);
   } catch (const BadInput& error) {
-    throw BadInput(problem.name + ": " + error.what());
+    throw BadInput(shown_name(problem.name) + ": " + error.what());
   } catch (const NotSupported& error) {
-    throw NotSupported(problem.name + ": " + error.what());
+    throw NotSupported(shown_name(problem.name) + ": " + error.what());
   }
 }
 
@@ -120,7 +121,7 @@ std::vector<SpmvOptions> runs_for(const RunConfig& config, ExecutionSpace space)
 void write_histories_csv(const std::string& path, const std::vector<RunReport>& runs) {
   if (runs.size() == 1) return write_history_csv(path, runs.front().result);
   std::ofstream file(path);
-  if (!file) throw BadInput(path + ": cannot open the history CSV for writing");
+  if (!file) throw BadInput(shown_name(path) + ": cannot open the history CSV for writing");
   file << "format,iteration,residual,elapsed_s\n";
   char line[160];
   for (const auto& run : runs) {

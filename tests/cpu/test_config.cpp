@@ -509,7 +509,7 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, csr-vector, "
             "aligned-csr, ellpack, ellpack-r, hyb, cusparse, auto)");
   EXPECT_EQ(error("spmv: {x_cache: surface}"),
-            "run.yaml:2: spmv.x_cache: unknown x_cache 'surface' (valid: none, ldg, texture)");
+            "run.yaml:2: spmv.x_cache: unknown value 'surface' (valid: none, ldg, texture)");
   EXPECT_EQ(error("spmv: {threads_per_row: 3}"),
             "run.yaml:2: spmv.threads_per_row: must be one of 0, 2, 4, 8, 16, 32, got '3'");
   for (const char* block : {"48", "16", "0", "2048", "-32"})

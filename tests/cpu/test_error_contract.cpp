@@ -374,6 +374,22 @@ TEST(FuzzRegression, YamlInputThatHungTheParserIsASyntaxError) {
                            "YAML syntax error: ");
 }
 
+// config_fuzzer: an override's key path was quoted whole in "PATH has 0 entries: index N
+// must be 0..0" (a 570-character message; the CLI's line is capped at 300).
+TEST(FuzzRegression, LongOverrideKeyPathIsCappedInTheMessage) {
+  const std::string generated = "matrix: {generate: {kind: poisson3d, n: 4}}\n";
+  for (const std::string& key :
+       {std::string(500, 'c') + "[3].format", "compare.2" + std::string(500, '7') + ".format",
+        "solver[" + std::string(500, '7') + "]"}) {
+    try {
+      (void)parse_run_config(generated, "fuzz.yaml", {key + "=hyb"});
+      ADD_FAILURE() << "no error";
+    } catch (const BadInput& error) {
+      EXPECT_LE(std::string(error.what()).size(), 293u) << error.what();
+    }
+  }
+}
+
 // config_fuzzer: an override list index past the size_t range escaped as std::out_of_range
 // ("error: stoul" from the CLI).
 TEST(FuzzRegression, HugeOverrideListIndexIsBadInput) {

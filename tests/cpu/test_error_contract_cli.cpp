@@ -236,6 +236,10 @@ TEST(ErrorContractCli, ErrorLinesStayShortWhateverTheInput) {
       {"...: unknown key (valid keys: method,"});
   expect_one_line_error(run_cli("bench --runs " + long_argument),
                         {"error: --runs: ", "(see spkrylov --help)"});
+  expect_one_line_error(run_cli("bench --x-cache ldg," + long_argument),
+                        {"error: --x-cache: ", "(see spkrylov --help)"});
+  expect_one_line_error(run_cli("solve --quiet --set " + shell_quoted(long_argument + "[1].x=1")),
+                        {"error: --set 777"});
   expect_one_line_error(run_cli("solve config.yaml " + long_argument),
                         {"error: The following argument was not expected: 777"});
 }
