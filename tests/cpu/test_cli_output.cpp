@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <regex>
 #include <string>
@@ -149,6 +150,8 @@ TEST(CliOutput, BuildInfoOutsideAGitCheckoutSaysUnknown) {
   EXPECT_NE(text.find("#define SPK_BUILD_VERSION \"1.2.3\""), std::string::npos) << text;
   EXPECT_NE(text.find("#define SPK_BUILD_CUDA_ARCHITECTURES \"80, 90\""), std::string::npos)
       << text;
+  std::remove(header.c_str());
+  std::remove(directory.c_str());
 }
 
 // The top-level help says what `solve` alone does, mentions bench --solvers and the README.

@@ -7,8 +7,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "spmv/base/device.hpp"
 #include "tests/cli_test_support.hpp"
@@ -175,10 +178,16 @@ TEST(ErrorContractCli, SizesPast32BitIndices) {
                       "declared entries = 3000000000 exceeds the 32-bit index limit");
 }
 
-// A file in the test's scratch directory (unique to this process).
+// A file in the test's scratch directory (unique to this process), removed at exit.
 std::string scratch_file(const std::string& name, const std::string& contents) {
+  static std::vector<std::string> written;
+  static const bool cleanup = std::atexit([] {
+                                for (const std::string& path : written) std::remove(path.c_str());
+                              }) == 0;
+  (void)cleanup;
   const std::string path = ::testing::TempDir() + "spk_" + std::to_string(getpid()) + "_" + name;
   std::ofstream(path, std::ios::binary) << contents;
+  written.push_back(path);
   return path;
 }
 
