@@ -4,17 +4,19 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "apps/config/config_names.hpp"
 #include "apps/config/config_overrides.hpp"
 #include "apps/config/config_paths.hpp"
 #include "apps/config/yaml_reader.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/input_file.hpp"
 #include "spmv/base/printable_text.hpp"
 
 namespace spk {
@@ -96,8 +98,8 @@ RhsSpec read_rhs(const ConfigValue& value, const std::string& config_directory) 
       spec.kind = RhsSpec::Kind::random;
       return spec;
     }
-    value.fail("unknown value '" + text +
-               "' (valid: ones, random, or a map such as {file: b.mtx}, "
+    value.fail("unknown value " + quoted_input(text) +
+               " (valid: ones, random, or a map such as {file: b.mtx}, "
                "{from_solution: random} or {kind: random, seed: 7})");
   }
   const ConfigMap map(value, {"kind", "file", "from_solution", "seed"});
@@ -175,11 +177,11 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
   map.if_present("format",
                  [&](const ConfigValue& v) { options.format = v.as_enum(format_names()); });
   map.if_present("x_cache", [&](const ConfigValue& v) {
-    try {
-      options.x_cache = parse_x_cache(v.as_string());
-    } catch (const BadInput& error) {
-      v.fail(error.what());
-    }
+    // as_enum quotes a bad value capped, like every other key (parse_x_cache would not).
+    options.x_cache = v.as_enum(
+        std::vector<std::pair<std::string, XCache>>{{to_string(XCache::none), XCache::none},
+                                                    {to_string(XCache::ldg), XCache::ldg},
+                                                    {to_string(XCache::texture), XCache::texture}});
   });
   map.if_present("threads_per_row", [&](const ConfigValue& v) {
     options.threads_per_row = read_int_choice(v, threads_per_row_choices());
@@ -216,13 +218,16 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
 }
 
 OutputSpec read_output(const ConfigValue& value) {
-  const ConfigMap map(value, {"solution", "history", "report", "plot"});
+  const ConfigMap map(value, {"solution", "history", "report", "plot", "plot_residual"});
   OutputSpec output;
   map.if_present("solution",
                  [&](const ConfigValue& v) { output.solution = v.as_optional_string(); });
   map.if_present("history", [&](const ConfigValue& v) { output.history = v.as_optional_string(); });
   map.if_present("report", [&](const ConfigValue& v) { output.report = v.as_optional_string(); });
   map.if_present("plot", [&](const ConfigValue& v) { output.plot = v.as_optional_string(); });
+  map.if_present("plot_residual", [&](const ConfigValue& v) {
+    output.plot_residual = v.as_choice(std::vector<std::string>{"relative", "absolute"});
+  });
   return output;
 }
 
@@ -237,7 +242,7 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
   const ConfigMap top(
       root, {"matrix", "rhs", "solver", "spmv", "precision", "device", "output", "compare"});
   if (!top.has("matrix"))
-    throw BadInput(source_name +
+    throw BadInput(shown_name(source_name) +
                    ": matrix: required key missing (give matrix: {file: PATH} or "
                    "matrix: {generate: {kind: poisson3d, n: 64}})");
   const std::string config_directory = config_directory_of(source_name);
@@ -258,9 +263,21 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
   return config;
 }
 
+// A Matrix Market file given where the config goes starts with its banner (after an optional
+// UTF-8 byte order mark and blank space); YAML would read the whole file as one scalar.
+bool is_matrix_market_text(const std::string& text) {
+  std::size_t start = text.rfind("\xef\xbb\xbf", 0) == 0 ? 3 : 0;
+  while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+  static constexpr std::string_view banner = "%%matrixmarket";
+  if (text.size() - start < banner.size()) return false;
+  for (std::size_t i = 0; i < banner.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[start + i])) != banner[i]) return false;
+  return true;
+}
+
 std::string with_line(const std::string& source_name, const YAML::Mark& mark) {
-  if (mark.is_null() || mark.line < 0) return source_name;
-  return source_name + ":" + std::to_string(mark.line + 1);
+  if (mark.is_null() || mark.line < 0) return shown_name(source_name);
+  return shown_name(source_name) + ":" + std::to_string(mark.line + 1);
 }
 
 }  // namespace
@@ -286,14 +303,19 @@ RunConfig default_run_config() {
 
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source_name,
                            const std::vector<std::string>& overrides) {
+  if (is_matrix_market_text(yaml_text))
+    throw BadInput(shown_name(source_name) +
+                   ": this is a Matrix Market file, not a YAML config; to solve it: spkrylov solve "
+                   "--set matrix.file=" +
+                   shown_name(source_name));
   const std::vector<YAML::Node> documents = load_yaml_documents(yaml_text, source_name);
   // Empty documents (a lone "---" or a file of comments) do not count.
   std::vector<YAML::Node> contents;
   for (const YAML::Node& document : documents)
     if (!document.IsNull()) contents.push_back(document);
-  if (contents.empty()) throw BadInput(source_name + ": config is empty");
+  if (contents.empty()) throw BadInput(shown_name(source_name) + ": config is empty");
   if (contents.size() > 1)
-    throw BadInput(source_name + ": config holds " + std::to_string(contents.size()) +
+    throw BadInput(shown_name(source_name) + ": config holds " + std::to_string(contents.size()) +
                    " YAML documents (separated by ---); expected one");
   YAML::Node root = contents[0];
   ConfigOrigins origins(source_name);
@@ -306,19 +328,20 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
     return read_run_config(root_value, source_name);
   } catch (const YAML::Exception& error) {
     // yaml-cpp should not throw here (values are read as text); keep the one-line promise.
-    throw BadInput(printable_text(with_line(source_name, error.mark) + ": " + error.msg));
+    throw BadInput(printable_text(with_line(source_name, error.mark) + ": " +
+                                  input_excerpt(error.msg, shown_name_limit)));
   }
 }
 
 RunConfig load_run_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    throw BadInput(path + ": is a directory, not a config file");
+  require_input_file(path, "config file");
   std::ifstream file(path, std::ios::binary);
-  if (!file) throw BadInput(path + ": cannot open config file (" + std::strerror(errno) + ")");
+  if (!file)
+    throw BadInput("cannot open config file " + quoted_name(path) + " (" + std::strerror(errno) +
+                   ")");
   std::ostringstream contents;
   contents << file.rdbuf();
-  if (file.bad()) throw BadInput(path + ": cannot read config file");
+  if (file.bad()) throw BadInput(shown_name(path) + ": cannot read config file");
   return parse_run_config(contents.str(), path, overrides);
 }
 

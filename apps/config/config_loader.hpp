@@ -17,7 +17,7 @@ RunConfig load_run_config(const std::string& path, const std::vector<std::string
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source_name,
                            const std::vector<std::string>& overrides = {});
 
-// The resolved config as YAML (printed in the report).
+// The resolved config as YAML (`spkrylov solve --print-config`, and the JSON report).
 std::string to_yaml(const RunConfig& config);
 
 }  // namespace spk

@@ -17,7 +17,7 @@ struct Override {
 };
 
 [[noreturn]] void fail_override(const std::string& text, const std::string& what) {
-  throw BadInput(printable_text("--set " + text + ": " + what));
+  throw BadInput(printable_text(override_location(text) + ": " + what));
 }
 
 bool is_index(const std::string& step) {
@@ -39,8 +39,8 @@ std::vector<std::string> split_key_path(const std::string& text, const std::stri
   std::vector<std::string> steps;
   std::string step;
   const auto malformed = [&]() {
-    fail_override(text, "malformed key path '" + key_path +
-                            "' (expected names joined by dots, e.g. solver.tolerance or "
+    fail_override(text, "malformed key path " + quoted_input(key_path) +
+                            " (expected names joined by dots, e.g. solver.tolerance or "
                             "compare[0].format)");
   };
   for (std::size_t i = 0; i < key_path.size(); ++i) {
@@ -83,7 +83,7 @@ Override parse_override(const std::string& text) {
   try {
     result.value = YAML::Load(text.substr(equals + 1));
   } catch (const YAML::ParserException& error) {
-    fail_override(text, "YAML syntax error: " + error.msg);
+    fail_override(text, "YAML syntax error: " + input_excerpt(error.msg, shown_name_limit));
   }
   return result;
 }
@@ -149,15 +149,17 @@ void apply_override(YAML::Node& root, const Override& override_spec, ConfigOrigi
     YAML::Node child;
     if (current.IsSequence()) {
       if (!is_index(step))
-        fail_override(text, path + " is a list: address an entry as " + path + "[N]");
+        fail_override(text, input_excerpt(path) + " is a list: address an entry as " +
+                                input_excerpt(path) + "[N]");
       const std::size_t size = current.size();
       // Digits only (is_index); past the size_t range reads as too large, not as an error.
       std::size_t index = std::numeric_limits<std::size_t>::max();
       (void)std::from_chars(step.data(), step.data() + step.size(), index);
       if (index > size)
-        fail_override(text, path + " has " + std::to_string(size) + " entries: index " + step +
-                                " must be 0.." + std::to_string(size) + " (" +
-                                std::to_string(size) + " appends an entry)");
+        fail_override(text, input_excerpt(path) + " has " + std::to_string(size) +
+                                " entries: index " + input_excerpt(step) + " must be 0.." +
+                                std::to_string(size) + " (" + std::to_string(size) +
+                                " appends an entry)");
       if (last) {
         if (index == size)
           current.push_back(override_spec.value);
@@ -179,7 +181,8 @@ void apply_override(YAML::Node& root, const Override& override_spec, ConfigOrigi
       }
     } else {
       if (is_index(step) && !path.empty())
-        fail_override(text, path + " is not a list: index [" + step + "] does not apply");
+        fail_override(text, input_excerpt(path) + " is not a list: index [" + input_excerpt(step) +
+                                "] does not apply");
       remove_alternatives(current, path, step);
       if (last) {
         remove_key(current, step);

@@ -1,7 +1,9 @@
 #include "apps/config/config_paths.hpp"
 
 #include <filesystem>
-#include <system_error>
+
+#include "spmv/base/input_file.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk {
 
@@ -10,19 +12,6 @@ namespace fs = std::filesystem;
 std::string config_directory_of(const std::string& source_name) {
   return fs::path(source_name).parent_path().generic_string();
 }
-
-namespace {
-
-enum class PathState { missing, directory, file };
-
-PathState state_of(const fs::path& path) {
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (error || !fs::exists(status)) return PathState::missing;
-  return fs::is_directory(status) ? PathState::directory : PathState::file;
-}
-
-}  // namespace
 
 std::string resolve_input_file(const ConfigValue& value, const std::string& config_directory) {
   const std::string written = value.as_string();
@@ -33,15 +22,17 @@ std::string resolve_input_file(const ConfigValue& value, const std::string& conf
   candidates.push_back(path);
   std::string directory_found;
   for (const fs::path& candidate : candidates) {
-    const PathState state = state_of(candidate);
-    if (state == PathState::file) return candidate.generic_string();
-    if (state == PathState::directory && directory_found.empty())
+    const InputPathKind kind = input_path_kind(candidate.generic_string());
+    if (kind == InputPathKind::file) return candidate.generic_string();
+    if (kind == InputPathKind::directory && directory_found.empty())
       directory_found = candidate.generic_string();
   }
-  if (!directory_found.empty()) value.fail("'" + directory_found + "' is a directory, not a file");
-  std::string message = "file '" + written + "' does not exist";
+  // The same reasons as every other input path (spmv/base/input_file.hpp).
+  if (!directory_found.empty()) value.fail(input_file_problem(directory_found));
+  std::string message = input_file_problem(written);
   if (candidates.size() > 1)
-    message += " (looked in '" + config_directory + "/' and in the current directory)";
+    message +=
+        " (looked in " + quoted_name(config_directory + "/") + " and in the current directory)";
   value.fail(message);
 }
 

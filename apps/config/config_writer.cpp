@@ -93,6 +93,7 @@ void emit_output(YAML::Emitter& out, const OutputSpec& output) {
   out << YAML::Key << "history" << YAML::Value << output.history;
   out << YAML::Key << "report" << YAML::Value << output.report;
   out << YAML::Key << "plot" << YAML::Value << output.plot;
+  out << YAML::Key << "plot_residual" << YAML::Value << output.plot_residual;
   out << YAML::EndMap;
 }
 

@@ -34,6 +34,9 @@ struct OutputSpec {
   std::string history;   // CSV: iteration, residual, elapsed_s (per format when comparing)
   std::string report;    // JSON report
   std::string plot;      // SVG convergence plot
+  // The plot's residual axis: "relative" (||r|| / ||b||, comparable across problems) or
+  // "absolute" (||r||).
+  std::string plot_residual = "relative";
 };
 
 // compare: [{format: csr-scalar}, {format: ellpack-r, x_cache: texture}, ...]

@@ -14,6 +14,11 @@
 
 namespace spk {
 
+std::string override_location(const std::string& override_text) {
+  constexpr std::size_t shown_override_limit = 60;
+  return "--set " + input_excerpt(override_text, shown_override_limit);
+}
+
 ConfigOrigins::ConfigOrigins(std::string source_name) : source_name_(std::move(source_name)) {}
 
 void ConfigOrigins::add_override_node(const YAML::Node& node, const std::string& override_text) {
@@ -28,11 +33,12 @@ const std::string* ConfigOrigins::override_of(const YAML::Node& node) const {
 }
 
 std::string ConfigOrigins::where(const YAML::Node& node, const YAML::Node* key) const {
-  if (const std::string* override_text = override_of(node)) return "--set " + *override_text;
+  if (const std::string* override_text = override_of(node))
+    return override_location(*override_text);
   YAML::Mark mark = node.Mark();
   if (key != nullptr && !key->Mark().is_null()) mark = key->Mark();
-  if (mark.is_null() || mark.line < 0) return source_name_;
-  return source_name_ + ":" + std::to_string(mark.line + 1);
+  if (mark.is_null() || mark.line < 0) return shown_name(source_name_);
+  return shown_name(source_name_) + ":" + std::to_string(mark.line + 1);
 }
 
 std::string child_key_path(const std::string& parent, const std::string& key) {
@@ -61,17 +67,17 @@ ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node key, YAML::Nod
 
 void ConfigValue::fail(const std::string& what) const {
   const std::string where = origins_->where(node_, has_key_ ? &key_ : nullptr);
-  // Scalars and keys are quoted as written: escape newlines (block scalars) and other
-  // control characters so the message stays one line.
-  throw BadInput(printable_text(key_path_.empty() ? where + ": " + what
-                                                  : where + ": " + key_path_ + ": " + what));
+  // Values are quoted through quoted_input (capped, escaped); the key path is input too.
+  throw BadInput(printable_text(key_path_.empty()
+                                    ? where + ": " + what
+                                    : where + ": " + input_excerpt(key_path_) + ": " + what));
 }
 
 std::string ConfigValue::describe() const {
   if (!node_.IsDefined() || node_.IsNull()) return "nothing";
   if (node_.IsMap()) return "a map";
   if (node_.IsSequence()) return "a list";
-  return "'" + node_.Scalar() + "'";
+  return quoted_input(node_.Scalar());
 }
 
 std::string ConfigValue::scalar_text(const char* expected) const {
@@ -99,9 +105,10 @@ int ConfigValue::as_int() const {
   const std::string text = scalar_text("an integer");
   int value = 0;
   std::errc error{};
-  if (!parse_whole_integer(text, value, error)) fail("expected an integer, got '" + text + "'");
+  if (!parse_whole_integer(text, value, error))
+    fail("expected an integer, got " + quoted_input(text));
   if (error == std::errc::result_out_of_range)
-    fail("integer '" + text + "' is out of range (at most " +
+    fail("integer " + quoted_input(text) + " is out of range (at most " +
          std::to_string(std::numeric_limits<int>::max()) + ")");
   return value;
 }
@@ -110,11 +117,12 @@ std::uint64_t ConfigValue::as_uint64() const {
   const std::string text = scalar_text("a non-negative integer");
   std::uint64_t value = 0;
   std::errc error{};
-  if (!text.empty() && text[0] == '-') fail("expected a non-negative integer, got '" + text + "'");
+  if (!text.empty() && text[0] == '-')
+    fail("expected a non-negative integer, got " + quoted_input(text));
   if (!parse_whole_integer(text, value, error))
-    fail("expected a non-negative integer, got '" + text + "'");
+    fail("expected a non-negative integer, got " + quoted_input(text));
   if (error == std::errc::result_out_of_range)
-    fail("integer '" + text + "' is out of range (at most 18446744073709551615)");
+    fail("integer " + quoted_input(text) + " is out of range (at most 18446744073709551615)");
   return value;
 }
 
@@ -128,13 +136,13 @@ double ConfigValue::as_double() const {
   if (!special.empty() && special[0] == '.') special.erase(0, 1);
   for (char& c : special) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (special == "nan" || special == "inf" || special == "infinity")
-    fail("expected a finite number, got '" + text + "'");
+    fail("expected a finite number, got " + quoted_input(text));
   double value = 0.0;
   const auto result = std::from_chars(begin, end, value);
   if (begin == end || result.ptr != end || result.ec == std::errc::invalid_argument)
-    fail("expected a number, got '" + text + "'");
+    fail("expected a number, got " + quoted_input(text));
   if (result.ec == std::errc::result_out_of_range || !std::isfinite(value))
-    fail("expected a finite number, got '" + text + "'");
+    fail("expected a finite number, got " + quoted_input(text));
   return value;
 }
 
@@ -142,7 +150,7 @@ bool ConfigValue::as_bool() const {
   const std::string text = scalar_text("true or false");
   bool value = false;
   if (!YAML::convert<bool>::decode(node_, value))
-    fail("expected true or false, got '" + text + "'");
+    fail("expected true or false, got " + quoted_input(text));
   return value;
 }
 
@@ -161,7 +169,7 @@ std::string ConfigValue::as_choice(const std::vector<std::string>& valid) const 
   const std::string text = scalar_text(("one of " + join_names(valid)).c_str());
   for (const std::string& name : valid)
     if (name == text) return text;
-  fail("unknown value '" + text + "' (valid: " + join_names(valid) + ")");
+  fail("unknown value " + quoted_input(text) + " (valid: " + join_names(valid) + ")");
 }
 
 std::vector<ConfigValue> ConfigValue::as_list() const {
@@ -194,8 +202,8 @@ class DocumentStarts final : public YAML::EventHandler {
 };
 
 std::string syntax_error_where(const std::string& source_name, const YAML::Mark& mark) {
-  if (mark.is_null() || mark.line < 0) return source_name;
-  return source_name + ":" + std::to_string(mark.line + 1);
+  if (mark.is_null() || mark.line < 0) return shown_name(source_name);
+  return shown_name(source_name) + ":" + std::to_string(mark.line + 1);
 }
 
 }  // namespace
@@ -211,15 +219,16 @@ std::vector<YAML::Node> load_yaml_documents(const std::string& text,
       if (starts.size() < 2 || starts.back().pos != starts[starts.size() - 2].pos) continue;
       const YAML::Mark& stuck = starts.back();
       const auto at = static_cast<std::size_t>(stuck.pos);
-      const std::string found = at < text.size() ? "'" + text.substr(at, 1) + "'" : "the end";
+      const std::string found = at < text.size() ? quoted_input(text.substr(at, 1)) : "the end";
       throw BadInput(printable_text(syntax_error_where(source_name, stuck) +
                                     ": YAML syntax error: unexpected " + found + " at column " +
                                     std::to_string(stuck.column + 1)));
     }
     return YAML::LoadAll(text);
   } catch (const YAML::ParserException& error) {
-    throw BadInput(printable_text(syntax_error_where(source_name, error.mark) +
-                                  ": YAML syntax error: " + error.msg));
+    throw BadInput(
+        printable_text(syntax_error_where(source_name, error.mark) +
+                       ": YAML syntax error: " + input_excerpt(error.msg, shown_name_limit)));
   }
 }
 
@@ -255,7 +264,7 @@ ConfigValue ConfigMap::at(const std::string& key) const {
     if (entry.name == key)
       return ConfigValue(value_.origins(), entry.key, entry.value,
                          child_key_path(value_.key_path(), key));
-  value_.fail("internal error: key '" + key + "' read but not present");
+  value_.fail("internal error: key " + quoted_input(key) + " read but not present");
 }
 
 }  // namespace spk

@@ -19,6 +19,10 @@
 
 namespace spk {
 
+// "--set KEY=VALUE", the place errors name for a value an override wrote; a long override
+// is cut (spmv/base/printable_text.hpp), its key and value are quoted again in the message.
+std::string override_location(const std::string& override_text);
+
 class ConfigOrigins {
  public:
   explicit ConfigOrigins(std::string source_name);

@@ -48,16 +48,17 @@ int main(int argc, char** argv) {
     options.spmv.format = spk::parse_format(format);
     heat3d::HeatSimulation simulation(heat3d::HeatProblem(n, dt, 20 * dt), dt, options);
     std::printf("heat3d n=%d (%d unknowns), dt=%g, %d steps\n", n, n * n * n, dt, steps);
-    std::printf("%5s %8s %6s %-10s %10s %11s %10s %9s %9s %8s\n", "step", "t", "iters", "status",
-                "true res", "assemble ms", "update ms", "solve ms", "step ms", "outside");
     int failures = 0;
     double total_solve = 0.0, total_step = 0.0, total_update = 0.0;
     for (int s = 0; s < steps; ++s) {
       const heat3d::StepReport r = simulation.step();
-      if (s == 0)
-        std::printf("      on %s, format %s\n",
-                    simulation.solver()->setup_info().device_name.c_str(),
+      if (s == 0) {  // the solver (and so its device) exists from the first step on
+        std::printf("on %s, format %s\n", simulation.solver()->setup_info().device_name.c_str(),
                     simulation.solver()->setup_info().operator_name.c_str());
+        std::printf("%5s %8s %6s %-10s %10s %11s %10s %9s %9s %8s\n", "step", "t", "iters",
+                    "status", "true res", "assemble ms", "update ms", "solve ms", "step ms",
+                    "outside");
+      }
       std::printf("%5d %8.4f %6d %-10s %10.3e %11.3f %10.3f %9.3f %9.3f %7.1f%%\n", r.step, r.time,
                   r.iterations, r.status.c_str(), r.relative_residual, r.assemble_ms, r.update_ms,
                   r.solve_ms, r.step_ms, 100.0 * r.outside_share());
@@ -70,6 +71,9 @@ int main(int argc, char** argv) {
           "example's own host assembly the rest\n",
           steps, 100.0 * (1.0 - total_solve / total_step), 100.0 * total_update / total_step);
     return failures == 0 ? 0 : 2;
+  } catch (const spk::NoDevice& error) {
+    std::cerr << "error: " << error.what() << " (use --device cpu or --device auto)\n";
+    return 1;
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";
     return 1;

@@ -12,6 +12,7 @@
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/base/event_timer.hpp"
+#include "spmv/base/input_file.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 
@@ -177,8 +178,18 @@ void bench_precision(const BenchCommandOptions& bench, const std::string& label,
 
 }  // namespace
 
+DeviceInfo bench_device() {
+  try {
+    return current_device_info();
+  } catch (const NoDevice& error) {
+    throw NoDevice(std::string(error.what()) +
+                   "; bench times GPU kernels and runs only on an NVIDIA GPU");
+  }
+}
+
 int run_bench_command(const BenchCommandOptions& bench) {
-  const DeviceInfo device = current_device_info();
+  for (const std::string& file : bench.matrix_files) require_input_file(file);  // before the GPU
+  const DeviceInfo device = bench_device();
   DeviceContext context;
   const std::size_t copy_bytes = std::max<std::size_t>(device.l2_cache_bytes * 16, 256u << 20);
   const double copy_gbs = measure_copy_bandwidth_gbs(context.stream(), copy_bytes);

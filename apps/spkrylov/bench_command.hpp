@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "spmv/base/device.hpp"
+
 namespace spk::app {
 
 struct BenchCommandOptions {
@@ -27,5 +29,9 @@ struct BenchCommandOptions {
 };
 
 int run_bench_command(const BenchCommandOptions& options);
+
+// The GPU a bench runs on; without one, spk::NoDevice says why and that bench (which has no
+// CPU path and no device key) needs a GPU.
+DeviceInfo bench_device();
 
 }  // namespace spk::app

@@ -5,6 +5,7 @@
 
 #include "json_writer.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk::app {
 
@@ -35,7 +36,7 @@ void print_bench_row(std::ostream& out, const BenchRow& row) {
 void write_bench_csv(const std::string& path, const std::vector<BenchRow>& rows, double copy_gbs,
                      const std::string& device) {
   std::ofstream file(path);
-  if (!file) throw BadInput(path + ": cannot open the CSV output for writing");
+  if (!file) throw BadInput(shown_name(path) + ": cannot open the CSV output for writing");
   file << "device,copy_gbs,matrix,rows,nnz,precision,backend,status,median_ms,min_ms,runs,"
           "gflops,model_gbs,useful_gbs,percent_of_copy,speedup_vs_cusparse,relative_error,"
           "device_bytes,bytes_per_spmv,details\n";
@@ -54,7 +55,7 @@ void write_bench_csv(const std::string& path, const std::vector<BenchRow>& rows,
 void write_bench_json(const std::string& path, const std::vector<BenchRow>& rows, double copy_gbs,
                       const std::string& device) {
   std::ofstream file(path);
-  if (!file) throw BadInput(path + ": cannot open the JSON output for writing");
+  if (!file) throw BadInput(shown_name(path) + ": cannot open the JSON output for writing");
   JsonWriter json(file);
   json.begin_object();
   json.field("device", device);

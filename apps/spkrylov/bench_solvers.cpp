@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "baseline_solvers.hpp"
+#include "bench_command.hpp"
 #include "bench_suite.hpp"
 #include "problem.hpp"
 #include "solver/device_context.hpp"
@@ -14,6 +15,7 @@
 #include "spkrylov/solver.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 #include "vector_ops_timing.hpp"
@@ -69,7 +71,7 @@ void print_row(std::ostream& out, const SolverBenchRow& row) {
 void write_csv(const std::string& path, const std::vector<SolverBenchRow>& rows,
                const std::string& device) {
   std::ofstream out(path);
-  if (!out) throw BadInput(path + ": cannot open for writing");
+  if (!out) throw BadInput(shown_name(path) + ": cannot open for writing");
   out << "# device: " << device << "\n";
   out << "matrix,method,solver,iterations,status,relative_true_residual,solve_ms,ms_per_iteration,"
          "speedup_vs_baseline,spmv_ms,vector_ops_ms,overhead_ratio\n";
@@ -78,7 +80,7 @@ void write_csv(const std::string& path, const std::vector<SolverBenchRow>& rows,
         << ',' << row.status << ',' << row.relative_true_residual << ',' << row.solve_ms << ','
         << row.ms_per_iteration << ',' << row.speedup_vs_baseline << ',' << row.spmv_ms << ','
         << row.vector_ops_ms << ',' << row.overhead_ratio << '\n';
-  if (!out) throw BadInput(path + ": write failed");
+  if (!out) throw BadInput(shown_name(path) + ": write failed");
 }
 
 std::vector<std::string> solver_formats(const BenchCommandOptions& bench) {
@@ -176,7 +178,7 @@ void bench_matrix(const BenchCommandOptions& bench, const SolverBenchMatrix& ent
 }  // namespace
 
 int run_solver_bench(const BenchCommandOptions& bench) {
-  const DeviceInfo device = current_device_info();
+  const DeviceInfo device = bench_device();
   const std::string device_text = device.name + " (sm_" + std::to_string(device.compute_major) +
                                   std::to_string(device.compute_minor) + ")";
   std::cout << "device        " << device_text << "\n";

@@ -9,6 +9,7 @@
 
 #include "number_text.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk::app {
 
@@ -75,8 +76,8 @@ Axis linear_axis(double extent, int intervals) {
 
 // One panel: x = iteration or time, y = log10 residual.
 void draw_panel(std::ostringstream& svg, double left, const std::string& x_label,
-                const Axis& x_axis, const Axis& y_axis, const std::vector<PlotSeries>& series,
-                bool use_time, double time_scale) {
+                const Axis& x_axis, const Axis& y_axis, const std::string& y_label,
+                const std::vector<PlotSeries>& series, bool use_time, double time_scale) {
   const double top = margin_top;
   svg << "<rect x='" << number(left) << "' y='" << number(top) << "' width='" << panel_width
       << "' height='" << panel_height << "' fill='white' stroke='#444'/>\n";
@@ -114,13 +115,14 @@ void draw_panel(std::ostringstream& svg, double left, const std::string& x_label
     svg << "<line class='target' x1='" << number(left) << "' x2='" << number(left + panel_width)
         << "' y1='" << number(y) << "' y2='" << number(y)
         << "' stroke='#333' stroke-dasharray='6,4' stroke-width='1'/>\n";
-    svg << "<text x='" << number(left + panel_width - 4) << "' y='" << number(y - 4)
-        << "' text-anchor='end' font-size='10' fill='#333'>target</text>\n";
+    // At the left end: the curves start above the target there and reach it at the right.
+    svg << "<text class='target-label' x='" << number(left + 4) << "' y='" << number(y - 4)
+        << "' text-anchor='start' font-size='10' fill='#333'>target</text>\n";
   }
   svg << "<text x='" << number(left + panel_width / 2) << "' y='" << number(top + panel_height + 36)
       << "' text-anchor='middle' font-size='13'>" << x_label << "</text>\n";
   svg << "<text transform='translate(" << number(left - 48) << "," << number(top + panel_height / 2)
-      << ") rotate(-90)' text-anchor='middle' font-size='13'>recursive residual ||r||</text>\n";
+      << ") rotate(-90)' text-anchor='middle' font-size='13'>" << escape(y_label) << "</text>\n";
   for (std::size_t s = 0; s < series.size(); ++s) {
     std::ostringstream points;
     const auto& line = series[s];
@@ -140,6 +142,7 @@ void draw_panel(std::ostringstream& svg, double left, const std::string& x_label
 }  // namespace
 
 void write_convergence_svg(const std::string& path, const std::string& title,
+                           const std::string& residual_label,
                            const std::vector<PlotSeries>& series) {
   Axis residual;
   residual.log = true;
@@ -185,9 +188,10 @@ void write_convergence_svg(const std::string& path, const std::string& title,
   svg << "<rect width='100%' height='100%' fill='#fafafa'/>\n";
   svg << "<text x='" << number(width / 2) << "' y='28' text-anchor='middle' font-size='16'>"
       << escape(title) << "</text>\n";
-  draw_panel(svg, margin_left, "iteration", iterations, residual, series, false, 1.0);
+  draw_panel(svg, margin_left, "iteration", iterations, residual, residual_label, series, false,
+             1.0);
   draw_panel(svg, margin_left + panel_width + panel_gap, milliseconds ? "time (ms)" : "time (s)",
-             time, residual, series, true, time_scale);
+             time, residual, residual_label, series, true, time_scale);
   for (std::size_t s = 0; s < series.size(); ++s) {
     const double y = legend_top + legend_row * static_cast<double>(s);
     svg << "<line x1='" << number(margin_left) << "' x2='" << number(margin_left + 28) << "' y1='"
@@ -198,7 +202,7 @@ void write_convergence_svg(const std::string& path, const std::string& title,
   }
   svg << "</svg>\n";
   std::ofstream file(path);
-  if (!file) throw BadInput(path + ": cannot open the plot for writing");
+  if (!file) throw BadInput(shown_name(path) + ": cannot open the plot for writing");
   file << svg.str();
 }
 

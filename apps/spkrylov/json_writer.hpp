@@ -1,7 +1,9 @@
 #pragma once
 // A minimal streaming JSON writer for the reports (no JSON library is a dependency).
+// Numbers are written as numbers (non-finite ones as null), booleans as booleans.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -53,10 +55,63 @@ class JsonWriter {
     out_ << (flag ? "true" : "false");
     return *this;
   }
+  JsonWriter& null() {
+    separate();
+    out_ << "null";
+    return *this;
+  }
+  // A value given as text that is already a JSON literal (a number, true, false or null,
+  // e.g. from matrix_stats_fields), written as that literal; other text becomes null.
+  JsonWriter& literal(const std::string& text) {
+    if (text == "true" || text == "false" || text == "null" || is_json_number(text)) {
+      separate();
+      out_ << text;
+      return *this;
+    }
+    return null();
+  }
+  // Descriptive text that may be a number ("4", "1.34", "12 entries (96 bytes)"): a number
+  // when the whole text is one, else a string.
+  JsonWriter& number_or_string(const std::string& text) {
+    if (!is_json_number(text)) return value(text);
+    separate();
+    out_ << text;
+    return *this;
+  }
+  // A measurement that may be missing: null when absent.
+  JsonWriter& optional(const std::optional<double>& number) {
+    return number ? value(*number) : null();
+  }
   template <class V>
   JsonWriter& field(const std::string& name, const V& v) {
     key(name);
     return value(v);
+  }
+
+  // JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  static bool is_json_number(const std::string& text) {
+    std::size_t i = 0;
+    const auto digits = [&] {
+      const std::size_t start = i;
+      while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+      return i > start;
+    };
+    if (i < text.size() && text[i] == '-') ++i;
+    if (i < text.size() && text[i] == '0') {
+      ++i;
+    } else if (!digits()) {
+      return false;
+    }
+    if (i < text.size() && text[i] == '.') {
+      ++i;
+      if (!digits()) return false;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+      ++i;
+      if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+      if (!digits()) return false;
+    }
+    return i == text.size();
   }
 
  private:

@@ -11,24 +11,37 @@
 #include <iostream>
 
 #include "bench_command.hpp"
-#include "exit_codes.hpp"
 #include "bench_solvers.hpp"
 #include "bench_update_values.hpp"
+#include "exit_codes.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/printable_text.hpp"
+#include "version_info.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs"};
+  CLI::App app{
+      "spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs, with a CPU reference "
+      "path.\n"
+      "  spkrylov solve            solves the built-in problem (3-D Poisson, 262,144 unknowns)\n"
+      "  spkrylov solve RUN.yaml   solves what a config describes (configs/ has examples)\n"
+      "  spkrylov bench --solvers  times whole solves per SpMV format on a GPU\n"
+      "README.md: the config keys, reading the report, the library API."};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", spk::app::version_text,
+                       "print the version, git commit, CUDA versions and architectures");
 
   spk::app::SolveCommandOptions solve;
-  CLI::App* solve_command =
-      app.add_subcommand("solve", "solve Ax=b from a YAML config (default: built-in 3-D Poisson)");
+  CLI::App* solve_command = app.add_subcommand(
+      "solve", "solve Ax=b from a YAML config; no config: the built-in 3-D Poisson problem");
   solve_command->add_option("config", solve.config_path, "YAML config file");
   solve_command->add_option("--set", solve.overrides, "override a config key: key.path=value")
       ->allow_extra_args(false);
   solve_command->add_flag("-q,--quiet", solve.quiet, "no live progress line");
+  solve_command->add_flag("--print-config", solve.print_config,
+                          "print the resolved config (every key, defaults included) as YAML "
+                          "and exit without solving");
 
   spk::app::InfoCommandOptions info;
   CLI::App* info_command = app.add_subcommand("info", "print matrix statistics");
@@ -39,17 +52,22 @@ int main(int argc, char** argv) {
 
   spk::app::BenchCommandOptions bench;
   CLI::App* bench_command = app.add_subcommand(
-      "bench", "SpMV bandwidth of every backend vs cuSPARSE and the copy bandwidth (GPU)");
+      "bench",
+      "SpMV bandwidth of every backend vs cuSPARSE and the copy bandwidth; --solvers: whole "
+      "solves (GPU)");
   bench_command->add_option("--suite", bench.suite, "default | small | none")
+      ->check(CLI::IsMember({"default", "small", "none"}))
       ->capture_default_str();
   bench_command->add_option("--matrix", bench.matrix_files, "extra Matrix Market files");
   bench_command->add_option("--only", bench.only, "only the matrices whose label contains this");
   bench_command->add_option("--formats", bench.formats, "formats to run (default: all)")
       ->delimiter(',');
   bench_command->add_option("--x-cache", bench.x_caches, "x_cache variants (none,ldg,texture)")
+      ->check(CLI::IsMember({"none", "ldg", "texture"}))
       ->delimiter(',')
       ->capture_default_str();
   bench_command->add_option("--precision", bench.precisions, "double,single")
+      ->check(CLI::IsMember({"double", "single"}))
       ->delimiter(',')
       ->capture_default_str();
   bench_command->add_option("--runs", bench.runs, "timed runs (median)")
@@ -73,7 +91,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error) == 0 ? 0 : spk::exit_bad_input;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help
+    // CLI11's message quotes the argument: one capped line, as for every other error.
+    std::cerr << "error: " << spk::input_excerpt(error.what(), spk::shown_name_limit)
+              << " (see spkrylov --help)\n";
+    return spk::exit_bad_input;
   }
 
   try {

@@ -5,6 +5,7 @@
 
 #include "number_text.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"
@@ -40,12 +41,15 @@ Problem build_problem(const RunConfig& config) {
   Problem problem = load_matrix(config.matrix);
   const CsrMatrix<double>& a = problem.matrix;
   if (!a.square())
-    throw BadInput(problem.name + ": the matrix is not square (" + std::to_string(a.rows) + " x " +
-                   std::to_string(a.cols) + "); Krylov solvers need a square matrix");
-  if (a.rows == 0) throw BadInput(problem.name + ": the matrix is empty (0 x 0); nothing to solve");
+    throw BadInput(shown_name(problem.name) + ": the matrix is not square (" +
+                   std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                   "); Krylov solvers need a square matrix");
+  if (a.rows == 0)
+    throw BadInput(shown_name(problem.name) + ": the matrix is empty (0 x 0); nothing to solve");
   if (a.nnz() == 0)
-    throw BadInput(problem.name + ": the matrix has no nonzero entries (" + std::to_string(a.rows) +
-                   " x " + std::to_string(a.cols) + "); the system is singular");
+    throw BadInput(shown_name(problem.name) + ": the matrix has no nonzero entries (" +
+                   std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                   "); the system is singular");
   const std::size_t n = static_cast<std::size_t>(a.rows);
   std::mt19937_64 engine(config.rhs.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
@@ -58,7 +62,7 @@ Problem build_problem(const RunConfig& config) {
     case RhsSpec::Kind::file: {
       problem.rhs = read_vector_market(config.rhs.file);
       if (problem.rhs.size() != n)
-        throw BadInput(config.rhs.file + ": right-hand side has " +
+        throw BadInput(shown_name(config.rhs.file) + ": right-hand side has " +
                        std::to_string(problem.rhs.size()) + " entries, the matrix has " +
                        std::to_string(n) + " rows");
       break;

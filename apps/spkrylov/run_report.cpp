@@ -6,6 +6,7 @@
 #include "json_writer.hpp"
 #include "number_text.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "tuning_summary.hpp"
 
 namespace spk::app {
@@ -18,7 +19,7 @@ std::string megabytes(std::size_t bytes) {
 
 std::ofstream open_output(const std::string& path, const char* what) {
   std::ofstream out(path);
-  if (!out) throw BadInput(path + ": cannot open " + what + " for writing");
+  if (!out) throw BadInput(shown_name(path) + ": cannot open " + what + " for writing");
   return out;
 }
 
@@ -26,14 +27,8 @@ std::ofstream open_output(const std::string& path, const char* what) {
 
 void print_text_report(std::ostream& out, const RunReport& report) {
   const SolveResult& r = report.result;
-  out << "resolved config:\n";
-  for (std::size_t start = 0; start < report.resolved_config.size();) {
-    const auto end = report.resolved_config.find('\n', start);
-    out << "  " << report.resolved_config.substr(start, end - start) << "\n";
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  out << "\nmatrix       " << report.problem_name << "\n";
+  out << "config       " << report.config_origin << "\n";
+  out << "matrix       " << report.problem_name << "\n";
   out << "             " << report.stats.rows << " x " << report.stats.cols << ", "
       << report.stats.nnz << " nonzeros, rows " << report.stats.min_row_length << ".."
       << report.stats.max_row_length << number_text(" (avg %.1f)", report.stats.avg_row_length)
@@ -54,9 +49,13 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   out << "\nstatus       " << to_string(r.status) << "\n";
   out << "             " << r.message << "\n";
   out << "iterations   " << r.iterations;
+  // Both paths run the iterations in blocks of check_every and look at the residual
+  // between blocks; only the GPU has to read it back to do so.
   if (r.iterations_executed != r.iterations)
-    out << " (" << r.iterations_executed << " executed: the residual is read back every "
-        << report.solver.check_every << ")";
+    out << " (" << r.iterations_executed << " executed: "
+        << (report.setup.device == Device::gpu ? "the residual is read back every "
+                                                      : "the loop looks at the residual every ")
+        << report.solver.check_every << ", check_every)";
   if (r.residual_replacements > 0)
     out << ", " << r.residual_replacements << " residual replacement"
         << (r.residual_replacements > 1 ? "s" : "")
@@ -86,14 +85,15 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("config", report.resolved_config);
   json.key("matrix").begin_object();
   json.field("name", report.problem_name);
-  for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.field(name, value);
+  for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.key(name).literal(value);
   json.end_object();
   json.field("device", report.setup.device_name);
   json.field("space", to_string(report.setup.device));
   json.field("precision", report.precision);
   json.key("format").begin_object();
   json.field("name", report.setup.operator_name);
-  for (const auto& [name, value] : report.setup.format_details) json.field(name, value);
+  for (const auto& [name, value] : report.setup.format_details)
+    json.key(name).number_or_string(value);
   json.field("device_bytes", report.setup.device_bytes);
   json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
   json.end_object();
@@ -109,16 +109,19 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("recursive_residual", r.recursive_residual);
   json.field("true_residual", r.true_residual);
   json.field("relative_true_residual", r.relative_true_residual);
-  if (report.solution_error) json.field("solution_error", *report.solution_error);
+  json.key("solution_error").optional(report.solution_error);
   json.key("times_ms").begin_object();
   json.field("load", 1e3 * report.load_s);
   json.field("setup", 1e3 * report.setup.setup_s);
   json.field("solve", 1e3 * r.solve_s);
   json.field("per_iteration", r.ms_per_iteration());
-  json.field("spmv", report.spmv_ms);
+  json.key("spmv").optional(report.spmv_ms > 0.0 ? std::optional<double>(report.spmv_ms)
+                                                 : std::nullopt);
   json.end_object();
   if (report.setup.tuning.used)
     write_tuning_json(json, report.setup.tuning, solve_spmv_count(r, report.solver.method));
+  else
+    json.key("tuning").null();
   json.end_object();
 }
 

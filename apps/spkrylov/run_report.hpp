@@ -14,6 +14,7 @@ namespace spk::app {
 
 struct RunReport {
   std::string resolved_config;  // YAML
+  std::string config_origin;    // the config file (or built-in default) and where to see it all
   std::string problem_name;
   MatrixStats stats;
   std::string precision;  // "double" | "single"

@@ -1,6 +1,7 @@
 #include "solve_command.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -11,20 +12,43 @@
 #include "problem.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
-#include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
 #include "spmv/base/device.hpp"
+#include "spkrylov/errors.hpp"
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {
 
 namespace {
 
-Device choose_space(Device choice) {
-  const Device space = resolve_device(choice);
+// Where the run's config came from, and where every key of it can be seen.
+std::string describe_config_origin(const SolveCommandOptions& options,
+                                   const std::string& json_report) {
+  std::string text = options.config_path.empty() ? "built-in default" : options.config_path;
+  if (!options.overrides.empty())
+    text += " + " + std::to_string(options.overrides.size()) + " --set";
+  text += "; every key: add --print-config";
+  if (!json_report.empty()) text += ", or see \"config\" in " + json_report;
+  return text;
+}
+
+// device: gpu without a usable GPU: the reason, and the config keys that run without one.
+Device resolve_configured_device(Device choice) {
+  try {
+    return resolve_device(choice);
+  } catch (const NoDevice& error) {
+    throw NoDevice(std::string(error.what()) +
+                   " (the config says device: gpu; use device: cpu or device: auto)");
+  }
+}
+
+// device: auto without a GPU solves on the CPU and says so, once the input is known to be
+// good (a bad input's error stays the only line on stderr).
+void notice_cpu_fallback(Device choice, Device space) {
   if (choice == Device::automatic && space == Device::cpu)
-    std::cerr << "notice: no usable CUDA GPU; solving on the CPU reference path (device: auto)\n";
-  return space;
+    std::cerr << "notice: no usable CUDA GPU (" << no_gpu_reason()
+              << "); solving on the CPU reference path (device: auto)\n";
 }
 
 double relative_difference(const std::vector<double>& x, const std::vector<double>& exact) {
@@ -49,9 +73,9 @@ Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
                    std::to_string(error.row() + 1) + " (1-based, as in the matrix file): " +
                    error.problem() + "; use solver.preconditioner: none");
   } catch (const BadInput& error) {
-    throw BadInput(problem.name + ": " + error.what());
+    throw BadInput(shown_name(problem.name) + ": " + error.what());
   } catch (const NotSupported& error) {
-    throw NotSupported(problem.name + ": " + error.what());
+    throw NotSupported(shown_name(problem.name) + ": " + error.what());
   }
 }
 
@@ -75,8 +99,8 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
 std::vector<SpmvOptions> runs_for(const RunConfig& config, Device space) {
   if (config.compare.empty()) return {config.spmv};
   if (space == Device::cpu) {
-    std::cerr
-        << "notice: compare: formats differ only on the GPU; the CPU reference path runs once\n";
+    std::cerr << "notice: compare: the " << config.compare.size()
+              << " SpMV setups differ only on the GPU; the CPU reference path solves once\n";
     return {config.spmv};
   }
   std::vector<SpmvOptions> runs;
@@ -101,7 +125,7 @@ std::vector<SpmvOptions> runs_for(const RunConfig& config, Device space) {
 void write_histories_csv(const std::string& path, const std::vector<RunReport>& runs) {
   if (runs.size() == 1) return write_history_csv(path, runs.front().result);
   std::ofstream file(path);
-  if (!file) throw BadInput(path + ": cannot open the history CSV for writing");
+  if (!file) throw BadInput(shown_name(path) + ": cannot open the history CSV for writing");
   file << "format,iteration,residual,elapsed_s\n";
   char line[160];
   for (const auto& run : runs) {
@@ -114,6 +138,29 @@ void write_histories_csv(const std::string& path, const std::vector<RunReport>& 
   }
 }
 
+// The convergence plot: the relative residual ||r|| / ||b|| (the stopping quantity of the
+// default tolerance_mode, comparable across problems) unless output.plot_residual is
+// absolute; the title names the matrix file without its directories.
+void write_plot(const RunConfig& config, const std::vector<RunReport>& runs) {
+  const bool relative = config.output.plot_residual == "relative";
+  std::vector<PlotSeries> series;
+  for (const auto& run : runs) {
+    const SolveResult& result = run.result;
+    const double scale = relative && result.b_norm > 0.0 ? 1.0 / result.b_norm : 1.0;
+    PlotSeries line{run.setup.operator_name + " (" + to_string(result.status) + ", " +
+                        std::to_string(result.iterations) + " it)",
+                    result.history.residual, result.history.elapsed_s, scale * result.threshold};
+    for (double& value : line.residual) value *= scale;
+    series.push_back(std::move(line));
+  }
+  const std::string matrix = config.matrix.file.empty()
+                                 ? runs.front().problem_name
+                                 : std::filesystem::path(config.matrix.file).filename().string();
+  write_convergence_svg(
+      config.output.plot, std::string(to_string(config.solver.method)) + " on " + matrix,
+      relative ? "recursive residual ||r|| / ||b||" : "recursive residual ||r||", series);
+}
+
 }  // namespace
 
 int run_solve_command(const SolveCommandOptions& options) {
@@ -121,14 +168,20 @@ int run_solve_command(const SolveCommandOptions& options) {
       options.config_path.empty()
           ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
           : load_run_config(options.config_path, options.overrides);
-  const Device space = choose_space(config.device);
+  if (options.print_config) {
+    std::cout << to_yaml(config);
+    return 0;
+  }
+  const Device space = resolve_configured_device(config.device);
   const Problem problem = build_problem(config);
+  notice_cpu_fallback(config.device, space);
   const bool single = config.precision == Precision::single_precision;
   const CsrMatrix<float> matrix_single =
       single ? convert_values<float>(problem.matrix) : CsrMatrix<float>{};
 
   RunReport common;
   common.resolved_config = to_yaml(config);
+  common.config_origin = describe_config_origin(options, config.output.report);
   common.problem_name = problem.name;
   common.stats = compute_matrix_stats(problem.matrix);
   common.solver = config.solver;
@@ -162,17 +215,7 @@ int run_solve_command(const SolveCommandOptions& options) {
     if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
   }
   if (!config.output.history.empty()) write_histories_csv(config.output.history, runs);
-  if (!config.output.plot.empty()) {
-    std::vector<PlotSeries> series;
-    for (const auto& run : runs)
-      series.push_back({run.setup.operator_name + " (" + to_string(run.result.status) + ", " +
-                            std::to_string(run.result.iterations) + " it)",
-                        run.result.history.residual, run.result.history.elapsed_s,
-                        run.result.threshold});
-    write_convergence_svg(config.output.plot,
-                          std::string(to_string(config.solver.method)) + " on " + problem.name,
-                          series);
-  }
+  if (!config.output.plot.empty()) write_plot(config, runs);
   return exit_code;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// `spkrylov solve [CONFIG] [--set key=value ...]`: returns the process exit code
-// (0 converged, 2 not converged). Bad input throws spk::Error (exit 1 in main).
+// `spkrylov solve [CONFIG] [--set key=value ...] [--print-config]`: returns the process exit
+// code (0 converged, 2 not converged). Bad input throws spk::Error (exit 1 in main).
 #include <string>
 #include <vector>
 
@@ -10,6 +10,7 @@ struct SolveCommandOptions {
   std::string config_path;  // empty: the built-in default problem
   std::vector<std::string> overrides;
   bool quiet = false;
+  bool print_config = false;  // print the resolved config as YAML instead of solving
 };
 
 int run_solve_command(const SolveCommandOptions& options);

@@ -1,6 +1,7 @@
 #include "tuning_summary.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "number_text.hpp"
@@ -53,13 +54,18 @@ void print_tuning_summary(std::ostream& out, const TuningReport& tuning, long lo
   for (const std::string& note : tuning.cache_notes) out << "             note: " << note << "\n";
 }
 
+// A time in ms, or nothing when it was not measured (< 0).
+std::optional<double> measured(double ms) {
+  return ms >= 0.0 ? std::optional<double>(ms) : std::nullopt;
+}
+
 void write_tuning_json(JsonWriter& json, const TuningReport& tuning, long long spmvs) {
   json.key("tuning").begin_object();
   json.field("source", tuning.from_cache ? "cache" : "tuned");
   json.field("cache", tuning.cache_path);
   json.field("chosen", tuning.chosen_label);
-  json.field("chosen_ms", tuning.chosen_ms);
-  json.field("baseline_ms", tuning.baseline_ms);
+  json.key("chosen_ms").optional(measured(tuning.chosen_ms));
+  json.key("baseline_ms").optional(measured(tuning.baseline_ms));
   json.field("tuning_ms", tuning.tuning_ms);
   json.field("solve_spmvs", spmvs);
   json.field("saved_ms", tuning_saved_ms(tuning, spmvs));
@@ -67,7 +73,7 @@ void write_tuning_json(JsonWriter& json, const TuningReport& tuning, long long s
   for (const TuningTrial& trial : tuning.trials) {
     json.begin_object();
     json.field("label", trial.label);
-    json.field("spmv_ms", trial.spmv_ms);
+    json.key("spmv_ms").optional(measured(trial.spmv_ms));
     json.field("outcome", trial.outcome);
     json.end_object();
   }

@@ -1,6 +1,9 @@
 #include "spmv/base/device.hpp"
 
+#include <cstdlib>
+
 #include "spmv/base/cuda_check.hpp"
+#include "spmv/base/printable_text.hpp"
 
 namespace spk {
 
@@ -14,15 +17,41 @@ bool device_available() {
   return count > 0;
 }
 
-DeviceInfo current_device_info() {
+CudaVersions cuda_versions() {
+  CudaVersions versions;
+  if (cudaRuntimeGetVersion(&versions.runtime) != cudaSuccess) versions.runtime = 0;
+  if (cudaDriverGetVersion(&versions.driver) != cudaSuccess) versions.driver = 0;
+  (void)cudaGetLastError();
+  return versions;
+}
+
+std::string cuda_version_text(int version) {
+  if (version <= 0) return "none";
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string no_gpu_reason() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    throw NoDevice(std::string("no usable CUDA GPU: ") +
-                   (status != cudaSuccess ? cudaGetErrorString(status) : "no device found") +
-                   " (use device: cpu or device: auto)");
+  (void)cudaGetLastError();
+  if (status == cudaSuccess && count > 0) return "";
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::string visible_note =
+      visible != nullptr ? " (CUDA_VISIBLE_DEVICES=" + input_excerpt(visible) + ")" : "";
+  if (status == cudaSuccess || status == cudaErrorNoDevice)
+    return "no CUDA device found" + visible_note;
+  const CudaVersions versions = cuda_versions();
+  if (status == cudaErrorInsufficientDriver) {
+    if (versions.driver == 0) return "no NVIDIA driver found";
+    return "the NVIDIA driver supports CUDA " + cuda_version_text(versions.driver) +
+           ", older than this build's CUDA runtime " + cuda_version_text(versions.runtime);
   }
+  return std::string(cudaGetErrorString(status)) + visible_note;
+}
+
+DeviceInfo current_device_info() {
+  const std::string reason = no_gpu_reason();
+  if (!reason.empty()) throw NoDevice("no usable CUDA GPU: " + reason);
   DeviceInfo info;
   SPK_CUDA_CHECK(cudaGetDevice(&info.ordinal));
   cudaDeviceProp properties{};

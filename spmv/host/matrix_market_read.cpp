@@ -10,6 +10,7 @@
 #include <istream>
 #include <string_view>
 
+#include "spmv/base/input_file.hpp"
 #include "spmv/base/printable_text.hpp"
 #include "spmv/host/coo_to_csr.hpp"
 #include "spmv/host/line_cursor.hpp"
@@ -36,13 +37,6 @@ constexpr const char* banner_form =
     "'%%MatrixMarket matrix <coordinate|array> <real|integer|pattern> "
     "<general|symmetric|skew-symmetric>'";
 
-// A piece of the input for a message: at most 40 bytes, control characters escaped.
-std::string quoted(std::string_view text) {
-  constexpr std::size_t shown = 40;
-  if (text.size() <= shown) return "'" + printable_text(text) + "'";
-  return "'" + printable_text(text.substr(0, shown)) + "...'";
-}
-
 std::string lowercase(std::string_view text) {
   std::string result(text);
   for (char& c : result) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -65,7 +59,9 @@ class MarketScanner {
   std::size_t remaining_bytes() const { return lines_.remaining_bytes(); }
   const std::string& name() const { return name_; }
 
-  std::string where(std::int64_t line) const { return name_ + ":" + std::to_string(line) + ": "; }
+  std::string where(std::int64_t line) const {
+    return shown_name(name_) + ":" + std::to_string(line) + ": ";
+  }
   [[noreturn]] void fail(const std::string& message) const { fail_at(line_number(), message); }
   [[noreturn]] void fail_at(std::int64_t line, const std::string& message) const {
     throw BadInput(where(line) + message);
@@ -113,7 +109,7 @@ index_t parse_size(const MarketScanner& scanner, std::string_view token, const c
                    std::string_view line, const char* expected_form) {
   std::int64_t value = 0;
   if (!parse_integer(token, value))
-    scanner.fail("malformed size line " + quoted(line) + ": expected " + expected_form);
+    scanner.fail("malformed size line " + quoted_input(line) + ": expected " + expected_form);
   if (value < 0) scanner.fail(std::string("negative ") + what + " " + std::to_string(value));
   try {
     check_index_range(value, what);
@@ -133,23 +129,23 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
   const std::string_view magic = next_token(rest);
   if (lowercase(magic) != "%%matrixmarket")
     scanner.fail(std::string("missing Matrix Market banner: the first line must be ") +
-                 banner_form + ", found " + quoted(line));
+                 banner_form + ", found " + quoted_input(line));
   const std::string object = lowercase(next_token(rest));
   const std::string format = lowercase(next_token(rest));
   const std::string field = lowercase(next_token(rest));
   const std::string symmetry = lowercase(next_token(rest));
   if (symmetry.empty() || !next_token(rest).empty())
-    scanner.fail("malformed banner " + quoted(line) + ": expected " + banner_form);
+    scanner.fail("malformed banner " + quoted_input(line) + ": expected " + banner_form);
 
   if (object != "matrix")
-    scanner.fail("unknown object " + quoted(object) + " in the banner (expected matrix)");
+    scanner.fail("unknown object " + quoted_input(object) + " in the banner (expected matrix)");
 
   if (format == "coordinate")
     header.format = MarketFormat::coordinate;
   else if (format == "array")
     header.format = MarketFormat::array;
   else
-    scanner.fail("unknown format " + quoted(format) +
+    scanner.fail("unknown format " + quoted_input(format) +
                  " in the banner (expected coordinate or array)");
 
   if (field == "real" || field == "double")
@@ -161,7 +157,7 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
   else if (field == "complex")
     throw NotSupported(scanner.where(scanner.line_number()) + "complex matrices are not supported");
   else
-    scanner.fail("unknown field " + quoted(field) +
+    scanner.fail("unknown field " + quoted_input(field) +
                  " in the banner (expected real, integer or pattern)");
 
   if (symmetry == "general")
@@ -174,7 +170,7 @@ void parse_banner(MarketScanner& scanner, MarketHeader& header) {
     throw NotSupported(scanner.where(scanner.line_number()) +
                        "complex matrices are not supported (symmetry 'hermitian')");
   else
-    scanner.fail("unknown symmetry " + quoted(symmetry) +
+    scanner.fail("unknown symmetry " + quoted_input(symmetry) +
                  " in the banner (expected general, symmetric or skew-symmetric)");
 
   if (header.field == MarketField::pattern && header.format == MarketFormat::array)
@@ -196,7 +192,7 @@ void parse_size_line(MarketScanner& scanner, MarketHeader& header) {
   const std::string_view cols_token = next_token(rest);
   const std::string_view count_token = coordinate ? next_token(rest) : std::string_view();
   if (cols_token.empty() || (coordinate && count_token.empty()) || !next_token(rest).empty())
-    scanner.fail("malformed size line " + quoted(line) + ": expected " + expected_form);
+    scanner.fail("malformed size line " + quoted_input(line) + ": expected " + expected_form);
   header.rows = parse_size(scanner, rows_token, "rows", line, expected_form);
   header.cols = parse_size(scanner, cols_token, "columns", line, expected_form);
 
@@ -234,12 +230,12 @@ double parse_value(const MarketScanner& scanner, const MarketHeader& header,
   if (header.field == MarketField::integer) {
     std::int64_t integer = 0;
     if (!parse_integer(token, integer))
-      scanner.fail("value " + quoted(token) + " is not an integer (the banner says integer)");
+      scanner.fail("value " + quoted_input(token) + " is not an integer (the banner says integer)");
     return static_cast<double>(integer);
   }
   double value = 0.0;
-  if (!parse_real(token, value)) scanner.fail("value " + quoted(token) + " is not a number");
-  if (!std::isfinite(value)) scanner.fail("value " + quoted(token) + " is not finite");
+  if (!parse_real(token, value)) scanner.fail("value " + quoted_input(token) + " is not a number");
+  if (!std::isfinite(value)) scanner.fail("value " + quoted_input(token) + " is not finite");
   return value;
 }
 
@@ -247,7 +243,7 @@ index_t parse_entry_index(const MarketScanner& scanner, std::string_view token, 
                           index_t extent) {
   std::int64_t index = 0;
   if (!parse_integer(token, index))
-    scanner.fail(std::string(what) + " index " + quoted(token) + " is not an integer");
+    scanner.fail(std::string(what) + " index " + quoted_input(token) + " is not an integer");
   if (index < 1 || index > extent)
     scanner.fail(std::string(what) + " index " + std::to_string(index) +
                  (extent == 0 ? std::string(" out of range: the matrix has no ") + what + "s"
@@ -267,16 +263,16 @@ void scan_coordinate_entries(MarketScanner& scanner, const MarketHeader& header,
   while (scanner.next_content_line(line)) {
     if (found == header.stored_count)
       scanner.fail("extra entry after the " + std::to_string(header.stored_count) +
-                   " declared entries " + quoted(line));
+                   " declared entries " + quoted_input(line));
     std::string_view rest = line;
     const std::string_view row_token = next_token(rest);
     const std::string_view column_token = next_token(rest);
     const std::string_view value_token = pattern ? std::string_view() : next_token(rest);
     if (column_token.empty() || (!pattern && value_token.empty()))
-      scanner.fail("expected " + std::string(entry_form) + ", found " + quoted(line));
+      scanner.fail("expected " + std::string(entry_form) + ", found " + quoted_input(line));
     const std::string_view trailing = next_token(rest);
     if (!trailing.empty())
-      scanner.fail("unexpected text " + quoted(trailing) + " after the entry (expected " +
+      scanner.fail("unexpected text " + quoted_input(trailing) + " after the entry (expected " +
                    entry_form + ")");
     const index_t row = parse_entry_index(scanner, row_token, "row", header.rows);
     const index_t column = parse_entry_index(scanner, column_token, "column", header.cols);
@@ -326,12 +322,12 @@ void scan_array_values(MarketScanner& scanner, const MarketHeader& header, OnVal
   while (scanner.next_content_line(line)) {
     if (found == expected)
       scanner.fail("extra value after the " + std::to_string(expected) + " declared values " +
-                   quoted(line));
+                   quoted_input(line));
     std::string_view rest = line;
     const std::string_view value_token = next_token(rest);
     const std::string_view trailing = next_token(rest);
     if (!trailing.empty())
-      scanner.fail("unexpected text " + quoted(trailing) + " after the value (array files " +
+      scanner.fail("unexpected text " + quoted_input(trailing) + " after the value (array files " +
                    "hold one value a line)");
     on_value(row, column, parse_value(scanner, header, value_token));
     ++found;
@@ -360,7 +356,7 @@ void check_summed_duplicates(const CsrMatrix<double>& matrix, const std::string&
   for (index_t row = 0; row < matrix.rows; ++row)
     for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
       if (!std::isfinite(matrix.values[k]))
-        throw BadInput(name + ": duplicate entries (" + std::to_string(row + 1) + "," +
+        throw BadInput(shown_name(name) + ": duplicate entries (" + std::to_string(row + 1) + "," +
                        std::to_string(matrix.columns[k] + 1) +
                        ") sum to a value past the double range");
 }
@@ -411,8 +407,8 @@ std::vector<double> parse_vector_text(std::string_view text, const std::string& 
     });
     for (std::size_t i = 0; i < vector.size(); ++i)
       if (!std::isfinite(vector[i]))
-        throw BadInput(name + ": duplicate entries at position " + std::to_string(i + 1) +
-                       " sum to a value past the double range");
+        throw BadInput(shown_name(name) + ": duplicate entries at position " +
+                       std::to_string(i + 1) + " sum to a value past the double range");
   } else {  // file order is vector order; the declared length is not trusted for allocation
     vector.reserve(std::min(length, scanner.remaining_bytes() / 2 + 1));
     scan_array_values(scanner, header,
@@ -422,8 +418,10 @@ std::vector<double> parse_vector_text(std::string_view text, const std::string& 
 }
 
 std::string read_whole_file(const std::string& path) {
+  require_input_file(path);
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw BadInput(path + ": cannot open (" + std::strerror(errno) + ")");
+  if (file == nullptr)
+    throw BadInput("cannot open file " + quoted_name(path) + " (" + std::strerror(errno) + ")");
   std::string text;
   if (std::fseek(file, 0, SEEK_END) == 0) {
     const long size = std::ftell(file);
@@ -436,7 +434,8 @@ std::string read_whole_file(const std::string& path) {
   const bool failed = std::ferror(file) != 0;
   const int saved_errno = errno;
   std::fclose(file);
-  if (failed) throw BadInput(path + ": cannot read (" + std::strerror(saved_errno) + ")");
+  if (failed)
+    throw BadInput(shown_name(path) + ": cannot read (" + std::strerror(saved_errno) + ")");
   return text;
 }
 

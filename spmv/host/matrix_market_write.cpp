@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "spmv/base/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk {
@@ -15,7 +16,7 @@ class MarketWriter {
   explicit MarketWriter(const std::string& path) : path_(path) {
     file_ = std::fopen(path.c_str(), "wb");
     if (file_ == nullptr)
-      throw BadInput(path + ": cannot open for writing (" + std::strerror(errno) + ")");
+      throw BadInput(shown_name(path) + ": cannot open for writing (" + std::strerror(errno) + ")");
     buffer_.reserve(capacity + 64);
   }
   ~MarketWriter() {
@@ -62,7 +63,7 @@ class MarketWriter {
     buffer_.clear();
   }
   [[noreturn]] void fail() const {
-    throw BadInput(path_ + ": write failed (" + std::strerror(errno) + ")");
+    throw BadInput(shown_name(path_) + ": write failed (" + std::strerror(errno) + ")");
   }
 
   std::string path_;

@@ -5,8 +5,13 @@
 //
 // The runner and the one-line check are in tests/cli_test_support.hpp.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "spmv/base/device.hpp"
 #include "tests/cli_test_support.hpp"
@@ -138,8 +143,26 @@ TEST(ErrorContractCli, FileNamedInTheConfigDoesNotExist) {
 }
 
 TEST(ErrorContractCli, ConfigFileDoesNotExist) {
-  expect_one_line_error(solve_config("no-such-config.yaml"),
-                        {bad_path("no-such-config.yaml") + ": cannot open config file"});
+  expect_one_line_error(
+      solve_config("no-such-config.yaml"),
+      {"error: config file '" + bad_path("no-such-config.yaml") + "' does not exist"});
+}
+
+// Issue 18, bug 1: `info DIR/` printed "error: basic_string::_M_create". Every command
+// goes through the same path check as the paths in a config.
+TEST(ErrorContractCli, DirectoryGivenWhereAFileGoes) {
+  const std::string directory = test::source_dir() + "/tests/data/bad/";
+  const std::string is_a_directory = "'" + directory + "' is a directory, not a file";
+  expect_one_line_error(run_cli("info " + shell_quoted(directory)), {"error: " + is_a_directory});
+  expect_one_line_error(run_cli("bench --matrix " + shell_quoted(directory)),
+                        {"error: " + is_a_directory});
+  expect_one_line_error(
+      solve_config("matrix.yaml", " --set " + shell_quoted("matrix.file=" + directory)),
+      {"matrix.file: " + is_a_directory});
+  expect_one_line_error(run_cli("solve " + shell_quoted(directory)),
+                        {"error: '" + directory + "' is a directory, not a config file"});
+  expect_one_line_error(run_cli("info " + shell_quoted(bad_path("no-such.mtx"))),
+                        {"error: file '" + bad_path("no-such.mtx") + "' does not exist"});
 }
 
 TEST(ErrorContractCli, BadOverride) {
@@ -156,6 +179,81 @@ TEST(ErrorContractCli, SizesPast32BitIndices) {
                       "declared entries = 3000000000 exceeds the 32-bit index limit");
 }
 
+// A file in the test's scratch directory (unique to this process), removed at exit.
+std::string scratch_file(const std::string& name, const std::string& contents) {
+  static std::vector<std::string> written;
+  static const bool cleanup = std::atexit([] {
+                                for (const std::string& path : written) std::remove(path.c_str());
+                              }) == 0;
+  (void)cleanup;
+  const std::string path = ::testing::TempDir() + "spk_" + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path, std::ios::binary) << contents;
+  written.push_back(path);
+  return path;
+}
+
+// Issue 18, bug 2: `solve bcsstk13.mtx` printed the whole file (1 MB) as one "line".
+TEST(ErrorContractCli, MatrixMarketFileGivenAsTheConfig) {
+  const std::string matrix = test::source_dir() + "/data/bcsstk13.mtx";
+  expect_one_line_error(run_cli("solve " + shell_quoted(matrix)),
+                        {"error: " + matrix + ": this is a Matrix Market file, not a YAML config",
+                         "spkrylov solve --set matrix.file=" + matrix});
+  // The same with a byte order mark and a lower-case banner.
+  const std::string marked = scratch_file(
+      "marked.mtx", "\xef\xbb\xbf%%matrixmarket matrix coordinate real general\n1 1 1\n1 1 2\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(marked)),
+                        {"this is a Matrix Market file, not a YAML config"});
+}
+
+// No error line grows with its input: every path that quotes input (YAML values, keys and
+// whole documents, --set keys and values, Matrix Market lines, command-line arguments) goes
+// through the capped quoting of spmv/base/printable_text.hpp. expect_one_line_error checks
+// the length (max_error_line).
+TEST(ErrorContractCli, ErrorLinesStayShortWhateverTheInput) {
+  const std::string megabyte(1 << 20, '7');
+  const std::string generated = "matrix: {generate: {kind: poisson3d, n: 4}}\n";
+  const std::string value_file =
+      scratch_file("long_value.yaml", generated + "solver: {tolerance: x" + megabyte + "}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(value_file)),
+                        {"solver.tolerance: expected a number, got 'x777", "...' (1048577 bytes)"});
+  // YAML keys are at most 1024 characters (longer ones are a syntax error).
+  const std::string key_file =
+      scratch_file("long_key.yaml", generated + "solver: {k" + megabyte.substr(0, 1000) + ": 1}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(key_file)),
+                        {"solver.k777", "...: unknown key (valid keys: method,"});
+  const std::string line_file = scratch_file("long_line.yaml", "a" + megabyte + "\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(line_file)),
+                        {"config must be a map of keys", "...' (1048577 bytes)"});
+  const std::string path_file =
+      scratch_file("long_path.yaml", "matrix: {file: " + megabyte + "}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(path_file)),
+                        {"matrix.file: file '777", "...777", "777' does not exist"});
+  const std::string matrix_file =
+      scratch_file("long_line.mtx",
+                   "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 " + megabyte + "\n");
+  expect_one_line_error(run_cli("info " + shell_quoted(matrix_file)),
+                        {":3: value '777", "...' (1048576 bytes) is not a number"});
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("matrix.file=" + matrix_file)),
+      {":3: value '777"});
+  // A command-line argument is at most 128 KiB (MAX_ARG_STRLEN).
+  const std::string long_argument(100000, '7');
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("solver.tolerance=x" + long_argument)),
+      {"--set solver.tolerance=x777", "...: solver.tolerance: expected a number, got 'x777"});
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("solver.k" + long_argument + "=1")),
+      {"...: unknown key (valid keys: method,"});
+  expect_one_line_error(run_cli("bench --runs " + long_argument),
+                        {"error: --runs: ", "(see spkrylov --help)"});
+  expect_one_line_error(run_cli("bench --x-cache ldg," + long_argument),
+                        {"error: --x-cache: ", "(see spkrylov --help)"});
+  expect_one_line_error(run_cli("solve --quiet --set " + shell_quoted(long_argument + "[1].x=1")),
+                        {"error: --set 777"});
+  expect_one_line_error(run_cli("solve config.yaml " + long_argument),
+                        {"error: The following argument was not expected: 777"});
+}
+
 TEST(ErrorContractCli, DeviceGpuWithoutAGpu) {
   const CliRun run = solve_config("device_gpu.yaml");
   if (device_available()) {  // on a GPU machine: the GPU path is taken
@@ -163,7 +261,29 @@ TEST(ErrorContractCli, DeviceGpuWithoutAGpu) {
     EXPECT_NE(run.out.find("(sm_"), std::string::npos) << "no GPU device in: " << run.out;
     return;
   }
-  expect_one_line_error(run, {"error: no usable CUDA GPU: ", "(use device: cpu or device: auto)"});
+  // Issue 18, bug 4: what is true (no driver, or no device), and the device: hint because
+  // a config is in play.
+  const std::string reason = no_gpu_reason();
+  expect_one_line_error(run, {"error: no usable CUDA GPU: " + reason +
+                              " (the config says device: gpu; "
+                              "use device: cpu or device: auto)"});
+  if (cuda_versions().driver == 0) {
+    EXPECT_NE(run.err.find("no NVIDIA driver found"), std::string::npos);
+  }
+  expect_one_line_error(run_cli("solve --quiet --set device=gpu"),
+                        {"error: no usable CUDA GPU: " + reason, "use device: cpu"});
+}
+
+// bench has no device key and no CPU path: no device: hint there.
+TEST(ErrorContractCli, BenchWithoutAGpu) {
+  if (device_available()) GTEST_SKIP() << "a GPU is present: bench runs";
+  const std::string reason = no_gpu_reason();
+  for (const char* command : {"bench --suite none", "bench --solvers --suite small"}) {
+    const CliRun run = run_cli(command);
+    expect_one_line_error(run, {"error: no usable CUDA GPU: " + reason +
+                                "; bench times GPU kernels and runs only on an NVIDIA GPU"});
+    EXPECT_EQ(run.err.find("device:"), std::string::npos) << run.err;
+  }
 }
 
 }  // namespace

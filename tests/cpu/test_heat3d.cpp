@@ -2,8 +2,14 @@
 // a fixed pattern and time-dependent values, and a reused Solver (update_values) gives the
 // same steps as a fresh Solver per step.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "heat_problem.hpp"
 #include "heat_simulation.hpp"
@@ -65,6 +71,25 @@ TEST(Heat3d, ReusedSolverMatchesAFreshSolverEveryStep) {
   double peak = 0.0;
   for (double value : u) peak = std::max(peak, value);
   EXPECT_GT(peak, 0.0);  // the source heats the cube
+}
+
+// The example's output: the device line comes before the table (issue 18: it was printed
+// between the header and the first row).
+TEST(Heat3d, PrintsTheDeviceBeforeTheTable) {
+  const std::string output = ::testing::TempDir() + "heat3d_" + std::to_string(getpid()) + ".out";
+  const std::string command =
+      std::string("'") + SPK_HEAT3D_PATH + "' --n 6 --steps 2 --device cpu > '" + output + "' 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  std::ifstream file(output);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(file, line);) lines.push_back(line);
+  std::remove(output.c_str());
+  ASSERT_GE(lines.size(), 5u);
+  EXPECT_EQ(lines[0].rfind("heat3d n=6 (216 unknowns)", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("on CPU (", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind(" step        t  iters status", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3].rfind("    1 ", 0), 0u) << lines[3];
+  EXPECT_EQ(lines[4].rfind("    2 ", 0), 0u) << lines[4];
 }
 
 }  // namespace

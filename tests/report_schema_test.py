@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The JSON report of `spkrylov solve` against its schema, apps/spkrylov/report.schema.json.
+
+Runs a few small solves on the CPU path (converged, not converged, with a known solution),
+validates each report, and checks that the validator refuses the report types of old
+("rows": "512", "structurally_symmetric": "true", a missing solution_error).
+
+  tests/report_schema_test.py SPKRYLOV_BINARY
+
+Standard library only: the validator below implements the part of JSON Schema (2020-12)
+the schema uses and refuses any other keyword, so nothing in the schema is silently skipped.
+Exit code 0 pass, 1 fail, 77 skipped (CTest's SKIP_RETURN_CODE).
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMA_PATH = os.path.join(ROOT, "apps", "spkrylov", "report.schema.json")
+ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs"}
+CHECKED = {"$ref", "oneOf", "type", "enum", "required", "properties", "additionalProperties",
+           "items", "minimum"}
+
+
+def type_matches(value, name):
+    if name == "null":
+        return value is None
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "string":
+        return isinstance(value, str)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "object":
+        return isinstance(value, dict)
+    raise ValueError(f"schema: unknown type {name!r}")
+
+
+def errors(value, schema, root, path="$"):
+    """The list of ways `value` breaks `schema` (empty: valid)."""
+    unknown = set(schema) - ANNOTATIONS - CHECKED
+    if unknown:
+        raise ValueError(f"schema at {path}: keywords this checker does not implement: {unknown}")
+    found = []
+    if "$ref" in schema:
+        reference = schema["$ref"]
+        if not reference.startswith("#/$defs/"):
+            raise ValueError(f"schema: only local #/$defs/ references, got {reference}")
+        found += errors(value, root["$defs"][reference[len("#/$defs/"):]], root, path)
+    if "oneOf" in schema:
+        results = [errors(value, s, root, path) for s in schema["oneOf"]]
+        matching = sum(1 for problems in results if not problems)
+        if matching != 1:
+            found.append(f"{path}: matches {matching} of the oneOf alternatives, not 1")
+            if matching == 0:  # why each alternative failed
+                found += [f"{path}: alternative {i}: {p}" for i, problems in enumerate(results)
+                          for p in problems]
+    if "type" in schema:
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not any(type_matches(value, name) for name in names):
+            found.append(f"{path}: {json.dumps(value)[:60]} is not of type {' or '.join(names)}")
+            return found
+    if "enum" in schema and value not in schema["enum"]:
+        found.append(f"{path}: {json.dumps(value)[:60]} is not one of {schema['enum']}")
+    if "minimum" in schema and type_matches(value, "number") and value < schema["minimum"]:
+        found.append(f"{path}: {value} < minimum {schema['minimum']}")
+    if isinstance(value, dict):
+        for key in schema.get("required", []):
+            if key not in value:
+                found.append(f"{path}: required key {key!r} missing")
+        properties = schema.get("properties", {})
+        for key, item in value.items():
+            if key in properties:
+                found += errors(item, properties[key], root, f"{path}.{key}")
+            elif schema.get("additionalProperties") is False:
+                found.append(f"{path}: unexpected key {key!r}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                found += errors(item, schema["additionalProperties"], root, f"{path}.{key}")
+    if isinstance(value, list) and "items" in schema:
+        for index, item in enumerate(value):
+            found += errors(item, schema["items"], root, f"{path}[{index}]")
+    return found
+
+
+def solve_report(binary, directory, name, settings):
+    """Runs `spkrylov solve` with --set settings on the CPU path; returns the JSON report."""
+    path = os.path.join(directory, name + ".json")
+    command = [binary, "solve", "--quiet", "--set", "device=cpu", "--set", "output.report=" + path]
+    for setting in settings:
+        command += ["--set", setting]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if run.returncode not in (0, 2):
+        raise RuntimeError(f"{' '.join(command)} failed ({run.returncode}): {run.stderr}")
+    with open(path) as f:
+        return json.load(f)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 1
+    binary = sys.argv[1]
+    with open(SCHEMA_PATH) as f:
+        schema = json.load(f)
+    failures = []
+
+    def expect_valid(label, report):
+        problems = errors(report, schema, schema)
+        print(f"{label}: {'valid' if not problems else 'INVALID'}")
+        failures.extend(f"{label}: {p}" for p in problems)
+
+    def expect_invalid(label, report, fragment):
+        problems = errors(report, schema, schema)
+        print(f"{label}: {'refused' if problems else 'ACCEPTED'} {problems[:1]}")
+        if not any(fragment in p for p in problems):
+            failures.append(f"{label}: expected a problem mentioning {fragment!r}, got {problems}")
+
+    with tempfile.TemporaryDirectory() as directory:
+        small = ["matrix.generate.n=8"]
+        converged = solve_report(binary, directory, "converged", small)
+        limited = solve_report(binary, directory, "max_iterations",
+                               small + ["solver.max_iterations=3"])
+        known = solve_report(binary, directory, "from_solution",
+                             small + ["rhs.from_solution=random", "solver.preconditioner=jacobi",
+                                      "solver.method=bicgstab"])
+    expect_valid("converged run", converged)
+    expect_valid("max_iterations run", limited)
+    expect_valid("from_solution run", known)
+    expect_valid("compare report", {"compare": [converged, limited]})
+
+    # Spot checks of the types the schema exists for.
+    matrix = converged["matrix"]
+    if not (matrix["rows"] == 512 and matrix["structurally_symmetric"] is True
+            and matrix["first_zero_diagonal_row"] is None):
+        failures.append(f"converged run: matrix fields {matrix}")
+    if converged["status"] != "converged" or limited["status"] != "max_iterations":
+        failures.append("statuses: " + converged["status"] + ", " + limited["status"])
+    if converged["solution_error"] is not None or not isinstance(known["solution_error"], float):
+        failures.append("solution_error: null without a known solution, a number with one")
+
+    # The validator refuses what the reports used to hold.
+    old = copy.deepcopy(converged)
+    old["matrix"]["rows"] = "512"
+    expect_invalid("rows as a string", old, "$.matrix.rows")
+    old = copy.deepcopy(converged)
+    old["matrix"]["structurally_symmetric"] = "true"
+    expect_invalid("boolean as a string", old, "$.matrix.structurally_symmetric")
+    old = copy.deepcopy(converged)
+    del old["solution_error"]
+    expect_invalid("missing value left out", old, "'solution_error' missing")
+
+    for failure in failures:
+        print("FAIL " + failure)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
