@@ -43,11 +43,11 @@ namespace spk {
 namespace {
 
 // Matrix values of type Value, products and sums in the vector type T.
-template <int GroupSize, class Value, class T, class Reader>
+template <int GroupSize, class Value, class T, class Reader, class Output>
 __global__ void __launch_bounds__(max_block_size)
     aligned_csr_kernel(index_t rows, const index_t* __restrict__ row_starts,
                        const index_t* __restrict__ columns, const Value* __restrict__ values,
-                       Reader x, OutputScale<T> scale, T* __restrict__ y) {
+                       Reader x, Output output, T* __restrict__ y) {
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned int lane = threadIdx.x % static_cast<unsigned int>(GroupSize);
   // The lanes of a sub-warp share each row of the grid-stride loop: they leave together.
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(max_block_size)
     const auto length = static_cast<unsigned int>(row_starts[row + 1] - begin);
     T sum = sub_warp_row_dot<GroupSize>(values, columns, begin, length, lane, x, T(0));
     sum = sub_warp_sum<GroupSize>(sum);
-    if (lane == 0) scale.store(y + row, sum);
+    if (lane == 0) output.store(y + row, sum);
   }
 }
 
@@ -75,15 +75,15 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
                    to_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row)),
                    options, stream) {}
 
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+  template <class Reader, class Output>
+  void multiply(Reader x, Output output, T* y) const {
     const KernelLaunch& launch = this->launch();
     const index_t rows = this->rows();
     with_threads_per_row(group_size_, [&](auto width) {
       constexpr int group_size = decltype(width)::value;
       const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * group_size);
       aligned_csr_kernel<group_size><<<blocks, launch.block_size(), 0, this->stream()>>>(
-          rows, row_starts_.data(), columns_.data(), this->values(), x, scale, y);
+          rows, row_starts_.data(), columns_.data(), this->values(), x, output, y);
       SPK_CHECK_LAUNCH("aligned_csr_kernel");
     });
   }

@@ -35,11 +35,11 @@ constexpr int warp_size = 32;
 constexpr int tiles_per_warp = 8;
 constexpr std::int64_t entries_per_warp = warp_size * tiles_per_warp;
 
-template <int MaxThreads, class Value, class T, class Reader>
+template <int MaxThreads, class Value, class T, class Reader, class Output>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     coo_add_kernel(std::int64_t entries, const index_t* __restrict__ rows,
                    const index_t* __restrict__ columns, const Value* __restrict__ values, Reader x,
-                   T alpha, T* __restrict__ y) {
+                   Output output, T* __restrict__ y) {
   constexpr unsigned full_mask = 0xffffffffu;
   const int lane = static_cast<int>(threadIdx.x % warp_size);
   const std::int64_t warp =
@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
       if (row == carry_row)
         sum += carry;
       else
-        atomicAdd(y + carry_row, alpha * carry);
+        atomicAdd(y + carry_row, output.times_alpha(carry));
     }
 #pragma unroll
     for (int offset = 1; offset < warp_size; offset *= 2) {
@@ -85,11 +85,11 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
       if (lane >= offset && lower_row == row) sum += lower_sum;
     }
     const index_t row_above = __shfl_down_sync(full_mask, row, 1);
-    if (lane < warp_size - 1 && row_above != row) atomicAdd(y + row, alpha * sum);
+    if (lane < warp_size - 1 && row_above != row) atomicAdd(y + row, output.times_alpha(sum));
     carry = __shfl_sync(full_mask, sum, warp_size - 1);
     carry_row = __shfl_sync(full_mask, row, warp_size - 1);
   }
-  if (lane == 0) atomicAdd(y + carry_row, alpha * carry);
+  if (lane == 0) atomicAdd(y + carry_row, output.times_alpha(carry));
 }
 
 // Blocks so that every chunk of entries_per_warp entries gets one warp.

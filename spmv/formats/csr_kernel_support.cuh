@@ -59,6 +59,9 @@ constexpr unsigned int kSubWarpUnroll = 4;
 
 // `sum` plus this lane's products over entries begin + lane, begin + lane + Width, ... below
 // begin + length (see the header comment). Lanes need not make the same number of steps.
+// `lane` is the offset of this lane's first entry from `begin`: its lane number in the
+// sub-warp, or that plus Width when the caller has done a first step itself (csr-vector's
+// warp-aligned start).
 template <int Width, class Value, class Reader, class T = typename Reader::value_type>
 __device__ __forceinline__ T sub_warp_row_dot(const Value* __restrict__ values,
                                               const index_t* __restrict__ columns, index_t begin,

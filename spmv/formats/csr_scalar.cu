@@ -19,11 +19,11 @@ namespace spk {
 namespace {
 
 // Matrix values of type Value, products and sums in the vector type T.
-template <class Value, class T, class Reader>
+template <class Value, class T, class Reader, class Output>
 __global__ void __launch_bounds__(max_block_size)
     csr_scalar_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                       const index_t* __restrict__ columns, const Value* __restrict__ values,
-                      Reader x, OutputScale<T> scale, T* __restrict__ y) {
+                      Reader x, Output output, T* __restrict__ y) {
   const std::int64_t stride = grid_row_stride(1);
   for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < rows; row += stride) {
@@ -31,7 +31,7 @@ __global__ void __launch_bounds__(max_block_size)
     T sum = T(0);
     for (index_t k = row_offsets[row]; k < end; ++k)
       sum += static_cast<T>(values[k]) * x.load(columns[k]);
-    scale.store(y + row, sum);
+    output.store(y + row, sum);
   }
 }
 
@@ -43,11 +43,11 @@ class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
                                             DeviceValues<T>(matrix.values, "csr-scalar values")),
         pattern_(matrix, to_string(Format::csr_scalar)) {}
 
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+  template <class Reader, class Output>
+  void multiply(Reader x, Output output, T* y) const {
     const KernelLaunch& launch = this->launch();
     csr_scalar_kernel<<<launch.blocks(this->rows()), launch.block_size(), 0, this->stream()>>>(
-        this->rows(), pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
+        this->rows(), pattern_.row_offsets(), pattern_.columns(), this->values(), x, output, y);
     SPK_CHECK_LAUNCH("csr_scalar_kernel");
   }
 

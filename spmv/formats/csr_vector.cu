@@ -45,11 +45,11 @@ namespace spk {
 namespace {
 
 // Matrix values of type Value, products and sums in the vector type T (as every kernel here).
-template <int ThreadsPerRow, class Value, class T, class Reader>
+template <int ThreadsPerRow, class Value, class T, class Reader, class Output>
 __global__ void __launch_bounds__(max_block_size)
     csr_vector_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                       const index_t* __restrict__ columns, const Value* __restrict__ values,
-                      Reader x, OutputScale<T> scale, T* __restrict__ y) {
+                      Reader x, Output output, T* __restrict__ y) {
   constexpr unsigned int long_row_length = csr_vector_long_row_length(ThreadsPerRow);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned int lane = threadIdx.x % static_cast<unsigned int>(ThreadsPerRow);
@@ -60,6 +60,7 @@ __global__ void __launch_bounds__(max_block_size)
     index_t first = row_offsets[row];
     unsigned int length = static_cast<unsigned int>(row_offsets[row + 1] - first);
     if (length > long_row_length) continue;  // the long-row kernels compute this row
+    unsigned int start = lane;               // offset of this lane's first entry from `first`
     T sum = T(0);
     if constexpr (ThreadsPerRow == 32) {
       if (length > 32) {  // start the walk at a warp-aligned entry (128-byte aligned for float)
@@ -69,13 +70,12 @@ __global__ void __launch_bounds__(max_block_size)
         if (lane >= shift)
           sum += static_cast<T>(load_streaming(values + first + lane)) *
                  x.load(load_streaming(columns + first + lane));
-        first += 32;  // the rest of the walk starts at the next aligned entry
-        length -= 32;
+        start = lane + 32;
       }
     }
-    sum = sub_warp_row_dot<ThreadsPerRow>(values, columns, first, length, lane, x, sum);
+    sum = sub_warp_row_dot<ThreadsPerRow>(values, columns, first, length, start, x, sum);
     sum = sub_warp_sum<ThreadsPerRow>(sum);
-    if (lane == 0) scale.store(y + row, sum);
+    if (lane == 0) output.store(y + row, sum);
   }
 }
 
@@ -105,12 +105,11 @@ __global__ void __launch_bounds__(max_block_size)
 
 // Long rows, pass 2: warp i adds the partial sums of long row i in a fixed order and writes
 // y = alpha sum + beta y.
-template <class T>
+template <class T, class Output>
 __global__ void __launch_bounds__(max_block_size)
     csr_long_row_sums_kernel(index_t long_row_count, const index_t* __restrict__ long_rows,
                              const index_t* __restrict__ chunk_offsets,
-                             const T* __restrict__ partials, OutputScale<T> scale,
-                             T* __restrict__ y) {
+                             const T* __restrict__ partials, Output output, T* __restrict__ y) {
   const std::int64_t slot = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (slot >= long_row_count) return;
   const unsigned int lane = threadIdx.x % 32u;
@@ -119,7 +118,7 @@ __global__ void __launch_bounds__(max_block_size)
        chunk < chunk_offsets[slot + 1]; chunk += 32)
     sum += partials[chunk];
   sum = sub_warp_sum<32>(sum);
-  if (lane == 0) scale.store(y + long_rows[slot], sum);
+  if (lane == 0) output.store(y + long_rows[slot], sum);
 }
 
 // The long-row split of one matrix, on the device.
@@ -166,8 +165,8 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
   }
 
   // The row kernel at the compiled width, then (when there are long rows) their two passes.
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y) const {
+  template <class Reader, class Output>
+  void multiply(Reader x, Output output, T* y) const {
     const KernelLaunch& launch = this->launch();
     const cudaStream_t stream = this->stream();
     const index_t rows = this->rows();
@@ -175,7 +174,7 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
       constexpr int threads_per_row = decltype(width)::value;
       const unsigned int blocks = launch.blocks(static_cast<std::int64_t>(rows) * threads_per_row);
       csr_vector_kernel<threads_per_row><<<blocks, launch.block_size(), 0, stream>>>(
-          rows, pattern_.row_offsets(), pattern_.columns(), this->values(), x, scale, y);
+          rows, pattern_.row_offsets(), pattern_.columns(), this->values(), x, output, y);
       SPK_CHECK_LAUNCH("csr_vector_kernel");
     });
     if (long_rows_.long_row_count == 0) return;
@@ -189,7 +188,7 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
     csr_long_row_sums_kernel<<<csr_grid_blocks(long_rows_.long_row_count, 32, block_size),
                                block_size, 0, stream>>>(
         long_rows_.long_row_count, long_rows_.rows.data(), long_rows_.chunk_offsets.data(),
-        partials_.data(), scale, y);
+        partials_.data(), output, y);
     SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
   }
 

@@ -36,21 +36,20 @@ class EllDevicePart {
   // when beta == 0). Without row lengths: plain ELLPACK, every slot read, padding skipped;
   // with them (a device array of rows entries): ELLPACK-R, row i reads only its first
   // row_lengths[i] slots. Asynchronous on `stream`.
-  template <class Value, class T, class Reader, class RowLengths = std::nullptr_t>
-  void multiply(const Value* values, Reader x, OutputScale<T> scale, T* y,
-                const KernelLaunch& launch, cudaStream_t stream,
-                RowLengths row_lengths = nullptr) const {
+  template <class Value, class T, class Reader, class Output, class RowLengths = std::nullptr_t>
+  void multiply(const Value* values, Reader x, Output output, T* y, const KernelLaunch& launch,
+                cudaStream_t stream, RowLengths row_lengths = nullptr) const {
     if (rows_ == 0) return;
     const unsigned int blocks = launch.blocks(rows_);
     with_block_class(launch.block_size(), [&](auto block_class) {
       constexpr int max_threads = decltype(block_class)::value;
       if constexpr (std::is_same_v<RowLengths, std::nullptr_t>) {
         ell_kernels::ellpack_kernel<max_threads><<<blocks, launch.block_size(), 0, stream>>>(
-            rows_, width_, pitch_, values, columns_.data(), x, scale, y);
+            rows_, width_, pitch_, values, columns_.data(), x, output, y);
         SPK_CHECK_LAUNCH("ellpack_kernel");
       } else {
         ell_kernels::ellpack_r_kernel<max_threads><<<blocks, launch.block_size(), 0, stream>>>(
-            rows_, pitch_, values, columns_.data(), row_lengths, x, scale, y);
+            rows_, pitch_, values, columns_.data(), row_lengths, x, output, y);
         SPK_CHECK_LAUNCH("ellpack_r_kernel");
       }
     });

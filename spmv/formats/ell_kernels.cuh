@@ -77,29 +77,29 @@ __device__ __forceinline__ T row_dot(index_t length, std::size_t pitch, const Va
 }
 
 // Plain ELLPACK: every one of the `width` slots of the row is read; padding is skipped.
-template <int MaxThreads, class Value, class T, class Reader>
+template <int MaxThreads, class Value, class T, class Reader, class Output>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const Value* __restrict__ values,
-                   const index_t* __restrict__ columns, Reader x, OutputScale<T> scale,
+                   const index_t* __restrict__ columns, Reader x, Output output,
                    T* __restrict__ y) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    scale.store(y + row, row_dot<true>(width, pitch, values + row, columns + row, x));
+    output.store(y + row, row_dot<true>(width, pitch, values + row, columns + row, x));
 }
 
 // ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
 // padding is never read and no slot needs a padding test.
-template <int MaxThreads, class Value, class T, class Reader>
+template <int MaxThreads, class Value, class T, class Reader, class Output>
 __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_r_kernel(index_t rows, std::size_t pitch, const Value* __restrict__ values,
                      const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
-                     Reader x, OutputScale<T> scale, T* __restrict__ y) {
+                     Reader x, Output output, T* __restrict__ y) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    scale.store(y + row,
-                row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x));
+    output.store(y + row,
+                 row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x));
 }
 
 }  // namespace spk::ell_kernels

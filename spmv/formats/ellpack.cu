@@ -47,9 +47,9 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
   Ellpack(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Ellpack(matrix, to_ellpack(matrix, ellpack_limits(options)), options, stream) {}
 
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y) const {
-    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream());
+  template <class Reader, class Output>
+  void multiply(Reader x, Output output, T* y) const {
+    ell_.multiply(this->values(), x, output, y, this->launch(), this->stream());
   }
   std::size_t device_bytes() const override {
     return this->values_device_bytes() + ell_.column_bytes();

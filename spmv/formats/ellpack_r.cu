@@ -47,9 +47,10 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
   EllpackR(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : EllpackR(matrix, to_ellpack_r(matrix, ellpack_r_limits()), options, stream) {}
 
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y) const {
-    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream(), row_lengths_.data());
+  template <class Reader, class Output>
+  void multiply(Reader x, Output output, T* y) const {
+    ell_.multiply(this->values(), x, output, y, this->launch(), this->stream(),
+                  row_lengths_.data());
   }
   std::size_t device_bytes() const override {
     return this->values_device_bytes() + ell_.column_bytes() + row_lengths_.bytes();

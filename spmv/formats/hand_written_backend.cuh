@@ -10,8 +10,10 @@
 // Done here:
 //   apply_scaled   rows == 0: nothing. nnz == 0: y = beta y (empty_product.hpp; x is never
 //                  read). Otherwise picks the x reader for spmv.x_cache and calls the
-//                  format's `multiply(reader, OutputScale{alpha, beta}, y)` (CRTP: the reader
-//                  type is a template parameter, so multiply cannot be virtual).
+//                  format's `multiply(reader, output, y)` with output PlainOutput for apply()
+//                  (alpha 1, beta 0) or OutputScale{alpha, beta} (output_scale.cuh) (CRTP: the
+//                  reader and output types are template parameters, so multiply cannot be
+//                  virtual).
 //   name           "<format>/<x_cache>", e.g. "ellpack-r/texture"
 //   details        the format's format_details() followed by the launch's
 //   set_launch     KernelLaunch::set (throws BadInput and changes nothing when refused)
@@ -19,7 +21,7 @@
 //   check_options  (static, called by the factory before any conversion) the block size
 //
 // A format derives as `class Ellpack final : public HandWrittenBackend<T, Ellpack<T>>` and
-// provides: template <class Reader> void multiply(Reader, OutputScale<T>, T* y) const;
+// provides: template <class Reader, class Output> void multiply(Reader, Output, T* y) const;
 // format_details(); device_bytes(); bytes_per_spmv(); and gives the base its DeviceValues. It
 // is registered by SPK_FORMAT_BACKEND (format_factory_definition.hpp).
 #include <cuda_runtime.h>
@@ -62,11 +64,12 @@ class HandWrittenBackend : public SpmvBackend<T> {
       write_empty_product(y, rows_, beta, this->stream());
       return;
     }
-    with_x_reader(
-        launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_, launch_.texture_limits(),
-        [&](auto reader) {
-          static_cast<const Backend&>(*this).multiply(reader, OutputScale<T>{alpha, beta}, y);
-        });
+    with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                  launch_.texture_limits(), [&](auto reader) {
+                    with_output(alpha, beta, [&](auto output) {
+                      static_cast<const Backend&>(*this).multiply(reader, output, y);
+                    });
+                  });
   }
 
   index_t rows() const final { return rows_; }

@@ -60,9 +60,9 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
 
   // The ELL part writes every y[i] = alpha (ELL row . x) + beta y[i]; the COO part then adds
   // alpha times its sums, on the same stream.
-  template <class Reader>
-  void multiply(Reader x, OutputScale<T> scale, T* y) const {
-    ell_.multiply(this->values(), x, scale, y, this->launch(), this->stream());
+  template <class Reader, class Output>
+  void multiply(Reader x, Output output, T* y) const {
+    ell_.multiply(this->values(), x, output, y, this->launch(), this->stream());
     const std::int64_t entries = choice_.coo_entries;
     if (entries == 0) return;
     const int block_size = this->launch().block_size();
@@ -70,7 +70,7 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
       coo_kernels::coo_add_kernel<decltype(block_class)::value>
           <<<coo_kernels::coo_blocks(entries, block_size), block_size, 0, this->stream()>>>(
               entries, coo_rows_.data(), coo_columns_.data(), this->values() + ell_.slots(), x,
-              scale.alpha, y);
+              output, y);
     });
     SPK_CHECK_LAUNCH("coo_add_kernel");
   }

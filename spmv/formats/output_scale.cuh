@@ -1,13 +1,32 @@
 #pragma once
-// OutputScale<T>: the alpha and beta of SpmvBackend::apply_scaled, y = alpha A x + beta y, as
-// every hand-written kernel applies them in the one write of a row's result:
-//   y[row] = beta == 0 ? alpha * sum : alpha * sum + beta * y[row]
-// With beta == 0, y is never read, so whatever y held (NaN poison included) cannot leak into
-// the result. apply() passes alpha = 1, beta = 0: 1 * sum == sum exactly, so the plain
-// product is bitwise what it was without the scale, and the branch is uniform across a launch.
+// How a hand-written kernel writes a row's result: the alpha and beta of
+// SpmvBackend::apply_scaled, y = alpha A x + beta y, applied in the one write of each row.
+//
+//   PlainOutput      y[row] = sum: what apply() asks for (alpha = 1, beta = 0). The kernels
+//                    then compile to what they were before apply_scaled existed: no scale
+//                    parameters, no extra registers, the same instruction stream.
+//   OutputScale<T>   y[row] = beta == 0 ? alpha * sum : alpha * sum + beta * y[row]. With
+//                    beta == 0, y is never read, so whatever it held (NaN poison included)
+//                    cannot leak into the result; the branch is uniform across a launch.
+// Both also give times_alpha(sum) (sum, or alpha * sum) for HYB's COO part, whose atomics add
+// to the y the ELL part has already written.
+//
+// with_output(alpha, beta, launch) (host) calls launch(PlainOutput{}) for alpha = 1 and
+// beta = 0, launch(OutputScale<T>{alpha, beta}) otherwise: every kernel is compiled for both.
 #include <cuda_runtime.h>
 
 namespace spk {
+
+struct PlainOutput {
+  template <class T>
+  __device__ __forceinline__ void store(T* y_entry, T sum) const {
+    *y_entry = sum;
+  }
+  template <class T>
+  __device__ __forceinline__ T times_alpha(T sum) const {
+    return sum;
+  }
+};
 
 template <class T>
 struct OutputScale {
@@ -18,6 +37,15 @@ struct OutputScale {
   __device__ __forceinline__ void store(T* y_entry, T sum) const {
     *y_entry = beta == T(0) ? alpha * sum : alpha * sum + beta * *y_entry;
   }
+  __device__ __forceinline__ T times_alpha(T sum) const { return alpha * sum; }
 };
+
+template <class T, class Launch>
+void with_output(T alpha, T beta, Launch&& launch) {
+  if (alpha == T(1) && beta == T(0))
+    launch(PlainOutput{});
+  else
+    launch(OutputScale<T>{alpha, beta});
+}
 
 }  // namespace spk

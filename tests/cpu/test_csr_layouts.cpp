@@ -68,34 +68,9 @@ TEST(AlignedCsrLayout, GroupOf32PadsEveryNonEmptyRowToOneWarp) {
   for (index_t slot = 65; slot < 96; ++slot) EXPECT_EQ(layout.columns[slot], 3);
 }
 
-// The slot map of update_values: every nonzero on its own value in the padded layout, each
-// slot at most once, the unmapped slots padding (value 0).
-TEST(AlignedCsrLayout, ValueSlotsPutEveryNonzeroOnItsValue) {
-  std::mt19937_64 rng(12);
-  const auto matrix = test::random_csr(97, 61, 0.2, rng, {0, 5, 96});
-  for (int group : {2, 4, 8, 16, 32}) {
-    SCOPED_TRACE("group " + std::to_string(group));
-    const auto layout = to_aligned_csr(matrix, group);
-    const ValueSlots slots = aligned_csr_value_slots(matrix.row_offsets, layout.row_starts);
-    ASSERT_EQ(slots.size(), matrix.values.size());
-    std::vector<int> hits(layout.values.size(), 0);
-    for (std::size_t k = 0; k < slots.size(); ++k) {
-      ASSERT_LT(slots[k], layout.values.size());
-      ++hits[slots[k]];
-      EXPECT_EQ(layout.values[slots[k]], matrix.values[k]) << "nonzero " << k;
-      EXPECT_EQ(layout.columns[slots[k]], matrix.columns[k]) << "nonzero " << k;
-    }
-    for (std::size_t slot = 0; slot < hits.size(); ++slot) {
-      EXPECT_LE(hits[slot], 1) << "slot " << slot;
-      if (hits[slot] == 0) {
-        EXPECT_EQ(layout.values[slot], 0.0) << "slot " << slot;
-      }
-    }
-  }
-  EXPECT_TRUE(aligned_csr_value_slots({0}, {0}).empty());
-}
-
-// The layout's invariants on random matrices, for every group size.
+// The layout's invariants on random matrices, for every group size, and its slot map for
+// update_values: every nonzero on its own value in the padded layout, each slot at most once,
+// the unmapped slots padding (value 0).
 TEST(AlignedCsrLayout, InvariantsOnRandomMatrices) {
   std::mt19937_64 rng(11);
   const auto matrix = test::random_csr(97, 61, 0.2, rng, {0, 5, 96});
@@ -122,7 +97,23 @@ TEST(AlignedCsrLayout, InvariantsOnRandomMatrices) {
         EXPECT_EQ(layout.values[start + k], 0.0);
       }
     }
+    const ValueSlots slots = aligned_csr_value_slots(matrix.row_offsets, layout.row_starts);
+    ASSERT_EQ(slots.size(), matrix.values.size());
+    std::vector<int> hits(layout.values.size(), 0);
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      ASSERT_LT(slots[k], layout.values.size());
+      ++hits[slots[k]];
+      EXPECT_EQ(layout.values[slots[k]], matrix.values[k]) << "nonzero " << k;
+      EXPECT_EQ(layout.columns[slots[k]], matrix.columns[k]) << "nonzero " << k;
+    }
+    for (std::size_t slot = 0; slot < hits.size(); ++slot) {
+      EXPECT_LE(hits[slot], 1) << "slot " << slot;
+      if (hits[slot] == 0) {
+        EXPECT_EQ(layout.values[slot], 0.0) << "slot " << slot;
+      }
+    }
   }
+  EXPECT_TRUE(aligned_csr_value_slots({0}, {0}).empty());
 }
 
 template <class T>
