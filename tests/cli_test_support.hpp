@@ -19,17 +19,22 @@ namespace spk::test {
 
 inline bool is_executable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
 
-inline std::string cli_path() {
-  const char* from_environment = std::getenv("SPK_CLI");
-  if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+// `name` next to the test binary (carry/bin on the GPU machine), else `built` (this build's).
+inline std::string program_path(const std::string& name, const std::string& built) {
   char self[4096];
   const ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (length > 0) {
     const std::string executable(self, static_cast<std::size_t>(length));
-    const std::string beside = executable.substr(0, executable.find_last_of('/') + 1) + "spkrylov";
+    const std::string beside = executable.substr(0, executable.find_last_of('/') + 1) + name;
     if (is_executable(beside)) return beside;
   }
-  return SPK_CLI_PATH;
+  return built;
+}
+
+inline std::string cli_path() {
+  const char* from_environment = std::getenv("SPK_CLI");
+  if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+  return program_path("spkrylov", SPK_CLI_PATH);
 }
 
 inline std::string read_text_file(const std::string& path) {

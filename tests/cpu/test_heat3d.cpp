@@ -13,6 +13,7 @@
 
 #include "heat_problem.hpp"
 #include "heat_simulation.hpp"
+#include "tests/cli_test_support.hpp"
 
 namespace heat3d {
 namespace {
@@ -78,7 +79,8 @@ TEST(Heat3d, ReusedSolverMatchesAFreshSolverEveryStep) {
 TEST(Heat3d, PrintsTheDeviceBeforeTheTable) {
   const std::string output = ::testing::TempDir() + "heat3d_" + std::to_string(getpid()) + ".out";
   const std::string command =
-      std::string("'") + SPK_HEAT3D_PATH + "' --n 6 --steps 2 --device cpu > '" + output + "' 2>&1";
+      "'" + spk::test::program_path("heat3d", SPK_HEAT3D_PATH) + "' --n 6 --steps 2 --device cpu > '" +
+      output + "' 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream file(output);
   std::vector<std::string> lines;
