@@ -103,6 +103,7 @@ CsrMatrix<T> matrix_from_arrays(const CsrArrays<T>& arrays) {
 
 template <class T>
 Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream_t stream) {
+  validate_spmv_options(options.spmv);  // the same on every path (issue 18, bug 3)
   const Device device = resolve_device(options.device);
   const CsrMatrix<T> matrix = matrix_from_arrays(arrays);
   validate_system(matrix, options.solver);

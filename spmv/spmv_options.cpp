@@ -1,5 +1,9 @@
+#include <algorithm>
+#include <string>
+
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
+#include "spmv/formats/block_size.hpp"
 
 namespace spk {
 
@@ -31,6 +35,32 @@ GridShape parse_grid_shape(const std::string& text) {
   if (text == "exact") return GridShape::exact;
   if (text == "capped") return GridShape::capped;
   throw BadInput("unknown grid '" + text + "' (valid: exact, capped)");
+}
+
+}  // namespace spk
+
+namespace spk {
+
+void validate_spmv_options(const SpmvOptions& options) {
+  const auto& formats = all_formats();
+  if (std::find(formats.begin(), formats.end(), options.format) == formats.end())
+    throw BadInput("spmv.format: not one of the formats (enum value " +
+                   std::to_string(static_cast<int>(options.format)) + ")");
+  (void)checked_block_size(options.block_size);
+  const int threads = options.threads_per_row;
+  if (threads != 0 && threads != 2 && threads != 4 && threads != 8 && threads != 16 &&
+      threads != 32)
+    throw BadInput("spmv.threads_per_row: " + std::to_string(threads) +
+                   " is not one of 0 (from the row statistics), 2, 4, 8, 16, 32");
+  if (options.hyb_width < -1)
+    throw BadInput("spmv.hyb_width: " + std::to_string(options.hyb_width) +
+                   " is not -1 (histogram rule) or an integer >= 0");
+  if (!(options.max_ell_fill >= 1.0))
+    throw BadInput("spmv.max_ell_fill: must be >= 1");
+  const std::string& algorithm = options.cusparse_algorithm;
+  if (algorithm != "alg1" && algorithm != "alg2" && algorithm != "default")
+    throw BadInput("spmv.cusparse_algorithm: not one of alg1, alg2, default");
+  if (!(options.tune_budget_ms >= 0.0)) throw BadInput("spmv.tune_budget_ms: must be >= 0");
 }
 
 }  // namespace spk

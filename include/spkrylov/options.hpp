@@ -123,6 +123,10 @@ const char* to_string(GridShape grid);
 GridShape parse_grid_shape(const std::string& text);
 // Throws spk::BadInput naming the accepted values.
 XCache parse_x_cache(const std::string& text);
+// Throws spk::BadInput naming the first key out of range (a Format outside the enum, a block
+// size that is not a multiple of 32 in [32, 1024], ...). Solver checks every option with it
+// on every device, the CPU path included, where the SpMV keys are otherwise unused.
+void validate_spmv_options(const SpmvOptions& options);
 
 // ---- device ---------------------------------------------------------------------------
 

@@ -104,6 +104,26 @@ TEST(SolverApi, BadUpdatesAreRefusedAndLeaveTheSolverUsable) {
   EXPECT_LT(test::true_relative_residual(a, b, x), 1e-9);
 }
 
+// Issue 18, bug 3: the CPU path accepted any SpMV option (format "hbb" was a string then);
+// now the format is an enum and every spmv key is checked on every path.
+TEST(SolverApi, SpmvOptionsAreCheckedOnTheCpuPathToo) {
+  const auto a = test::generated("poisson2d", 4);
+  EXPECT_THROW((void)parse_format("hbb"), BadInput);
+  Options options = cpu_options();
+  options.spmv.format = static_cast<Format>(99);
+  EXPECT_THROW(Solver<double>(arrays_of(a), options), BadInput);
+  options = cpu_options();
+  options.spmv.block_size = 7;
+  EXPECT_THROW(Solver<double>(arrays_of(a), options), BadInput);
+  options = cpu_options();
+  options.spmv.threads_per_row = 3;
+  EXPECT_THROW(Solver<double>(arrays_of(a), options), BadInput);
+  options = cpu_options();
+  options.spmv.cusparse_algorithm = "alg9";
+  EXPECT_THROW(Solver<double>(arrays_of(a), options), BadInput);
+  EXPECT_NO_THROW(Solver<double>(arrays_of(a), cpu_options()));
+}
+
 TEST(SolverApi, BadArraysGetOneLineErrors) {
   const auto a = test::generated("poisson2d", 4);
   auto offsets = a.row_offsets;
