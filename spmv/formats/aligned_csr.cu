@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(max_block_size)
     const index_t begin = row_starts[row];
     // Padded rows are a multiple of g long: every lane makes the same number of steps.
     const auto length = static_cast<unsigned int>(row_starts[row + 1] - begin);
-    T sum = sub_warp_row_dot<GroupSize>(values, columns, begin, length, lane, x, T(0));
+    T sum = sub_warp_row_dot<GroupSize, true>(values, columns, begin, length, lane, x, T(0));
     sum = sub_warp_sum<GroupSize>(sum);
     if (lane == 0) output.store(y + row, sum);
   }

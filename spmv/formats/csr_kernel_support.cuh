@@ -61,8 +61,11 @@ constexpr unsigned int kSubWarpUnroll = 4;
 // begin + length (see the header comment). Lanes need not make the same number of steps.
 // `lane` is the offset of this lane's first entry from `begin`: its lane number in the
 // sub-warp, or that plus Width when the caller has done a first step itself (csr-vector's
-// warp-aligned start).
-template <int Width, class Value, class Reader, class T = typename Reader::value_type>
+// warp-aligned start). EqualSteps (aligned-csr, whose rows are padded to a multiple of Width):
+// every lane makes length / Width steps, and the loop counts steps instead of comparing
+// offsets with the length (measured: 5% faster on 7-point rows padded to 16).
+template <int Width, bool EqualSteps = false, class Value, class Reader,
+          class T = typename Reader::value_type>
 __device__ __forceinline__ T sub_warp_row_dot(const Value* __restrict__ values,
                                               const index_t* __restrict__ columns, index_t begin,
                                               unsigned int length, unsigned int lane,
@@ -71,23 +74,46 @@ __device__ __forceinline__ T sub_warp_row_dot(const Value* __restrict__ values,
   constexpr unsigned int unroll = kSubWarpUnroll;
   const Value* row_values = values + begin;
   const index_t* row_columns = columns + begin;
-  unsigned int k = lane;  // offset of this lane's next entry from `begin`
-  // Unrolled by hand (unroll loads in flight); no further unrolling by the compiler, which
-  // would only add register pressure.
-#pragma unroll 1
-  for (; k + (unroll - 1) * stride < length; k += unroll * stride) {
-    index_t column[unroll];
-    Value value[unroll];
+  // Entry offsets from `begin` of this lane's unroll-group starting at k.
+  const auto load_group = [&](unsigned int k, index_t (&column)[unroll], Value (&value)[unroll]) {
 #pragma unroll
     for (unsigned int u = 0; u < unroll; ++u) {
       column[u] = load_streaming(row_columns + k + u * stride);
       value[u] = load_streaming(row_values + k + u * stride);
     }
+  };
+  // Unrolled by hand (unroll loads in flight); no further unrolling by the compiler, which
+  // would only add register pressure.
+  unsigned int k = lane;  // offset of this lane's next entry from `begin`
+  if constexpr (EqualSteps) {
+    const unsigned int steps = length / stride;
+    unsigned int step = 0;
+#pragma unroll 1
+    for (; step + unroll <= steps; step += unroll, k += unroll * stride) {
+      index_t column[unroll];
+      Value value[unroll];
+      load_group(k, column, value);
 #pragma unroll
-    for (unsigned int u = 0; u < unroll; ++u) sum += static_cast<T>(value[u]) * x.load(column[u]);
+      for (unsigned int u = 0; u < unroll; ++u)
+        sum += static_cast<T>(value[u]) * x.load(column[u]);
+    }
+    for (; step < steps; ++step, k += stride)
+      sum += static_cast<T>(load_streaming(row_values + k)) *
+             x.load(load_streaming(row_columns + k));
+  } else {
+#pragma unroll 1
+    for (; k + (unroll - 1) * stride < length; k += unroll * stride) {
+      index_t column[unroll];
+      Value value[unroll];
+      load_group(k, column, value);
+#pragma unroll
+      for (unsigned int u = 0; u < unroll; ++u)
+        sum += static_cast<T>(value[u]) * x.load(column[u]);
+    }
+    for (; k < length; k += stride)
+      sum += static_cast<T>(load_streaming(row_values + k)) *
+             x.load(load_streaming(row_columns + k));
   }
-  for (; k < length; k += stride)
-    sum += static_cast<T>(load_streaming(row_values + k)) * x.load(load_streaming(row_columns + k));
   return sum;
 }
 
