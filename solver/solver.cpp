@@ -13,15 +13,6 @@
 
 namespace spk {
 
-const char* to_string(Device device) {
-  switch (device) {
-    case Device::automatic: return "auto";
-    case Device::gpu: return "gpu";
-    case Device::cpu: return "cpu";
-  }
-  return "?";
-}
-
 Device resolve_device(Device device) {
   switch (device) {
     case Device::cpu: return Device::cpu;

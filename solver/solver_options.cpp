@@ -27,4 +27,13 @@ const char* to_string(Preconditioner preconditioner) {
   return "?";
 }
 
+const char* to_string(Device device) {
+  switch (device) {
+    case Device::automatic: return "auto";
+    case Device::gpu: return "gpu";
+    case Device::cpu: return "cpu";
+  }
+  return "?";
+}
+
 }  // namespace spk

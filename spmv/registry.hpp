@@ -1,7 +1,7 @@
 #pragma once
 // Builds the SpMV backend of SpmvOptions::format from a host CSR matrix, through the one
-// table of the formats in registry.cpp (name, doc and factory per format; spmv/format.hpp
-// reads its names).
+// table of the formats in registry.cpp (name, doc and factory per format; the Format helpers
+// of <spkrylov/options.hpp> read its names and docs).
 #include <cuda_runtime.h>
 
 #include <memory>

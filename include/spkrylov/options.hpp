@@ -104,7 +104,7 @@ enum class GridShape {
 
 struct SpmvOptions {
   // csr (alias of csr-vector) | csr-scalar | csr-vector | aligned-csr | ellpack | ellpack-r
-  // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp); spmv/format.hpp
+  // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp); Format above
   Format format = Format::csr;
   XCache x_cache = XCache::ldg;
   int threads_per_row = 0;    // csr-vector, aligned-csr: 2,4,8,16,32; 0 = from row statistics

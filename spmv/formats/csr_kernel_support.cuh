@@ -74,13 +74,22 @@ __device__ __forceinline__ T sub_warp_row_dot(const Value* __restrict__ values,
   constexpr unsigned int unroll = kSubWarpUnroll;
   const Value* row_values = values + begin;
   const index_t* row_columns = columns + begin;
-  // Entry offsets from `begin` of this lane's unroll-group starting at k.
-  const auto load_group = [&](unsigned int k, index_t (&column)[unroll], Value (&value)[unroll]) {
+  // sum += the products of this lane's entries first, first + stride, ..., (unroll of them),
+  // every value and column load issued before the first product.
+  const auto add_group = [&](unsigned int first) {
+    index_t column[unroll];
+    Value value[unroll];
 #pragma unroll
     for (unsigned int u = 0; u < unroll; ++u) {
-      column[u] = load_streaming(row_columns + k + u * stride);
-      value[u] = load_streaming(row_values + k + u * stride);
+      column[u] = load_streaming(row_columns + first + u * stride);
+      value[u] = load_streaming(row_values + first + u * stride);
     }
+#pragma unroll
+    for (unsigned int u = 0; u < unroll; ++u) sum += static_cast<T>(value[u]) * x.load(column[u]);
+  };
+  const auto add_entry = [&](unsigned int entry) {
+    sum += static_cast<T>(load_streaming(row_values + entry)) *
+           x.load(load_streaming(row_columns + entry));
   };
   // Unrolled by hand (unroll loads in flight); no further unrolling by the compiler, which
   // would only add register pressure.
@@ -89,30 +98,12 @@ __device__ __forceinline__ T sub_warp_row_dot(const Value* __restrict__ values,
     const unsigned int steps = length / stride;
     unsigned int step = 0;
 #pragma unroll 1
-    for (; step + unroll <= steps; step += unroll, k += unroll * stride) {
-      index_t column[unroll];
-      Value value[unroll];
-      load_group(k, column, value);
-#pragma unroll
-      for (unsigned int u = 0; u < unroll; ++u)
-        sum += static_cast<T>(value[u]) * x.load(column[u]);
-    }
-    for (; step < steps; ++step, k += stride)
-      sum += static_cast<T>(load_streaming(row_values + k)) *
-             x.load(load_streaming(row_columns + k));
+    for (; step + unroll <= steps; step += unroll, k += unroll * stride) add_group(k);
+    for (; step < steps; ++step, k += stride) add_entry(k);
   } else {
 #pragma unroll 1
-    for (; k + (unroll - 1) * stride < length; k += unroll * stride) {
-      index_t column[unroll];
-      Value value[unroll];
-      load_group(k, column, value);
-#pragma unroll
-      for (unsigned int u = 0; u < unroll; ++u)
-        sum += static_cast<T>(value[u]) * x.load(column[u]);
-    }
-    for (; k < length; k += stride)
-      sum += static_cast<T>(load_streaming(row_values + k)) *
-             x.load(load_streaming(row_columns + k));
+    for (; k + (unroll - 1) * stride < length; k += unroll * stride) add_group(k);
+    for (; k < length; k += stride) add_entry(k);
   }
   return sum;
 }
