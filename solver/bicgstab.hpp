@@ -146,7 +146,8 @@ class BiCgStab {
   using T = typename Space::value_type;
 
   // preconditioner: M^-1 (right preconditioning), or nullptr for none.
-  BiCgStab(Space& space, const LinearOperator<T>& matrix, KrylovPreconditioner<Space>* preconditioner)
+  BiCgStab(Space& space, const LinearOperator<T>& matrix,
+           KrylovPreconditioner<Space>* preconditioner)
       : space_(space),
         matrix_(matrix),
         preconditioner_(preconditioner),
@@ -162,13 +163,13 @@ class BiCgStab {
   // r0 = b - A x0, r_hat = r0, p = v = 0.
   void initialize(const T* b, T* x, bool restart) {
     KrylovScalars<T>* s = space_.scalars();
-    if (!restart) norm(space_, n_, b, &s->b_norm);          // ||b||
-    space_.copy(n_, b, r_.data());                         // r = b
-    matrix_.apply_scaled(T(-1), x, T(1), r_.data());       // r = b - A x0
-    space_.copy(n_, r_.data(), r_hat_.data());             // r_hat = r0
-    space_.fill_zero(n_, p_.data());                       // p = 0
-    space_.fill_zero(n_, v_.data());                       // v = 0
-    norm(space_, n_, r_.data(), &s->residual_norm);         // ||r0||
+    if (!restart) norm(space_, n_, b, &s->b_norm);    // ||b||
+    space_.copy(n_, b, r_.data());                    // r = b
+    matrix_.apply_scaled(T(-1), x, T(1), r_.data());  // r = b - A x0
+    space_.copy(n_, r_.data(), r_hat_.data());        // r_hat = r0
+    space_.fill_zero(n_, p_.data());                  // p = 0
+    space_.fill_zero(n_, v_.data());                  // v = 0
+    norm(space_, n_, r_.data(), &s->residual_norm);   // ||r0||
     space_.scalar_step(bicgstab_steps::Start<T>{restart});
     norm(space_, n_, r_hat_.data(), &s->restart_residual);  // ||r_hat||
   }
@@ -177,28 +178,28 @@ class BiCgStab {
     KrylovScalars<T>* s = space_.scalars();
     T* p_hat = preconditioned() ? p_hat_.data() : p_.data();
     T* s_hat = preconditioned() ? s_hat_.data() : r_.data();
-    space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);        // rho = (r_hat, r)
-    space_.scalar_step(bicgstab_steps::Beta<T>{});            // beta = (rho/rho_old)(alpha/omega)
-    space_.axpy(n_, &s->minus_omega, v_.data(), p_.data());   // p = p - omega v
-    space_.scal(n_, &s->beta, p_.data());                     // p = beta (p - omega v)
-    space_.axpy(n_, &s->one, r_.data(), p_.data());           // p = r + beta (p - omega v)
-    precondition(p_.data(), p_hat);                           // p_hat = M p
-    matrix_.apply(p_hat, v_.data());                          // v = A p_hat
-    space_.dot(n_, r_hat_.data(), v_.data(), &s->rhat_v);     // (r_hat, v)
-    space_.scalar_step(bicgstab_steps::Alpha<T>{});           // alpha = rho / (r_hat, v)
-    space_.axpy(n_, &s->minus_alpha, v_.data(), r_.data());   // s = r - alpha v (in r)
-    space_.axpy(n_, &s->alpha, p_hat, x);                     // x = x + alpha p_hat
+    space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);         // rho = (r_hat, r)
+    space_.scalar_step(bicgstab_steps::Beta<T>{});             // beta = (rho/rho_old)(alpha/omega)
+    space_.axpy(n_, &s->minus_omega, v_.data(), p_.data());    // p = p - omega v
+    space_.scal(n_, &s->beta, p_.data());                      // p = beta (p - omega v)
+    space_.axpy(n_, &s->one, r_.data(), p_.data());            // p = r + beta (p - omega v)
+    precondition(p_.data(), p_hat);                            // p_hat = M p
+    matrix_.apply(p_hat, v_.data());                           // v = A p_hat
+    space_.dot(n_, r_hat_.data(), v_.data(), &s->rhat_v);      // (r_hat, v)
+    space_.scalar_step(bicgstab_steps::Alpha<T>{});            // alpha = rho / (r_hat, v)
+    space_.axpy(n_, &s->minus_alpha, v_.data(), r_.data());    // s = r - alpha v (in r)
+    space_.axpy(n_, &s->alpha, p_hat, x);                      // x = x + alpha p_hat
     norm(space_, n_, r_.data(), &s->s_norm);                   // ||s||
-    space_.scalar_step(bicgstab_steps::HalfStep<T>{});        // stop if ||s|| <= threshold
-    precondition(r_.data(), s_hat);                           // s_hat = M s
-    matrix_.apply(s_hat, t_.data());                          // t = A s_hat
-    space_.dot(n_, t_.data(), r_.data(), &s->t_s);            // (t, s)
-    space_.dot(n_, t_.data(), t_.data(), &s->t_t);            // (t, t)
-    space_.scalar_step(bicgstab_steps::Omega<T>{});           // omega = (t, s) / (t, t)
-    space_.axpy(n_, &s->omega, s_hat, x);                     // x = x + omega s_hat
-    space_.axpy(n_, &s->minus_omega, t_.data(), r_.data());   // r = s - omega t
+    space_.scalar_step(bicgstab_steps::HalfStep<T>{});         // stop if ||s|| <= threshold
+    precondition(r_.data(), s_hat);                            // s_hat = M s
+    matrix_.apply(s_hat, t_.data());                           // t = A s_hat
+    space_.dot(n_, t_.data(), r_.data(), &s->t_s);             // (t, s)
+    space_.dot(n_, t_.data(), t_.data(), &s->t_t);             // (t, t)
+    space_.scalar_step(bicgstab_steps::Omega<T>{});            // omega = (t, s) / (t, t)
+    space_.axpy(n_, &s->omega, s_hat, x);                      // x = x + omega s_hat
+    space_.axpy(n_, &s->minus_omega, t_.data(), r_.data());    // r = s - omega t
     norm(space_, n_, r_.data(), &s->residual_norm_candidate);  // ||r||
-    space_.scalar_step(bicgstab_steps::End<T>{});             // test ||r||
+    space_.scalar_step(bicgstab_steps::End<T>{});              // test ||r||
   }
 
  private:

@@ -99,11 +99,11 @@ class ConjugateGradient {
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
     if (!restart) norm(space_, n_, b, &s->b_norm);                         // ||b||
-    space_.copy(n_, b, r_.data());                                        // r = b
-    matrix_.apply_scaled(T(-1), x, T(1), r_.data());                      // r = b - A x0
-    precondition(r_.data(), z);                                           // z = M r
-    space_.copy(n_, z, p_.data());                                        // p = z
-    space_.dot(n_, r_.data(), z, &s->rho);                                // rho = (r, z)
+    space_.copy(n_, b, r_.data());                                         // r = b
+    matrix_.apply_scaled(T(-1), x, T(1), r_.data());                       // r = b - A x0
+    precondition(r_.data(), z);                                            // z = M r
+    space_.copy(n_, z, p_.data());                                         // p = z
+    space_.dot(n_, r_.data(), z, &s->rho);                                 // rho = (r, z)
     if (preconditioned()) norm(space_, n_, r_.data(), &s->residual_norm);  // ||r||
     space_.scalar_step(cg_steps::Start<T>{preconditioned(), restart});
   }
@@ -111,17 +111,17 @@ class ConjugateGradient {
   void iterate(const T* /*b*/, T* x) {
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
-    matrix_.apply(p_.data(), ap_.data());                                 // Ap = A p
-    space_.dot(n_, p_.data(), ap_.data(), &s->p_ap);                      // (p, Ap)
-    space_.scalar_step(cg_steps::Alpha<T>{});                             // alpha = rho / (p, Ap)
-    space_.axpy(n_, &s->alpha, p_.data(), x);                             // x = x + alpha p
-    space_.axpy(n_, &s->minus_alpha, ap_.data(), r_.data());              // r = r - alpha Ap
-    precondition(r_.data(), z);                                           // z = M r
-    space_.dot(n_, r_.data(), z, &s->rho);                                // rho = (r, z)
+    matrix_.apply(p_.data(), ap_.data());                                  // Ap = A p
+    space_.dot(n_, p_.data(), ap_.data(), &s->p_ap);                       // (p, Ap)
+    space_.scalar_step(cg_steps::Alpha<T>{});                              // alpha = rho / (p, Ap)
+    space_.axpy(n_, &s->alpha, p_.data(), x);                              // x = x + alpha p
+    space_.axpy(n_, &s->minus_alpha, ap_.data(), r_.data());               // r = r - alpha Ap
+    precondition(r_.data(), z);                                            // z = M r
+    space_.dot(n_, r_.data(), z, &s->rho);                                 // rho = (r, z)
     if (preconditioned()) norm(space_, n_, r_.data(), &s->residual_norm);  // ||r||
-    space_.scalar_step(cg_steps::Beta<T>{preconditioned()});              // beta = rho / rho_old
-    space_.scal(n_, &s->beta, p_.data());                                 // p = beta p
-    space_.axpy(n_, &s->one, z, p_.data());                               // p = z + beta p
+    space_.scalar_step(cg_steps::Beta<T>{preconditioned()});               // beta = rho / rho_old
+    space_.scal(n_, &s->beta, p_.data());                                  // p = beta p
+    space_.axpy(n_, &s->one, z, p_.data());                                // p = z + beta p
   }
 
  private:

@@ -86,8 +86,8 @@ class DeviceSolver final : public Solver<T>::Impl {
       device_values = staged_values_.data();
     }
     // 0x7f bytes: a count above any nnz, lowered by the scatter to the first bad entry.
-    SPK_CUDA_CHECK(cudaMemsetAsync(first_non_finite_.data(), 0x7f, sizeof(index_t),
-                                   context_.stream()));
+    SPK_CUDA_CHECK(
+        cudaMemsetAsync(first_non_finite_.data(), 0x7f, sizeof(index_t), context_.stream()));
     backend_->update_values(device_values, first_non_finite_.data());
     iteration_.update_preconditioner(device_values);
     update_check_pending_ = true;

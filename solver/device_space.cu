@@ -136,7 +136,7 @@ void DeviceSpace<T>::multiply_elementwise(std::size_t n, const T* d, const T* x,
   if (n == 0) return;
   constexpr int block = 256;
   multiply_elementwise_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, d, x,
-                                                                                          y);
+                                                                                           y);
   SPK_CHECK_LAUNCH("multiply_elementwise_kernel");
 }
 

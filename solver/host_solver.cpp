@@ -22,7 +22,7 @@ std::unique_ptr<KrylovPreconditioner<HostSpace<T>>> make_host_preconditioner(
     const SolverOptions& options, HostSpace<T>& space, const CsrMatrix<T>& matrix) {
   if (options.preconditioner == Preconditioner::jacobi)
     return std::make_unique<JacobiPreconditioner<HostSpace<T>>>(space, matrix,
-                                                                 matrix.values.data());
+                                                                matrix.values.data());
   return nullptr;
 }
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/krylov_scalars.hpp"
 #include "solver/jacobi_entry.hpp"
+#include "solver/krylov_scalars.hpp"
 
 namespace spk {
 
@@ -73,7 +73,9 @@ class HostSpace {
     *result = ordered_sum(n, [x, y](std::size_t i) { return x[i] * y[i]; });
   }
   // *value = sqrt(*value)
-  void square_root(T* value) { *value = norm_from_square(*value); }
+  void square_root(T* value) {
+    *value = norm_from_square(*value);
+  }
   // y += alpha x
   void axpy(std::size_t n, const T* alpha, const T* x, T* y) {
     const T a = *alpha;

@@ -18,7 +18,6 @@ constexpr std::uint64_t too_small = 3;
 constexpr std::uint64_t no_fault = std::numeric_limits<std::uint64_t>::max();
 }  // namespace diagonal_fault
 
-
 // inverse = 1 / values[position]; returns diagonal_fault::no_fault, or the reason the entry
 // cannot be inverted (inverse is then 0).
 template <class T>

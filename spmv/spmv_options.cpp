@@ -55,8 +55,7 @@ void validate_spmv_options(const SpmvOptions& options) {
   if (options.hyb_width < -1)
     throw BadInput("spmv.hyb_width: " + std::to_string(options.hyb_width) +
                    " is not -1 (histogram rule) or an integer >= 0");
-  if (!(options.max_ell_fill >= 1.0))
-    throw BadInput("spmv.max_ell_fill: must be >= 1");
+  if (!(options.max_ell_fill >= 1.0)) throw BadInput("spmv.max_ell_fill: must be >= 1");
   const std::string& algorithm = options.cusparse_algorithm;
   if (algorithm != "alg1" && algorithm != "alg2" && algorithm != "default")
     throw BadInput("spmv.cusparse_algorithm: not one of alg1, alg2, default");

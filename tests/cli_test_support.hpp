@@ -17,7 +17,9 @@
 
 namespace spk::test {
 
-inline bool is_executable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+inline bool is_executable(const std::string& path) {
+  return access(path.c_str(), X_OK) == 0;
+}
 
 // `name` next to the test binary (carry/bin on the GPU machine), else `built` (this build's).
 inline std::string program_path(const std::string& name, const std::string& built) {
@@ -45,7 +47,9 @@ inline std::string read_text_file(const std::string& path) {
 }
 
 // A path or argument in single quotes for the shell.
-inline std::string shell_quoted(const std::string& text) { return "'" + text + "'"; }
+inline std::string shell_quoted(const std::string& text) {
+  return "'" + text + "'";
+}
 
 struct CliRun {
   int exit_code = -1;

@@ -54,7 +54,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (r.iterations_executed != r.iterations)
     out << " (" << r.iterations_executed << " executed: "
         << (report.setup.device == Device::gpu ? "the residual is read back every "
-                                                      : "the loop looks at the residual every ")
+                                               : "the loop looks at the residual every ")
         << report.solver.check_every << ", check_every)";
   if (r.residual_replacements > 0)
     out << ", " << r.residual_replacements << " residual replacement"

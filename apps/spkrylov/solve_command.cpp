@@ -12,9 +12,9 @@
 #include "problem.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
+#include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
 #include "spmv/base/device.hpp"
-#include "spkrylov/errors.hpp"
 #include "spmv/base/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 

@@ -29,18 +29,18 @@ double time_vector_ops_ms(Method method, index_t n, int runs) {
     space.axpy(size, &s->one, d.data(), a.data());          // p = r + beta p
   };
   const auto bicgstab_iteration = [&] {
-    space.dot(size, e.data(), d.data(), &s->rho);             // rho = (r_hat, r)
-    space.axpy(size, &s->minus_omega, b.data(), a.data());    // p -= omega v
-    space.scal(size, &s->beta, a.data());                     // p = beta p
-    space.axpy(size, &s->one, d.data(), a.data());            // p += r
-    space.dot(size, e.data(), b.data(), &s->rhat_v);          // (r_hat, v)
-    space.axpy(size, &s->minus_alpha, b.data(), d.data());    // s = r - alpha v
-    space.axpy(size, &s->alpha, a.data(), c.data());          // x += alpha p
+    space.dot(size, e.data(), d.data(), &s->rho);              // rho = (r_hat, r)
+    space.axpy(size, &s->minus_omega, b.data(), a.data());     // p -= omega v
+    space.scal(size, &s->beta, a.data());                      // p = beta p
+    space.axpy(size, &s->one, d.data(), a.data());             // p += r
+    space.dot(size, e.data(), b.data(), &s->rhat_v);           // (r_hat, v)
+    space.axpy(size, &s->minus_alpha, b.data(), d.data());     // s = r - alpha v
+    space.axpy(size, &s->alpha, a.data(), c.data());           // x += alpha p
     norm(space, size, d.data(), &s->s_norm);                   // ||s||
-    space.dot(size, b.data(), d.data(), &s->t_s);             // (t, s)
-    space.dot(size, b.data(), b.data(), &s->t_t);             // (t, t)
-    space.axpy(size, &s->omega, d.data(), c.data());          // x += omega s
-    space.axpy(size, &s->minus_omega, b.data(), d.data());    // r = s - omega t
+    space.dot(size, b.data(), d.data(), &s->t_s);              // (t, s)
+    space.dot(size, b.data(), b.data(), &s->t_t);              // (t, t)
+    space.axpy(size, &s->omega, d.data(), c.data());           // x += omega s
+    space.axpy(size, &s->minus_omega, b.data(), d.data());     // r = s - omega t
     norm(space, size, d.data(), &s->residual_norm_candidate);  // ||r||
   };
   const TimingSummary timing = method == Method::cg

@@ -3,11 +3,10 @@
 /// spk::SetupInfo: what a Solver's setup built (device, format, memory, the `auto` tuning),
 /// for reports: Solver::setup_info().
 #include <cstddef>
+#include <spkrylov/options.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <spkrylov/options.hpp>
 
 namespace spk {
 

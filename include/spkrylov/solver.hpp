@@ -31,14 +31,13 @@
 #include <cuda_runtime.h>
 
 #include <memory>
-#include <string>
-#include <utility>
-#include <vector>
-
 #include <spkrylov/csr_arrays.hpp>
 #include <spkrylov/options.hpp>
 #include <spkrylov/result.hpp>
 #include <spkrylov/setup_info.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace spk {
 

@@ -66,9 +66,9 @@ __global__ void scatter_ell_rows_kernel(index_t rows, const index_t* __restrict_
     const index_t length = row_offsets[row + 1] - first;
     for (index_t j = 0; j < length; ++j) {
       const Value value = values[first + j];
-      const std::uint64_t slot = j < width ? static_cast<std::uint64_t>(j) * pitch +
-                                                 static_cast<std::uint64_t>(row)
-                                           : tail_starts[row] + static_cast<std::uint64_t>(j - width);
+      const std::uint64_t slot =
+          j < width ? static_cast<std::uint64_t>(j) * pitch + static_cast<std::uint64_t>(row)
+                    : tail_starts[row] + static_cast<std::uint64_t>(j - width);
       stored[slot] = value;
       if (first_non_finite != nullptr && !isfinite(value)) atomicMin(first_non_finite, first + j);
     }
@@ -116,7 +116,8 @@ DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored,
   bool any_tail = false;
   for (index_t row = 0; row < ell_rows_; ++row)
     if (row_offsets[row + 1] - row_offsets[row] > ell_width) {
-      tails[static_cast<std::size_t>(row)] = slots[static_cast<std::size_t>(row_offsets[row] + ell_width)];
+      tails[static_cast<std::size_t>(row)] =
+          slots[static_cast<std::size_t>(row_offsets[row] + ell_width)];
       any_tail = true;
     }
   if (any_tail) tail_starts_ = DeviceBuffer<std::uint64_t>(tails, what + " row tails");

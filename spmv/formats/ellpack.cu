@@ -64,8 +64,7 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
           cudaStream_t stream)
       : HandWrittenBackend<T, Ellpack<T>>(
             Format::ellpack, matrix, options, stream,
-            DeviceValues<T>(layout.values,
-                            matrix.row_offsets, layout.width, layout.pitch,
+            DeviceValues<T>(layout.values, matrix.row_offsets, layout.width, layout.pitch,
                             ell_value_slots(matrix.row_offsets, layout.width, layout.pitch),
                             "ellpack values")),
         ell_(layout, to_string(Format::ellpack)) {}

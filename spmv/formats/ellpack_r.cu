@@ -66,8 +66,8 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
            cudaStream_t stream)
       : HandWrittenBackend<T, EllpackR<T>>(
             Format::ellpack_r, matrix, options, stream,
-            DeviceValues<T>(layout.ell.values,
-                            matrix.row_offsets, layout.ell.width, layout.ell.pitch,
+            DeviceValues<T>(layout.ell.values, matrix.row_offsets, layout.ell.width,
+                            layout.ell.pitch,
                             ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
                             "ellpack-r values")),
         ell_(layout.ell, to_string(Format::ellpack_r)),

@@ -31,9 +31,9 @@
 #include <utility>
 #include <vector>
 
+#include "spkrylov/options.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spkrylov/options.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"

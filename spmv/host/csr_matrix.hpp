@@ -65,8 +65,8 @@ CsrMatrix<To> convert_values(const CsrMatrix<From>& matrix) {
 // A non-owning view of `matrix` (host arrays), e.g. to construct a Solver.
 template <class T>
 CsrArrays<T> arrays_of(const CsrMatrix<T>& matrix) {
-  return {matrix.rows, matrix.cols, matrix.row_offsets.data(), matrix.columns.data(),
-          matrix.values.data(), false};
+  return {matrix.rows,           matrix.cols,          matrix.row_offsets.data(),
+          matrix.columns.data(), matrix.values.data(), false};
 }
 
 }  // namespace spk

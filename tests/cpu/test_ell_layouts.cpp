@@ -287,8 +287,7 @@ TEST(EllLayoutReference, MatchesCsrReferenceOnEverySharedMatrix) {
   std::mt19937_64 rng(7);
   for (const char* file :
        {"bcsstk13.mtx", "1138_bus.mtx", "west0479.mtx", "watt_2.mtx", "rajat01.mtx", "Pd.mtx"}) {
-    const CsrMatrix<double> matrix =
-        read_matrix_market(test::data_path(file));
+    const CsrMatrix<double> matrix = read_matrix_market(test::data_path(file));
     // ellpack would refuse rajat01 under the default fill rule; the unlimited rule is fine here
     expect_layout_references_match_csr<double>(matrix, file, rng);
   }
@@ -427,8 +426,7 @@ TEST(HybWidthRule, SmallRegularMatricesStayInEll) {
 }
 
 TEST(HybWidthRule, Rajat01SpillsItsLongRowButKeepsTheBulkInEll) {
-  const CsrMatrix<double> matrix =
-      read_matrix_market(test::data_path("rajat01.mtx"));
+  const CsrMatrix<double> matrix = read_matrix_market(test::data_path("rajat01.mtx"));
   expect_rule_is_the_brute_force_minimum(matrix, "rajat01");
   const index_t longest = spk::max_row_length(matrix);
   ASSERT_EQ(longest, 1442);

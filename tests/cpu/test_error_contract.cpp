@@ -229,8 +229,8 @@ TEST(ErrorContract, DeviceGpuWithoutAGpu) {
     EXPECT_EQ(reason, "no NVIDIA driver found");
   }
   EXPECT_EQ(reason.find("insufficient"), std::string::npos) << reason;
-  expect_error<NoDevice>([] { (void)resolve_device(Device::gpu); },
-                         "no usable CUDA GPU: " + reason, "");
+  expect_error<NoDevice>([] { (void)resolve_device(Device::gpu); }, "no usable CUDA GPU: " + reason,
+                         "");
   try {
     (void)current_device_info();
   } catch (const NoDevice& error) {

@@ -105,10 +105,10 @@ TEST(ErrorContractCli, EmptyMatrix) {
 }
 
 TEST(ErrorContractCli, ZeroDiagonalWithJacobi) {
-  expect_one_line_error(solve_config("zero_diagonal_jacobi.yaml"),
-                        {bad_path("zero_diagonal.mtx") +
-                             ": jacobi: row 2 (1-based, as in the matrix file): ",
-                         "diagonal entry is zero or missing; use solver.preconditioner: none"});
+  expect_one_line_error(
+      solve_config("zero_diagonal_jacobi.yaml"),
+      {bad_path("zero_diagonal.mtx") + ": jacobi: row 2 (1-based, as in the matrix file): ",
+       "diagonal entry is zero or missing; use solver.preconditioner: none"});
 }
 
 TEST(ErrorContractCli, UnknownYamlKey) {
@@ -117,9 +117,9 @@ TEST(ErrorContractCli, UnknownYamlKey) {
 }
 
 TEST(ErrorContractCli, WrongYamlType) {
-  expect_one_line_error(solve_config("wrong_type.yaml"),
-                        {bad_path("wrong_type.yaml") +
-                         ":3: solver.max_iterations: expected an integer, got 'many'"});
+  expect_one_line_error(
+      solve_config("wrong_type.yaml"),
+      {bad_path("wrong_type.yaml") + ":3: solver.max_iterations: expected an integer, got 'many'"});
 }
 
 TEST(ErrorContractCli, BadYamlValue) {

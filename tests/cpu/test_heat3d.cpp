@@ -78,9 +78,8 @@ TEST(Heat3d, ReusedSolverMatchesAFreshSolverEveryStep) {
 // between the header and the first row).
 TEST(Heat3d, PrintsTheDeviceBeforeTheTable) {
   const std::string output = ::testing::TempDir() + "heat3d_" + std::to_string(getpid()) + ".out";
-  const std::string command =
-      "'" + spk::test::program_path("heat3d", SPK_HEAT3D_PATH) + "' --n 6 --steps 2 --device cpu > '" +
-      output + "' 2>&1";
+  const std::string command = "'" + spk::test::program_path("heat3d", SPK_HEAT3D_PATH) +
+                              "' --n 6 --steps 2 --device cpu > '" + output + "' 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream file(output);
   std::vector<std::string> lines;

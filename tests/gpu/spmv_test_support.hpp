@@ -44,9 +44,9 @@
 #include <utility>
 #include <vector>
 
+#include "spkrylov/errors.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/spmv_backend.hpp"

@@ -300,8 +300,8 @@ TEST_P(EllSpmv, NameAndDetails) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> matrix = generate_poisson2d(10);
   const auto backend = make_spmv_backend(matrix, options(), stream_->get());
-  EXPECT_EQ(backend->name(), std::string(to_string(GetParam().format)) + "/" +
-                                 to_string(GetParam().x_cache));
+  EXPECT_EQ(backend->name(),
+            std::string(to_string(GetParam().format)) + "/" + to_string(GetParam().x_cache));
   EXPECT_EQ(detail(*backend, "ell_width"), "5");
   EXPECT_EQ(detail(*backend, "threads_per_row").substr(0, 1), "1");
 }
@@ -326,14 +326,14 @@ TEST_P(EllSpmv, TextureLongerThanTheDeviceAllowsIsRefusedAtSetup) {
     DeviceBuffer<double> y(1, "y");
     const double last = 3.0, poison = std::nan("");
     SPK_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.bytes(), stream_->get()));
-    SPK_CUDA_CHECK(cudaMemcpyAsync(x.data() + max_width, &last, sizeof last,
-                                   cudaMemcpyHostToDevice, stream_->get()));
-    SPK_CUDA_CHECK(cudaMemcpyAsync(y.data(), &poison, sizeof poison, cudaMemcpyHostToDevice,
+    SPK_CUDA_CHECK(cudaMemcpyAsync(x.data() + max_width, &last, sizeof last, cudaMemcpyHostToDevice,
                                    stream_->get()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(y.data(), &poison, sizeof poison, cudaMemcpyHostToDevice, stream_->get()));
     backend->apply(x.data(), y.data());
     double result = 0.0;
-    SPK_CUDA_CHECK(cudaMemcpyAsync(&result, y.data(), sizeof result, cudaMemcpyDeviceToHost,
-                                   stream_->get()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(&result, y.data(), sizeof result, cudaMemcpyDeviceToHost, stream_->get()));
     SPK_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
     EXPECT_EQ(result, last);
     return;
@@ -347,17 +347,17 @@ TEST_P(EllSpmv, TextureLongerThanTheDeviceAllowsIsRefusedAtSetup) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Formats, EllSpmv,
-    ::testing::Values(BackendCase{Format::ellpack, XCache::none},
-                      BackendCase{Format::ellpack, XCache::ldg},
-                      BackendCase{Format::ellpack, XCache::texture},
-                      BackendCase{Format::ellpack_r, XCache::none},
-                      BackendCase{Format::ellpack_r, XCache::ldg},
-                      BackendCase{Format::ellpack_r, XCache::texture},
-                      BackendCase{Format::hyb, XCache::none}, BackendCase{Format::hyb, XCache::ldg},
-                      BackendCase{Format::hyb, XCache::texture}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Formats, EllSpmv,
+                         ::testing::Values(BackendCase{Format::ellpack, XCache::none},
+                                           BackendCase{Format::ellpack, XCache::ldg},
+                                           BackendCase{Format::ellpack, XCache::texture},
+                                           BackendCase{Format::ellpack_r, XCache::none},
+                                           BackendCase{Format::ellpack_r, XCache::ldg},
+                                           BackendCase{Format::ellpack_r, XCache::texture},
+                                           BackendCase{Format::hyb, XCache::none},
+                                           BackendCase{Format::hyb, XCache::ldg},
+                                           BackendCase{Format::hyb, XCache::texture}),
+                         case_name);
 
 // ---------------------------------------------------------------------------------------
 // HYB's COO part: many entries per row, every row overflowing, all-COO
@@ -385,10 +385,10 @@ TEST_P(HybOverflow, ApplyScaledWithCooRows) {
     check_scaled_both(lengths_matrix(
                           20000, 3000, [](index_t row) { return 2 + row % 37; }, rng_),
                       what + ", rows of 2..38", spmv_options);
-    check_scaled_both(lengths_matrix(
-                          64, 100002,
-                          [](index_t row) { return row == 40 ? 100002 : 3 + row % 5; }, rng_),
-                      what + ", a row of 100000 overflow entries", spmv_options);
+    check_scaled_both(
+        lengths_matrix(
+            64, 100002, [](index_t row) { return row == 40 ? 100002 : 3 + row % 5; }, rng_),
+        what + ", a row of 100000 overflow entries", spmv_options);
   }
 }
 
@@ -415,8 +415,7 @@ TEST_P(HybOverflow, RowOfOneHundredThousandOverflowEntries) {
 
 TEST_P(HybOverflow, DetailsReportTheSplit) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const CsrMatrix<double> matrix =
-      read_matrix_market(test::data_path("rajat01.mtx"));
+  const CsrMatrix<double> matrix = read_matrix_market(test::data_path("rajat01.mtx"));
   SpmvOptions spmv_options = options();
   const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
   const std::int64_t ell = std::stoll(detail(*backend, "ell_entries"));
