@@ -1,7 +1,7 @@
 #pragma once
-// Builds the SpMV backend of SpmvOptions::format from a host CSR matrix, through the one
-// table of the formats in registry.cpp (name, doc and factory per format; the Format helpers
-// of <spkrylov/options.hpp> read its names and docs).
+// Builds the SpMV backend of SpmvOptions::format from a host CSR matrix: registry.cpp holds
+// each format's factory, by enum (names and docs: format_names.cpp, read by the Format
+// helpers of <spkrylov/options.hpp>).
 #include <cuda_runtime.h>
 
 #include <memory>

@@ -63,7 +63,7 @@ const std::vector<std::pair<std::string, Device>>& device_names() {
 }
 
 const std::vector<std::pair<std::string, Format>>& format_names() {
-  static const auto table = name_table_of(all_formats());  // spmv/registry.cpp's table
+  static const auto table = name_table_of(all_formats());  // spmv/format_names.cpp's list
   return table;
 }
 

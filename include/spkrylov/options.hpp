@@ -64,8 +64,9 @@ const char* to_string(Preconditioner preconditioner);
 
 // ---- spmv.* ---------------------------------------------------------------------------
 
-// The storage formats spmv.format names. spmv/registry.cpp holds their one table: per
-// format its name, a one-line doc and its factory; the functions below read it.
+// The storage formats spmv.format names. spmv/format_names.cpp holds their one list: per
+// format its name and a one-line doc (spmv/registry.cpp: its factory); the functions below
+// read it.
 enum class Format {
   csr,          // "csr": alias of csr-vector, the default
   csr_scalar,   // "csr-scalar"

@@ -1,6 +1,6 @@
 #pragma once
 // make_format_backend<format, T>: the factory of one storage format, declared here once for
-// the registry's table (spmv/registry.cpp). Its one definition is in
+// the registry (spmv/registry.cpp). Its one definition is in
 // format_factory_definition.hpp, which only the file implementing a format includes: that
 // file names its backend class with SPK_FORMAT_BACKEND(format, Backend) (a FormatBackend
 // specialisation plus the explicit instantiations for float and double).
