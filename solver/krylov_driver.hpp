@@ -204,7 +204,7 @@ class KrylovIteration {
 
   // Solves A x = b, x holding the initial guess; b and x in the space.
   SolveResult solve(const T* b, T* x, const ProgressCallback& progress) {
-    if (preconditioner_) preconditioner_->check();
+    check_preconditioner();
     // A captured CUDA graph holds the b and x pointers of the solve that recorded it.
     if (b != last_b_ || x != last_x_) space_.invalidate_graph();
     last_b_ = b;
