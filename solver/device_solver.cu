@@ -10,8 +10,8 @@
 #include "solver/device_context.hpp"
 #include "solver/device_space.cuh"
 #include "solver/device_space.hpp"
-#include "solver/jacobi.hpp"
 #include "solver/krylov_driver.hpp"
+#include "solver/preconditioner_factory.hpp"
 #include "solver/solver_impl.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/event_timer.hpp"
@@ -23,10 +23,11 @@ namespace {
 
 template <class T>
 std::unique_ptr<KrylovPreconditioner<DeviceSpace<T>>> make_device_preconditioner(
-    const SolverOptions& options, DeviceSpace<T>& space, const CsrMatrix<T>& matrix) {
-  if (options.preconditioner != Preconditioner::jacobi) return nullptr;
-  const DeviceBuffer<T> csr_values(matrix.values, "matrix values for the preconditioner setup");
-  return std::make_unique<JacobiPreconditioner<DeviceSpace<T>>>(space, matrix, csr_values.data());
+    const SolverOptions& options, DeviceSpace<T>& space, const LinearOperator<T>& matrix,
+    const CsrMatrix<T>& pattern) {
+  if (options.preconditioner == Preconditioner::none) return nullptr;
+  const DeviceBuffer<T> csr_values(pattern.values, "matrix values for the preconditioner setup");
+  return make_preconditioner(options, space, matrix, pattern, csr_values.data());
 }
 
 template <class T>
@@ -40,7 +41,12 @@ class DeviceSolver final : public Solver<T>::Impl {
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
         x_(static_cast<std::size_t>(matrix.rows), "solution x"),
         iteration_(space_, *backend_, solver_options,
-                   make_device_preconditioner(solver_options, space_, matrix)),
+                   timed_preconditioner<DeviceSpace<T>>(this->setup.preconditioner,
+                                                        [&] {
+                                                          return make_device_preconditioner(
+                                                              solver_options, space_, *backend_,
+                                                              matrix);
+                                                        })),
         nnz_(matrix.values.size()),
         first_non_finite_(1, "update_values check") {
     const DeviceInfo device = current_device_info();

@@ -1,3 +1,4 @@
+#include <cstring>
 #include <limits>
 
 #include "solver/device_space.cuh"
@@ -64,6 +65,22 @@ __global__ void invert_entries_kernel(std::size_t n, const T* __restrict__ value
       atomicMin(reinterpret_cast<unsigned long long*>(fault),
                 static_cast<unsigned long long>(4 * i + code));
   }
+}
+
+// *bound = max over rows of gershgorin_row_ratio, as the bits of a non-negative double (whose
+// order is the order of the values): atomicMax gives the same result in any order.
+template <class T>
+__global__ void gershgorin_kernel(std::size_t n, const index_t* __restrict__ row_offsets,
+                                  const T* __restrict__ values,
+                                  const index_t* __restrict__ positions,
+                                  unsigned long long* bound) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  double largest = 0.0;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    largest = fmax(largest, gershgorin_row_ratio(i, row_offsets, values, positions));
+  if (largest > 0.0)
+    atomicMax(bound, static_cast<unsigned long long>(__double_as_longlong(largest)));
 }
 
 // Blocks of `block` threads for a grid-stride loop over n elements.
@@ -150,6 +167,24 @@ void DeviceSpace<T>::invert_entries(std::size_t n, const T* values, const index_
   invert_entries_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(
       n, values, positions, result, fault);
   SPK_CHECK_LAUNCH("invert_entries_kernel");
+}
+
+template <class T>
+double DeviceSpace<T>::gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,
+                                        const index_t* positions) {
+  DeviceBuffer<unsigned long long> bound(1, "Gershgorin bound");
+  SPK_CUDA_CHECK(cudaMemsetAsync(bound.data(), 0, sizeof(unsigned long long), context_.stream()));
+  if (n > 0) {
+    constexpr int block = 256;
+    gershgorin_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(
+        n, row_offsets, values, positions, bound.data());
+    SPK_CHECK_LAUNCH("gershgorin_kernel");
+  }
+  const unsigned long long bits = download(bound.data(), 1)[0];
+  double result = 0.0;
+  static_assert(sizeof(result) == sizeof(bits), "double is 64 bits");
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
 }
 
 template class DeviceSpace<float>;

@@ -85,6 +85,9 @@ class DeviceSpace {
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
   void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,
                       std::uint64_t* fault);
+  // The Gershgorin bound on lambda_max(D^-1 A) (HostSpace::gershgorin_bound); synchronizes.
+  double gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,
+                          const index_t* positions);
 
  private:
   template <class Record>

@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "solver/host_space.hpp"
-#include "solver/jacobi.hpp"
 #include "solver/krylov_driver.hpp"
+#include "solver/preconditioner_factory.hpp"
 #include "solver/solver_impl.hpp"
 #include "spmv/host/reference_spmv.hpp"
 
@@ -18,22 +18,16 @@ namespace spk {
 namespace {
 
 template <class T>
-std::unique_ptr<KrylovPreconditioner<HostSpace<T>>> make_host_preconditioner(
-    const SolverOptions& options, HostSpace<T>& space, const CsrMatrix<T>& matrix) {
-  if (options.preconditioner == Preconditioner::jacobi)
-    return std::make_unique<JacobiPreconditioner<HostSpace<T>>>(space, matrix,
-                                                                matrix.values.data());
-  return nullptr;
-}
-
-template <class T>
 class HostSolver final : public Solver<T>::Impl {
  public:
   HostSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options)
       : matrix_(matrix),
         operator_(matrix_),
         iteration_(space_, operator_, solver_options,
-                   make_host_preconditioner(solver_options, space_, matrix_)) {
+                   timed_preconditioner<HostSpace<T>>(this->setup.preconditioner, [&] {
+                     return make_preconditioner(solver_options, space_, operator_, matrix_,
+                                                matrix_.values.data());
+                   })) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
     this->setup.operator_name = operator_.name();
     this->setup.bytes_per_spmv = matrix_.values.size() * (sizeof(T) + sizeof(index_t)) +

@@ -107,6 +107,15 @@ class HostSpace {
         *fault = 4 * static_cast<std::uint64_t>(i) + code;
     }
   }
+  // max_i sum_j |a_ij| / |a_ii| over rows with a nonzero a_ii (positions[i] >= 0): the
+  // Gershgorin bound on lambda_max(D^-1 A), solver/eigen_estimate.hpp.
+  double gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,
+                          const index_t* positions) {
+    double bound = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      bound = std::max(bound, gershgorin_row_ratio(i, row_offsets, values, positions));
+    return bound;
+  }
   // y = d .* x (Jacobi)
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
 #pragma omp parallel for schedule(static)

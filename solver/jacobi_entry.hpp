@@ -1,6 +1,7 @@
 #pragma once
 // One row of the Jacobi diagonal (solver/jacobi.hpp), shared by the host loop
 // (HostSpace::invert_entries) and the device kernel (DeviceSpace::invert_entries).
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -31,6 +32,21 @@ SPK_HOST_DEVICE inline std::uint64_t invert_entry(const T* values, index_t posit
   if (!is_finite(static_cast<double>(reciprocal))) return diagonal_fault::too_small;
   inverse = reciprocal;
   return diagonal_fault::no_fault;
+}
+
+// sum_j |a_ij| / |a_ii| of row i (0 without a nonzero a_ii): one row of the Gershgorin bound
+// on lambda_max(D^-1 A) (HostSpace/DeviceSpace::gershgorin_bound).
+template <class T>
+SPK_HOST_DEVICE inline double gershgorin_row_ratio(std::size_t i, const index_t* row_offsets,
+                                                   const T* values, const index_t* positions) {
+  if (positions[i] < 0) return 0.0;
+  const double diagonal = values[positions[i]] < T(0) ? -static_cast<double>(values[positions[i]])
+                                                      : static_cast<double>(values[positions[i]]);
+  if (!(diagonal > 0.0)) return 0.0;
+  double sum = 0.0;
+  for (index_t k = row_offsets[i]; k < row_offsets[i + 1]; ++k)
+    sum += values[k] < T(0) ? -static_cast<double>(values[k]) : static_cast<double>(values[k]);
+  return sum / diagonal;
 }
 
 }  // namespace spk

@@ -5,6 +5,8 @@
 // only apply(). Implementations: JacobiPreconditioner (solver/jacobi.hpp).
 #include <string>
 
+#include "spkrylov/setup_info.hpp"
+
 namespace spk {
 
 template <class Space>
@@ -23,6 +25,12 @@ class KrylovPreconditioner {
   // example BadDiagonal for a zero Jacobi pivot). Synchronizes only when an update is pending.
   virtual void check() = 0;
   virtual std::string name() const = 0;
+  // What setup (or the last update_values) built, for SetupInfo::preconditioner.
+  virtual PreconditionerInfo info() const {
+    PreconditionerInfo info;
+    info.name = name();
+    return info;
+  }
 };
 
 }  // namespace spk

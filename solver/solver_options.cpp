@@ -23,6 +23,26 @@ const char* to_string(Preconditioner preconditioner) {
   switch (preconditioner) {
     case Preconditioner::none: return "none";
     case Preconditioner::jacobi: return "jacobi";
+    case Preconditioner::chebyshev: return "chebyshev";
+    case Preconditioner::ic0: return "ic0";
+    case Preconditioner::ilu0: return "ilu0";
+    case Preconditioner::amg: return "amg";
+  }
+  return "?";
+}
+
+const char* to_string(EigenEstimate estimate) {
+  switch (estimate) {
+    case EigenEstimate::lanczos: return "lanczos";
+    case EigenEstimate::gershgorin: return "gershgorin";
+  }
+  return "?";
+}
+
+const char* to_string(AmgSmoother smoother) {
+  switch (smoother) {
+    case AmgSmoother::chebyshev: return "chebyshev";
+    case AmgSmoother::jacobi: return "jacobi";
   }
   return "?";
 }

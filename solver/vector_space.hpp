@@ -16,6 +16,7 @@
 //   multiply_elementwise(n, d, x, y)     y = d .* x
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
 //   invert_entries(...)                  the Jacobi diagonal kernel (solver/jacobi.hpp)
+//   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
 // Scalars (alpha, result) are pointers into the space: device pointers on the GPU, so no
 // iteration waits for the host.
 #include <cstddef>

@@ -131,10 +131,102 @@ RhsSpec read_rhs(const ConfigValue& value, const std::string& config_directory) 
   return spec;
 }
 
+void read_chebyshev(const ConfigMap& map, ChebyshevOptions& options, const char* degree_key) {
+  map.if_present(degree_key, [&](const ConfigValue& v) {
+    options.degree = v.as_int();
+    require(v, options.degree >= 1 && options.degree <= 10, "an integer from 1 to 10");
+  });
+  map.if_present("eigen_estimate", [&](const ConfigValue& v) {
+    options.eigen_estimate = v.as_enum(eigen_estimate_names());
+  });
+  map.if_present("estimate_iterations", [&](const ConfigValue& v) {
+    options.estimate_iterations = v.as_int();
+    require(v, options.estimate_iterations >= 1 && options.estimate_iterations <= 100,
+            "an integer from 1 to 100");
+  });
+  map.if_present("upper_factor", [&](const ConfigValue& v) {
+    options.upper_factor = v.as_double();
+    require(v, options.upper_factor >= 1.0 && options.upper_factor <= 10.0, "from 1 to 10");
+  });
+  map.if_present("lower_ratio", [&](const ConfigValue& v) {
+    options.lower_ratio = v.as_double();
+    require(v, options.lower_ratio > 0.0 && options.lower_ratio < 1.0, "> 0 and < 1");
+  });
+}
+
+// solver.preconditioner_options: the keys of the chosen kind only.
+void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
+                                 PreconditionerOptions& options) {
+  switch (kind) {
+    case Preconditioner::none:
+    case Preconditioner::jacobi:
+      value.fail(std::string("preconditioner ") + to_string(kind) + " has no options");
+    case Preconditioner::chebyshev: {
+      const ConfigMap map(value, {"degree", "eigen_estimate", "estimate_iterations", "upper_factor",
+                                  "lower_ratio"});
+      read_chebyshev(map, options.chebyshev, "degree");
+      return;
+    }
+    case Preconditioner::ic0:
+    case Preconditioner::ilu0: {
+      const ConfigMap map(value, {"sweeps"});
+      map.if_present("sweeps", [&](const ConfigValue& v) {
+        options.factorization.sweeps = v.as_int();
+        require(v, options.factorization.sweeps >= 1 && options.factorization.sweeps <= 100,
+                "an integer from 1 to 100");
+      });
+      return;
+    }
+    case Preconditioner::amg: {
+      AmgOptions& amg = options.amg;
+      const ConfigMap map(
+          value, {"strength_threshold", "max_levels", "max_coarse_rows", "prolongator_weight",
+                  "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
+                  "eigen_estimate", "estimate_iterations", "upper_factor", "lower_ratio"});
+      map.if_present("strength_threshold", [&](const ConfigValue& v) {
+        amg.strength_threshold = v.as_double();
+        require(v, amg.strength_threshold >= 0.0 && amg.strength_threshold < 1.0, ">= 0 and < 1");
+      });
+      map.if_present("max_levels", [&](const ConfigValue& v) {
+        amg.max_levels = v.as_int();
+        require(v, amg.max_levels >= 1 && amg.max_levels <= 50, "an integer from 1 to 50");
+      });
+      map.if_present("max_coarse_rows", [&](const ConfigValue& v) {
+        amg.max_coarse_rows = v.as_int();
+        require(v, amg.max_coarse_rows >= 1 && amg.max_coarse_rows <= 20000,
+                "an integer from 1 to 20000");
+      });
+      map.if_present("prolongator_weight", [&](const ConfigValue& v) {
+        amg.prolongator_weight = v.as_double();
+        require(v, amg.prolongator_weight >= 0.0 && amg.prolongator_weight <= 2.0,
+                "from 0 (unsmoothed) to 2");
+      });
+      map.if_present("smoother",
+                     [&](const ConfigValue& v) { amg.smoother = v.as_enum(amg_smoother_names()); });
+      map.if_present("sweeps", [&](const ConfigValue& v) {
+        amg.sweeps = v.as_int();
+        require(v, amg.sweeps >= 1 && amg.sweeps <= 10, "an integer from 1 to 10");
+      });
+      map.if_present("jacobi_weight", [&](const ConfigValue& v) {
+        amg.jacobi_weight = v.as_double();
+        require(v, amg.jacobi_weight > 0.0 && amg.jacobi_weight < 2.0, "> 0 and < 2");
+      });
+      map.if_present("level_formats", [&](const ConfigValue& v) {
+        amg.level_formats.clear();
+        for (const ConfigValue& entry : v.as_list())
+          amg.level_formats.push_back(entry.as_enum(format_names()));
+      });
+      // The smoother's Chebyshev polynomial (and every level's eigenvalue bound).
+      read_chebyshev(map, amg.chebyshev, "smoother_degree");
+      return;
+    }
+  }
+}
+
 SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
-  const ConfigMap map(
-      value, {"method", "tolerance", "tolerance_mode", "max_iterations", "preconditioner",
-              "divergence_factor", "time_limit_s", "check_every", "cuda_graph", "keep_history"});
+  const ConfigMap map(value, {"method", "tolerance", "tolerance_mode", "max_iterations",
+                              "preconditioner", "preconditioner_options", "divergence_factor",
+                              "time_limit_s", "check_every", "cuda_graph", "keep_history"});
   map.if_present("method",
                  [&](const ConfigValue& v) { options.method = v.as_enum(method_names()); });
   map.if_present("tolerance", [&](const ConfigValue& v) {
@@ -150,6 +242,9 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
   });
   map.if_present("preconditioner", [&](const ConfigValue& v) {
     options.preconditioner = v.as_enum(preconditioner_names());
+  });
+  map.if_present("preconditioner_options", [&](const ConfigValue& v) {
+    read_preconditioner_options(v, options.preconditioner, options.preconditioner_options);
   });
   map.if_present("divergence_factor", [&](const ConfigValue& v) {
     options.divergence_factor = v.as_double();

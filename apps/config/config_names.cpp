@@ -48,7 +48,19 @@ const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names()
 }
 
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names() {
-  static const auto table = name_table({Preconditioner::none, Preconditioner::jacobi});
+  static const auto table =
+      name_table({Preconditioner::none, Preconditioner::jacobi, Preconditioner::chebyshev,
+                  Preconditioner::ic0, Preconditioner::ilu0, Preconditioner::amg});
+  return table;
+}
+
+const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names() {
+  static const auto table = name_table({EigenEstimate::lanczos, EigenEstimate::gershgorin});
+  return table;
+}
+
+const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names() {
+  static const auto table = name_table({AmgSmoother::chebyshev, AmgSmoother::jacobi});
   return table;
 }
 

@@ -56,6 +56,53 @@ void emit_rhs(YAML::Emitter& out, const RhsSpec& rhs) {
   out << YAML::EndMap;
 }
 
+void emit_chebyshev(YAML::Emitter& out, const ChebyshevOptions& chebyshev, const char* degree_key) {
+  out << YAML::Key << degree_key << YAML::Value << chebyshev.degree;
+  out << YAML::Key << "eigen_estimate" << YAML::Value << to_string(chebyshev.eigen_estimate);
+  out << YAML::Key << "estimate_iterations" << YAML::Value << chebyshev.estimate_iterations;
+  out << YAML::Key << "upper_factor" << YAML::Value << shortest_round_trip(chebyshev.upper_factor);
+  out << YAML::Key << "lower_ratio" << YAML::Value << shortest_round_trip(chebyshev.lower_ratio);
+}
+
+// The chosen kind's keys, every one (none and jacobi have none).
+void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver) {
+  const PreconditionerOptions& options = solver.preconditioner_options;
+  switch (solver.preconditioner) {
+    case Preconditioner::none:
+    case Preconditioner::jacobi: return;
+    case Preconditioner::chebyshev:
+      out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
+      emit_chebyshev(out, options.chebyshev, "degree");
+      out << YAML::EndMap;
+      return;
+    case Preconditioner::ic0:
+    case Preconditioner::ilu0:
+      out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "sweeps" << YAML::Value << options.factorization.sweeps;
+      out << YAML::EndMap;
+      return;
+    case Preconditioner::amg: {
+      const AmgOptions& amg = options.amg;
+      out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "strength_threshold" << YAML::Value
+          << shortest_round_trip(amg.strength_threshold);
+      out << YAML::Key << "max_levels" << YAML::Value << amg.max_levels;
+      out << YAML::Key << "max_coarse_rows" << YAML::Value << amg.max_coarse_rows;
+      out << YAML::Key << "prolongator_weight" << YAML::Value
+          << shortest_round_trip(amg.prolongator_weight);
+      out << YAML::Key << "smoother" << YAML::Value << to_string(amg.smoother);
+      out << YAML::Key << "sweeps" << YAML::Value << amg.sweeps;
+      out << YAML::Key << "jacobi_weight" << YAML::Value << shortest_round_trip(amg.jacobi_weight);
+      emit_chebyshev(out, amg.chebyshev, "smoother_degree");
+      out << YAML::Key << "level_formats" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const Format format : amg.level_formats) out << to_string(format);
+      out << YAML::EndSeq;
+      out << YAML::EndMap;
+      return;
+    }
+  }
+}
+
 void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
   out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "method" << YAML::Value << to_string(solver.method);
@@ -63,6 +110,7 @@ void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
   out << YAML::Key << "tolerance_mode" << YAML::Value << to_string(solver.tolerance_mode);
   out << YAML::Key << "max_iterations" << YAML::Value << solver.max_iterations;
   out << YAML::Key << "preconditioner" << YAML::Value << to_string(solver.preconditioner);
+  emit_preconditioner_options(out, solver);
   out << YAML::Key << "divergence_factor" << YAML::Value
       << shortest_round_trip(solver.divergence_factor);
   out << YAML::Key << "time_limit_s" << YAML::Value << shortest_round_trip(solver.time_limit_s);

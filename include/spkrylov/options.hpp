@@ -25,7 +25,57 @@ enum class ToleranceMode {
   initial,   // stop when ||r|| <= tolerance * ||r0||
   absolute,  // stop when ||r|| <= tolerance
 };
-enum class Preconditioner { none, jacobi };
+enum class Preconditioner { none, jacobi, chebyshev, ic0, ilu0, amg };
+
+enum class Format;  // spmv.* below
+
+// How a preconditioner bounds the largest eigenvalue of D^-1 A (D = diag(A)).
+enum class EigenEstimate {
+  lanczos,     // a few Jacobi-PCG (Lanczos) steps on a fixed random vector: tight, SPD only
+  gershgorin,  // max_i sum_j |a_ij| / |a_ii|: a safe upper bound, often loose
+};
+
+// solver.preconditioner_options for chebyshev, and the AMG smoother's polynomial: z = p(D^-1 A)
+// D^-1 r with p the degree-k Chebyshev polynomial on [lower_ratio, 1] * lambda_max(D^-1 A).
+struct ChebyshevOptions {
+  int degree = 3;  // 1..10 SpMVs per apply
+  EigenEstimate eigen_estimate = EigenEstimate::lanczos;
+  int estimate_iterations = 10;     // lanczos steps (1..100)
+  double upper_factor = 1.1;        // lambda_max = upper_factor * estimate
+  double lower_ratio = 1.0 / 30.0;  // lambda_min = lower_ratio * lambda_max
+};
+
+enum class AmgSmoother {
+  chebyshev,  // AmgOptions::chebyshev on each level
+  jacobi,     // damped Jacobi, weight jacobi_weight / lambda_max(D^-1 A)
+};
+
+// solver.preconditioner_options for amg: smoothed aggregation, V-cycle (solver/amg/).
+struct AmgOptions {
+  double strength_threshold = 0.0;        // |a_ij| >= theta sqrt(|a_ii a_jj|) is strong; 0 = all
+  int max_levels = 10;                    // levels including the finest
+  int max_coarse_rows = 500;              // stop coarsening at or below this; dense solve there
+  double prolongator_weight = 4.0 / 3.0;  // P = (I - w / lambda_max D^-1 A) T
+  AmgSmoother smoother = AmgSmoother::chebyshev;
+  int sweeps = 1;  // pre- and post-smoothing sweeps (equal: a symmetric cycle)
+  // The chebyshev smoother's polynomial (key smoother_degree sets its degree) and how every
+  // level bounds lambda_max(D^-1 A), which the jacobi smoother and P's smoothing use too.
+  ChebyshevOptions chebyshev;
+  double jacobi_weight = 4.0 / 3.0;  // jacobi smoother: damping w / lambda_max(D^-1 A)
+  // The SpMV format of each level, finest first; levels past the list use spmv.format.
+  std::vector<Format> level_formats;
+};
+
+// solver.preconditioner_options for ic0 and ilu0: the fine-grained iterative factorization.
+struct FactorizationOptions {
+  int sweeps = 5;  // ParIC/ParILU fixed-point sweeps (Chow & Patel 2015)
+};
+
+struct PreconditionerOptions {
+  ChebyshevOptions chebyshev;
+  AmgOptions amg;
+  FactorizationOptions factorization;
+};
 
 struct SolverOptions {
   Method method = Method::cg;
@@ -33,6 +83,8 @@ struct SolverOptions {
   ToleranceMode tolerance_mode = ToleranceMode::rhs;
   int max_iterations = 10000;
   Preconditioner preconditioner = Preconditioner::none;
+  // The keys of the chosen preconditioner (only that kind's are read and reported).
+  PreconditionerOptions preconditioner_options;
   // Stop with status `diverged` when ||r|| > divergence_factor * ||r0||. 0 (the default)
   // disables the test. BiCGSTAB's residual is not monotone, and with residual replacement
   // (krylov_driver.hpp) a solve whose residual peaked far above ||r0|| still reaches the
@@ -61,6 +113,8 @@ inline int spmv_per_iteration(Method method) {
 const char* to_string(Method method);
 const char* to_string(ToleranceMode mode);
 const char* to_string(Preconditioner preconditioner);
+const char* to_string(EigenEstimate estimate);
+const char* to_string(AmgSmoother smoother);
 
 // ---- spmv.* ---------------------------------------------------------------------------
 

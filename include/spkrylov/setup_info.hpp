@@ -32,16 +32,35 @@ struct TuningReport {
   double tuning_ms = 0.0;     // wall-clock time spent tuning (conversions and timings)
 };
 
+/// One level of a multilevel preconditioner (AMG), finest first.
+struct PreconditionerLevel {
+  long long rows = 0;
+  long long nnz = 0;
+  std::string format;  ///< the SpMV operator of the level, e.g. "ellpack-r/ldg" or "cpu-csr"
+};
+
+/// What the preconditioner's setup built (SetupInfo::preconditioner).
+struct PreconditionerInfo {
+  std::string name = "none";  ///< "none", "jacobi", "chebyshev", "amg", ...
+  /// Its numbers as (name, value) text, e.g. {"lambda_max", "1.98"}, {"bounds", "lanczos"}.
+  std::vector<std::pair<std::string, std::string>> details;
+  std::vector<PreconditionerLevel> levels;  ///< AMG: every level, finest first
+  /// Setup time by phase (seconds), e.g. {"aggregation", 0.12}; empty when not split.
+  std::vector<std::pair<std::string, double>> setup_phases_s;
+  double setup_s = 0.0;  ///< the preconditioner's whole setup
+};
+
 /// What setup built, for reports.
 struct SetupInfo {
   Device device = Device::cpu;  ///< where the solver runs: gpu or cpu
   std::string device_name;      ///< GPU name, or "CPU (N threads)"
   std::string operator_name;    ///< e.g. "ellpack-r/texture" or "cpu-csr"
   std::vector<std::pair<std::string, std::string>> format_details;
-  std::size_t device_bytes = 0;    ///< matrix storage on the device
-  std::size_t bytes_per_spmv = 0;  ///< minimal DRAM traffic of one SpMV
-  double setup_s = 0.0;            ///< conversion + upload + handles + preconditioner
-  TuningReport tuning;             ///< spmv.format auto: candidates, times, choice, cache
+  std::size_t device_bytes = 0;       ///< matrix storage on the device
+  std::size_t bytes_per_spmv = 0;     ///< minimal DRAM traffic of one SpMV
+  double setup_s = 0.0;               ///< conversion + upload + handles + preconditioner
+  TuningReport tuning;                ///< spmv.format auto: candidates, times, choice, cache
+  PreconditionerInfo preconditioner;  ///< what the preconditioner built (bounds, levels)
 };
 
 }  // namespace spk

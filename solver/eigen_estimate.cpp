@@ -1,0 +1,74 @@
+#include "solver/eigen_estimate.hpp"
+
+#include <algorithm>
+
+namespace spk {
+
+double tridiagonal_lambda_max(const std::vector<double>& diagonal,
+                              const std::vector<double>& off_diagonal) {
+  const std::size_t m = diagonal.size();
+  if (m == 0) return 0.0;
+  // Gershgorin interval of T, then bisection: count(x) = eigenvalues below x (Sturm).
+  double low = diagonal[0], high = diagonal[0];
+  for (std::size_t k = 0; k < m; ++k) {
+    const double radius = (k > 0 ? std::abs(off_diagonal[k - 1]) : 0.0) +
+                          (k + 1 < m ? std::abs(off_diagonal[k]) : 0.0);
+    low = std::min(low, diagonal[k] - radius);
+    high = std::max(high, diagonal[k] + radius);
+  }
+  const auto count_below = [&](double x) {
+    int count = 0;
+    double d = 1.0;
+    for (std::size_t k = 0; k < m; ++k) {
+      const double off = k > 0 ? off_diagonal[k - 1] : 0.0;
+      d = diagonal[k] - x - (k > 0 ? off * off / d : 0.0);
+      if (d == 0.0) d = -1e-300;
+      if (d < 0.0) ++count;
+    }
+    return count;
+  };
+  for (int i = 0; i < 200 && high - low > 1e-14 * std::max(1.0, std::abs(high)); ++i) {
+    const double middle = 0.5 * (low + high);
+    if (count_below(middle) >= static_cast<int>(m))
+      high = middle;
+    else
+      low = middle;
+  }
+  return high;
+}
+
+template <class T>
+double gershgorin_lambda_max(const CsrMatrix<T>& matrix) {
+  double bound = 0.0;
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    double diagonal = 0.0, sum = 0.0;
+    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
+      const double value = std::abs(static_cast<double>(matrix.values[k]));
+      sum += value;
+      if (matrix.columns[k] == row) diagonal += value;
+    }
+    if (diagonal > 0.0) bound = std::max(bound, sum / diagonal);
+  }
+  return bound;
+}
+
+template <class T>
+std::vector<T> lanczos_start_vector(std::size_t n) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    // splitmix64 of the index: the same vector on every path, run and thread count.
+    std::uint64_t z = (static_cast<std::uint64_t>(i) + 1) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    v[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
+  }
+  return v;
+}
+
+template double gershgorin_lambda_max<float>(const CsrMatrix<float>&);
+template double gershgorin_lambda_max<double>(const CsrMatrix<double>&);
+template std::vector<float> lanczos_start_vector<float>(std::size_t);
+template std::vector<double> lanczos_start_vector<double>(std::size_t);
+
+}  // namespace spk

@@ -1,0 +1,53 @@
+#pragma once
+// make_preconditioner: the preconditioner SolverOptions::preconditioner names, on any vector
+// space. Both solvers (solver/host_solver.cpp, solver/device_solver.cu) call it with their
+// operator, so a preconditioner is added here once for every path.
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "solver/chebyshev.hpp"
+#include "solver/jacobi.hpp"
+#include "solver/preconditioner.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/linear_operator.hpp"
+
+namespace spk {
+
+// matrix: the solver's operator; pattern: the same matrix on the host; csr_values: its values
+// in the space (read during setup only). nullptr for Preconditioner::none.
+template <class Space>
+std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
+    const SolverOptions& options, Space& space,
+    const LinearOperator<typename Space::value_type>& matrix,
+    const CsrMatrix<typename Space::value_type>& pattern,
+    const typename Space::value_type* csr_values) {
+  switch (options.preconditioner) {
+    case Preconditioner::none: return nullptr;
+    case Preconditioner::jacobi:
+      return std::make_unique<JacobiPreconditioner<Space>>(space, pattern, csr_values);
+    case Preconditioner::chebyshev:
+      return std::make_unique<ChebyshevPreconditioner<Space>>(
+          space, matrix, pattern, csr_values, options.preconditioner_options.chebyshev);
+    case Preconditioner::ic0:
+    case Preconditioner::ilu0:
+    case Preconditioner::amg: break;
+  }
+  throw BadInput(std::string("solver.preconditioner ") + to_string(options.preconditioner) +
+                 " is not implemented yet (valid: none, jacobi, chebyshev)");
+}
+
+// What make_preconditioner built, with its setup time: SetupInfo::preconditioner.
+template <class Space, class Make>
+std::unique_ptr<KrylovPreconditioner<Space>> timed_preconditioner(PreconditionerInfo& info,
+                                                                  Make&& make) {
+  const auto start = std::chrono::steady_clock::now();
+  auto preconditioner = make();
+  info = preconditioner ? preconditioner->info() : PreconditionerInfo{};
+  info.setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return preconditioner;
+}
+
+}  // namespace spk
