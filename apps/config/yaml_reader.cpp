@@ -15,7 +15,7 @@
 namespace spk {
 
 std::string override_location(const std::string& override_text) {
-  constexpr std::size_t shown_override_limit = 60;
+  constexpr std::size_t shown_override_limit = 40;
   return "--set " + input_excerpt(override_text, shown_override_limit);
 }
 

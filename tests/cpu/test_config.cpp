@@ -44,6 +44,29 @@ void expect_same_spmv(const SpmvOptions& a, const SpmvOptions& b) {
   EXPECT_EQ(a.tune_cache, b.tune_cache);
 }
 
+void expect_same_chebyshev(const ChebyshevOptions& a, const ChebyshevOptions& b) {
+  EXPECT_EQ(a.degree, b.degree);
+  EXPECT_EQ(a.eigen_estimate, b.eigen_estimate);
+  EXPECT_EQ(a.estimate_iterations, b.estimate_iterations);
+  EXPECT_EQ(a.upper_factor, b.upper_factor);
+  EXPECT_EQ(a.lower_ratio, b.lower_ratio);
+}
+
+void expect_same_preconditioner_options(const PreconditionerOptions& a,
+                                        const PreconditionerOptions& b) {
+  expect_same_chebyshev(a.chebyshev, b.chebyshev);
+  EXPECT_EQ(a.factorization.sweeps, b.factorization.sweeps);
+  EXPECT_EQ(a.amg.strength_threshold, b.amg.strength_threshold);
+  EXPECT_EQ(a.amg.max_levels, b.amg.max_levels);
+  EXPECT_EQ(a.amg.max_coarse_rows, b.amg.max_coarse_rows);
+  EXPECT_EQ(a.amg.prolongator_weight, b.amg.prolongator_weight);
+  EXPECT_EQ(a.amg.smoother, b.amg.smoother);
+  EXPECT_EQ(a.amg.sweeps, b.amg.sweeps);
+  EXPECT_EQ(a.amg.jacobi_weight, b.amg.jacobi_weight);
+  expect_same_chebyshev(a.amg.chebyshev, b.amg.chebyshev);
+  EXPECT_EQ(a.amg.level_formats, b.amg.level_formats);
+}
+
 void expect_same_config(const RunConfig& a, const RunConfig& b) {
   EXPECT_EQ(a.matrix.file, b.matrix.file);
   ASSERT_EQ(a.matrix.generate.has_value(), b.matrix.generate.has_value());
@@ -57,6 +80,8 @@ void expect_same_config(const RunConfig& a, const RunConfig& b) {
   EXPECT_EQ(a.solver.tolerance_mode, b.solver.tolerance_mode);
   EXPECT_EQ(a.solver.max_iterations, b.solver.max_iterations);
   EXPECT_EQ(a.solver.preconditioner, b.solver.preconditioner);
+  expect_same_preconditioner_options(a.solver.preconditioner_options,
+                                     b.solver.preconditioner_options);
   EXPECT_EQ(a.solver.divergence_factor, b.solver.divergence_factor);
   EXPECT_EQ(a.solver.time_limit_s, b.solver.time_limit_s);
   EXPECT_EQ(a.solver.check_every, b.solver.check_every);
@@ -314,7 +339,7 @@ TEST(ConfigSchema, EveryEnumValueIsAccepted) {
     EXPECT_EQ(
         to_string(parse(base + "solver: {tolerance_mode: " + mode + "}").solver.tolerance_mode),
         std::string(mode));
-  for (const char* name : {"none", "jacobi"})
+  for (const char* name : {"none", "jacobi", "chebyshev", "ic0", "ilu0", "amg"})
     EXPECT_EQ(
         to_string(parse(base + "solver: {preconditioner: " + name + "}").solver.preconditioner),
         std::string(name));
@@ -416,8 +441,8 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
             "device, output, compare)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
             "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
-            "max_iterations, preconditioner, divergence_factor, time_limit_s, check_every, "
-            "cuda_graph, keep_history)");
+            "max_iterations, preconditioner, preconditioner_options, divergence_factor, "
+            "time_limit_s, check_every, cuda_graph, keep_history)");
   EXPECT_STARTS_WITH(parse_error("matrix:\n  generate:\n    kind: poisson3d\n    size: 8\n"),
                      "run.yaml:4: matrix.generate.size: unknown key (valid keys: kind, n, stencil");
   EXPECT_STARTS_WITH(parse_error("matrix: {fiel: a.mtx}\n"),
@@ -462,8 +487,8 @@ TEST(ConfigErrors, WrongTypes) {
             "run.yaml:3: solver.tolerance: expected a number, got nothing");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver: 5\n"),
             "run.yaml:2: solver: expected a map with keys method, tolerance, tolerance_mode, "
-            "max_iterations, preconditioner, divergence_factor, time_limit_s, check_every, "
-            "cuda_graph, keep_history, got '5'");
+            "max_iterations, preconditioner, preconditioner_options, divergence_factor, "
+            "time_limit_s, check_every, cuda_graph, keep_history, got '5'");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "compare: {format: hyb}\n"),
             "run.yaml:2: compare: expected a list, got a map");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "compare: [csr]\n"),
@@ -498,7 +523,8 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: solver.tolerance_mode: unknown value 'relative' (valid: rhs, initial, "
             "absolute)");
   EXPECT_EQ(error("solver: {preconditioner: ilu}"),
-            "run.yaml:2: solver.preconditioner: unknown value 'ilu' (valid: none, jacobi)");
+            "run.yaml:2: solver.preconditioner: unknown value 'ilu' (valid: none, jacobi, "
+            "chebyshev, ic0, ilu0, amg)");
   EXPECT_EQ(error("solver: {divergence_factor: 0.5}"),
             "run.yaml:2: solver.divergence_factor: must be 0 (off) or > 1, got '0.5'");
   EXPECT_EQ(error("solver: {time_limit_s: -1}"),
@@ -675,8 +701,8 @@ TEST(ConfigOverrides, LaterOverrideWins) {
 TEST(ConfigOverrides, ErrorsNameTheOverride) {
   EXPECT_EQ(parse_error(kGenerated, {"solver.tol=1"}),
             "--set solver.tol=1: solver.tol: unknown key (valid keys: method, tolerance, "
-            "tolerance_mode, max_iterations, preconditioner, divergence_factor, time_limit_s, "
-            "check_every, cuda_graph, keep_history)");
+            "tolerance_mode, max_iterations, preconditioner, preconditioner_options, "
+            "divergence_factor, time_limit_s, check_every, cuda_graph, keep_history)");
   EXPECT_EQ(parse_error(kGenerated, {"solver.max_iterations=1.5"}),
             "--set solver.max_iterations=1.5: solver.max_iterations: expected an integer, got "
             "'1.5'");
@@ -891,6 +917,78 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   second.x_cache = XCache::texture;
   config.compare = {{first}, {second}};
   expect_round_trip(config);
+}
+
+TEST(ConfigRoundTrip, PreconditionerOptionsOfEveryKind) {
+  for (const auto kind : {Preconditioner::chebyshev, Preconditioner::ic0, Preconditioner::amg}) {
+    RunConfig config = default_run_config();
+    config.solver.preconditioner = kind;
+    PreconditionerOptions& options = config.solver.preconditioner_options;
+    if (kind == Preconditioner::chebyshev) {
+      options.chebyshev = {7, EigenEstimate::gershgorin, 33, 1.25, 0.125};
+    } else if (kind == Preconditioner::ic0) {
+      options.factorization.sweeps = 9;
+    } else {
+      options.amg.strength_threshold = 0.08;
+      options.amg.max_levels = 4;
+      options.amg.max_coarse_rows = 64;
+      options.amg.prolongator_weight = 1.0;
+      options.amg.smoother = AmgSmoother::jacobi;
+      options.amg.sweeps = 2;
+      options.amg.jacobi_weight = 0.75;
+      options.amg.chebyshev = {2, EigenEstimate::lanczos, 12, 1.5, 0.25};
+      options.amg.level_formats = {Format::ellpack_r, Format::csr_scalar};
+    }
+    expect_round_trip(config);
+  }
+}
+
+TEST(ConfigSchema, PreconditionerOptionsPerKind) {
+  const std::string base = std::string(kGenerated) + "solver:\n";
+  const RunConfig chebyshev = parse(base +
+                                    "  preconditioner: chebyshev\n"
+                                    "  preconditioner_options: {degree: 5, eigen_estimate: "
+                                    "gershgorin, upper_factor: 1.2, lower_ratio: 0.1}\n");
+  EXPECT_EQ(chebyshev.solver.preconditioner_options.chebyshev.degree, 5);
+  EXPECT_EQ(chebyshev.solver.preconditioner_options.chebyshev.eigen_estimate,
+            EigenEstimate::gershgorin);
+  EXPECT_EQ(chebyshev.solver.preconditioner_options.chebyshev.upper_factor, 1.2);
+  // The order of the two keys does not matter.
+  const RunConfig amg = parse(base +
+                              "  preconditioner_options: {smoother_degree: 2, max_levels: 3, "
+                              "level_formats: [hyb, csr]}\n"
+                              "  preconditioner: amg\n");
+  EXPECT_EQ(amg.solver.preconditioner_options.amg.chebyshev.degree, 2);
+  EXPECT_EQ(amg.solver.preconditioner_options.amg.max_levels, 3);
+  EXPECT_EQ(amg.solver.preconditioner_options.amg.level_formats,
+            (std::vector<Format>{Format::hyb, Format::csr}));
+  EXPECT_EQ(parse(base + "  preconditioner: ilu0\n  preconditioner_options: {sweeps: 3}\n")
+                .solver.preconditioner_options.factorization.sweeps,
+            3);
+}
+
+TEST(ConfigErrors, PreconditionerOptionsOfTheWrongKind) {
+  const std::string base = std::string(kGenerated) + "solver:\n";
+  EXPECT_EQ(parse_error(base + "  preconditioner: jacobi\n  preconditioner_options: {degree: 2}\n"),
+            "run.yaml:4: solver.preconditioner_options: preconditioner jacobi has no options");
+  EXPECT_EQ(parse_error(base + "  preconditioner_options: {degree: 2}\n"),
+            "run.yaml:3: solver.preconditioner_options: preconditioner none has no options");
+  EXPECT_EQ(parse_error(base + "  preconditioner: chebyshev\n  preconditioner_options: "
+                               "{max_levels: 2}\n"),
+            "run.yaml:4: solver.preconditioner_options.max_levels: unknown key (valid keys: "
+            "degree, eigen_estimate, estimate_iterations, upper_factor, lower_ratio)");
+  EXPECT_EQ(parse_error(base + "  preconditioner: chebyshev\n  preconditioner_options: "
+                               "{degree: 11}\n"),
+            "run.yaml:4: solver.preconditioner_options.degree: must be an integer from 1 to 10, "
+            "got '11'");
+  EXPECT_STARTS_WITH(parse_error(base + "  preconditioner: amg\n  preconditioner_options: "
+                                        "{level_formats: [ellpak]}\n"),
+                     "run.yaml:4: solver.preconditioner_options.level_form...: unknown value "
+                     "'ellpak' (valid: csr, ");
+  EXPECT_EQ(parse_error(base + "  preconditioner: amg\n  preconditioner_options: "
+                               "{smoother: gauss-seidel}\n"),
+            "run.yaml:4: solver.preconditioner_options.smoother: unknown value 'gauss-seidel' "
+            "(valid: chebyshev, jacobi)");
 }
 
 TEST(ConfigRoundTrip, GeneratorsAndRhsKinds) {
