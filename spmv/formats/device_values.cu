@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -49,30 +50,67 @@ void launch_scatter(index_t nnz, const Value* values, Slots slots, Value* stored
   SPK_CHECK_LAUNCH("scatter_values_kernel");
 }
 
-// The ELL scatter: one thread per row walks the row's CSR entries in order (the reads of a
-// warp hit the same cache lines step after step, as csr-scalar's do) and writes entry j < width
-// to slot j * pitch + row, so a warp's writes of one step are one contiguous run of the
-// column-major array; entries past the width go to the row's contiguous tail (HYB's COO).
+// The ELL scatter, a thread per row in blocks of kEllScatterRows rows. The block first stages
+// its rows' CSR values in shared memory with contiguous (coalesced) reads, then each thread
+// writes its row's entry j < width to slot j * pitch + row, so a warp's writes of one step
+// are one contiguous run of the column-major array; entries past the width go to the row's
+// contiguous tail (HYB's COO). A block whose rows hold more than `capacity` values reads
+// them straight from `values` instead (row after row: slower, but any row length works).
+constexpr int kEllScatterRows = 128;
+
 template <class Value>
-__global__ void scatter_ell_rows_kernel(index_t rows, const index_t* __restrict__ row_offsets,
-                                        index_t width, std::uint64_t pitch,
-                                        const std::uint64_t* __restrict__ tail_starts,
-                                        const Value* __restrict__ values,
-                                        Value* __restrict__ stored, index_t* first_non_finite) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       row < rows; row += stride) {
-    const index_t first = row_offsets[row];
-    const index_t length = row_offsets[row + 1] - first;
-    for (index_t j = 0; j < length; ++j) {
-      const Value value = values[first + j];
-      const std::uint64_t slot =
-          j < width ? static_cast<std::uint64_t>(j) * pitch + static_cast<std::uint64_t>(row)
-                    : tail_starts[row] + static_cast<std::uint64_t>(j - width);
-      stored[slot] = value;
+__global__ void __launch_bounds__(kEllScatterRows)
+    scatter_ell_rows_kernel(index_t rows, const index_t* __restrict__ row_offsets, index_t width,
+                            std::uint64_t pitch, const std::uint64_t* __restrict__ tail_starts,
+                            const Value* __restrict__ values, Value* __restrict__ stored,
+                            index_t* first_non_finite, index_t capacity) {
+  extern __shared__ unsigned char staged_bytes[];
+  Value* const staged = reinterpret_cast<Value*>(staged_bytes);
+  const index_t block_first_row = static_cast<index_t>(blockIdx.x) * kEllScatterRows;
+  const index_t block_end_row =
+      rows - block_first_row < kEllScatterRows ? rows : block_first_row + kEllScatterRows;
+  const index_t block_begin = row_offsets[block_first_row];
+  const index_t block_count = row_offsets[block_end_row] - block_begin;
+  const bool staged_rows = block_count <= capacity;
+  if (staged_rows)
+    for (index_t k = static_cast<index_t>(threadIdx.x); k < block_count; k += kEllScatterRows) {
+      const Value value = values[block_begin + k];
+      staged[k] = value;
+      if (first_non_finite != nullptr && !isfinite(value))
+        atomicMin(first_non_finite, block_begin + k);
+    }
+  __syncthreads();
+  const index_t row = block_first_row + static_cast<index_t>(threadIdx.x);
+  if (row >= block_end_row) return;
+  const index_t first = row_offsets[row];
+  const index_t length = row_offsets[row + 1] - first;
+  for (index_t j = 0; j < length; ++j) {
+    Value value;
+    if (staged_rows) {
+      value = staged[first - block_begin + j];
+    } else {
+      value = values[first + j];
       if (first_non_finite != nullptr && !isfinite(value)) atomicMin(first_non_finite, first + j);
     }
+    const std::uint64_t slot =
+        j < width ? static_cast<std::uint64_t>(j) * pitch + static_cast<std::uint64_t>(row)
+                  : tail_starts[row] + static_cast<std::uint64_t>(j - width);
+    stored[slot] = value;
   }
+}
+
+// Values staged per ELL scatter block: the largest block's, within the 48 KB of shared memory
+// a kernel gets without opting in.
+template <class Value>
+index_t ell_scatter_capacity(const std::vector<index_t>& row_offsets) {
+  const index_t rows = static_cast<index_t>(row_offsets.size()) - 1;
+  index_t largest = 0;
+  for (index_t first = 0; first < rows; first += kEllScatterRows) {
+    const index_t end = rows - first < kEllScatterRows ? rows : first + kEllScatterRows;
+    largest = std::max(largest, row_offsets[end] - row_offsets[first]);
+  }
+  constexpr index_t limit = static_cast<index_t>((48 * 1024) / sizeof(Value));
+  return std::min(largest, limit);
 }
 
 bool every_slot_fits_32_bits(const ValueSlots& slots) {
@@ -110,7 +148,8 @@ DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored,
       ell_rows_(static_cast<index_t>(row_offsets.size()) - 1),
       ell_width_(ell_width),
       ell_pitch_(pitch),
-      row_offsets_(row_offsets, what + " row offsets") {
+      row_offsets_(row_offsets, what + " row offsets"),
+      ell_capacity_(ell_scatter_capacity<Value>(row_offsets)) {
   // Where each row's entries past the width start (HYB's COO part): slot of entry `width`.
   std::vector<std::uint64_t> tails(static_cast<std::size_t>(ell_rows_), 0);
   bool any_tail = false;
@@ -129,10 +168,11 @@ void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite
   if (nnz_ == 0) return;
   if (row_offsets_.size() > 0) {
     const auto blocks = static_cast<unsigned int>(
-        (static_cast<std::int64_t>(ell_rows_) + kScatterBlockSize - 1) / kScatterBlockSize);
-    scatter_ell_rows_kernel<<<blocks, kScatterBlockSize, 0, stream>>>(
+        (static_cast<std::int64_t>(ell_rows_) + kEllScatterRows - 1) / kEllScatterRows);
+    const std::size_t staged_bytes = static_cast<std::size_t>(ell_capacity_) * sizeof(Value);
+    scatter_ell_rows_kernel<<<blocks, kEllScatterRows, staged_bytes, stream>>>(
         ell_rows_, row_offsets_.data(), ell_width_, static_cast<std::uint64_t>(ell_pitch_),
-        tail_starts_.data(), values, stored_.data(), first_non_finite);
+        tail_starts_.data(), values, stored_.data(), first_non_finite, ell_capacity_);
     SPK_CHECK_LAUNCH("scatter_ell_rows_kernel");
   } else if (slots32_.size() > 0)
     launch_scatter(nnz_, values, MappedSlots<std::uint32_t>{slots32_.data()}, stored_.data(),

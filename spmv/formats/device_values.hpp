@@ -11,7 +11,8 @@
 // runs. The ELL family (ellpack, ellpack-r, hyb) keeps the CSR row offsets instead (4 bytes
 // per row, plus 8 per row for HYB's COO tails): a thread per nonzero would write the
 // column-major array with a stride of `pitch` slots, so the ELL scatter runs a thread per row
-// whose writes, one column at a time, are contiguous across the warp (measured on an H100,
+// whose writes, one column at a time, are contiguous across the warp, after its block has
+// staged the rows' values in shared memory with coalesced reads (measured on an H100,
 // BENCHMARKS.md "update_values"). The map's bytes count in device_bytes.
 //
 // scatter(values, first_non_finite, stream): stored[slot(k)] = values[k] for every nonzero k;
@@ -75,6 +76,7 @@ class DeviceValues {
   std::size_t ell_pitch_ = 0;
   DeviceBuffer<index_t> row_offsets_;
   DeviceBuffer<std::uint64_t> tail_starts_;
+  index_t ell_capacity_ = 0;  // values the ELL scatter stages per block of rows
 };
 
 }  // namespace spk
