@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/device_context.hpp"
+#include "solver/device_factors.hpp"
 #include "solver/device_space.cuh"
 #include "solver/device_space.hpp"
 #include "solver/krylov_driver.hpp"

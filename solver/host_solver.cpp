@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "solver/host_factors.hpp"
 #include "solver/host_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"

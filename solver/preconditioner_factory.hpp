@@ -1,12 +1,14 @@
 #pragma once
 // make_preconditioner: the preconditioner SolverOptions::preconditioner names, on any vector
 // space. Both solvers (solver/host_solver.cpp, solver/device_solver.cu) call it with their
-// operator, so a preconditioner is added here once for every path.
+// operator, so a preconditioner is added here once for every path. They include the
+// FactorsOf specialization of their space (host_factors.hpp, device_factors.hpp) first.
 #include <chrono>
 #include <memory>
 #include <string>
 
 #include "solver/chebyshev.hpp"
+#include "solver/incomplete_factorization.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/preconditioner.hpp"
 #include "spkrylov/errors.hpp"
@@ -32,11 +34,15 @@ std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
       return std::make_unique<ChebyshevPreconditioner<Space>>(
           space, matrix, pattern, csr_values, options.preconditioner_options.chebyshev);
     case Preconditioner::ic0:
+      return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(space, FactorKind::ic0,
+                                                                            pattern, csr_values);
     case Preconditioner::ilu0:
+      return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(space, FactorKind::ilu0,
+                                                                            pattern, csr_values);
     case Preconditioner::amg: break;
   }
   throw BadInput(std::string("solver.preconditioner ") + to_string(options.preconditioner) +
-                 " is not implemented yet (valid: none, jacobi, chebyshev)");
+                 " is not implemented yet (valid: none, jacobi, chebyshev, ic0, ilu0)");
 }
 
 // What make_preconditioner built, with its setup time: SetupInfo::preconditioner.

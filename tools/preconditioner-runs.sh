@@ -31,3 +31,6 @@ for degree in 2 3 4 6; do
 done
 run chebyshev-3-gershgorin solver.preconditioner=chebyshev \
   "solver.preconditioner_options={degree: 3, eigen_estimate: gershgorin}"
+run ic0 solver.preconditioner=ic0
+run ilu0-bicgstab solver.preconditioner=ilu0 solver.method=bicgstab
+run jacobi-bicgstab solver.preconditioner=jacobi solver.method=bicgstab

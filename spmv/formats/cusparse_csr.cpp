@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "spmv/base/cuda_check.hpp"
+#include "spmv/base/cusparse_objects.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/device_csr.hpp"
 #include "spmv/formats/device_values.hpp"
@@ -43,24 +44,9 @@ cusparseSpMVAlg_t parse_cusparse_algorithm(const std::string& name) {
                  "' is not one of alg1, alg2, default");
 }
 
-template <class T>
-constexpr cudaDataType cuda_value_type() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
-  return std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
-}
-
-struct HandleDestroyer {
-  void operator()(cusparseHandle_t handle) const { (void)cusparseDestroy(handle); }
-};
-struct SpMatDestroyer {
-  void operator()(cusparseConstSpMatDescr_t matrix) const { (void)cusparseDestroySpMat(matrix); }
-};
-struct DnVecDestroyer {
-  void operator()(cusparseDnVecDescr_t vector) const { (void)cusparseDestroyDnVec(vector); }
-};
-using HandlePtr = std::unique_ptr<std::remove_pointer_t<cusparseHandle_t>, HandleDestroyer>;
-using SpMatPtr = std::unique_ptr<std::remove_pointer_t<cusparseConstSpMatDescr_t>, SpMatDestroyer>;
-using DnVecPtr = std::unique_ptr<std::remove_pointer_t<cusparseDnVecDescr_t>, DnVecDestroyer>;
+using HandlePtr = CusparseHandlePtr;
+using SpMatPtr = CusparseSpMatPtr;
+using DnVecPtr = CusparseDnVecPtr;
 
 template <class T>
 class CusparseCsr final : public SpmvBackend<T> {
@@ -119,11 +105,8 @@ class CusparseCsr final : public SpmvBackend<T> {
   bool uses_cusparse() const { return matrix_.rows() > 0 && matrix_.nnz() > 0; }
 
   void create_cusparse_objects() {
-    cusparseHandle_t handle = nullptr;
-    SPK_CUSPARSE_CHECK(cusparseCreate(&handle));
-    handle_.reset(handle);
-    SPK_CUSPARSE_CHECK(cusparseSetStream(handle, this->stream()));
-    SPK_CUSPARSE_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    handle_ = make_cusparse_handle(this->stream());
+    cusparseHandle_t handle = handle_.get();
 
     cusparseConstSpMatDescr_t matrix = nullptr;
     SPK_CUSPARSE_CHECK(cusparseCreateConstCsr(

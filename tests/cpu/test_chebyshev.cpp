@@ -246,21 +246,5 @@ TEST(ChebyshevCpu, ZeroDiagonalIsBadDiagonalNamingTheRow) {
   }
 }
 
-TEST(PreconditionerCpu, KindsNotBuiltYetAreRefusedByName) {
-  const CsrMatrix<double> a = test::generated("poisson2d", 4);
-  for (const auto kind : {Preconditioner::ic0, Preconditioner::ilu0}) {
-    Options options;
-    options.device = Device::cpu;
-    options.solver.preconditioner = kind;
-    try {
-      Solver<double> solver(arrays_of(a), options);
-      FAIL() << "expected BadInput";
-    } catch (const BadInput& error) {
-      EXPECT_NE(std::string(error.what()).find(to_string(kind)), std::string::npos);
-      EXPECT_NE(std::string(error.what()).find("not implemented yet"), std::string::npos);
-    }
-  }
-}
-
 }  // namespace
 }  // namespace spk

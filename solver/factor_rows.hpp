@@ -1,0 +1,97 @@
+#pragma once
+// One row of the IC(0) and ILU(0) factorizations, shared by the host loop (solver/
+// host_factors.hpp) and the device level kernels (solver/device_factors.cu). Both work in
+// place on the values of a CSR matrix whose rows have sorted columns and a diagonal entry
+// (`diagonal[i]` is its position), so the factor keeps A's pattern (zero fill-in). A row only
+// reads rows with a smaller index, finished before it (levels: solver/factor_pattern.hpp).
+//
+// ILU(0), row i (Saad, "Iterative Methods for Sparse Linear Systems", 2nd ed., Alg. 10.4, the
+// IKJ variant): for each k < i in the row, in order,
+//   l_ik = a_ik / u_kk,  then a_ij -= l_ik u_kj for every j > k in both rows i and k.
+// The strict lower part then holds L (unit diagonal implied), the rest U.
+//
+// IC(0), row i (left-looking Cholesky on the lower triangle): for each j <= i in the row,
+//   s = a_ij - sum_{k < j} l_ik l_jk,  l_ij = s / l_jj (j < i),  l_ii = sqrt(s) (j = i).
+// The lower triangle then holds L; a mirror pass copies it to the upper triangle as L^T.
+#include <cmath>
+#include <cstdint>
+
+#include "solver/jacobi_entry.hpp"
+
+namespace spk {
+
+// Returns diagonal_fault::no_fault or the fault code 4 * i + reason of a zero, non-finite
+// pivot u_ii (reason missing_or_zero / not_finite).
+template <class T>
+SPK_HOST_DEVICE inline std::uint64_t ilu0_row(index_t i, const index_t* row_offsets,
+                                              const index_t* columns, const index_t* diagonal,
+                                              T* values) {
+  const index_t end = row_offsets[i + 1];
+  const index_t diag = diagonal[i];
+  for (index_t p = row_offsets[i]; p < diag; ++p) {
+    const index_t k = columns[p];
+    const T l = values[p] / values[diagonal[k]];  // l_ik = a_ik / u_kk
+    values[p] = l;
+    // a_ij -= l_ik u_kj for the j > k that rows i and k share (a merge of sorted columns)
+    index_t q = p + 1, r = diagonal[k] + 1;
+    const index_t r_end = row_offsets[k + 1];
+    while (q < end && r < r_end) {
+      if (columns[q] < columns[r]) {
+        ++q;
+      } else if (columns[q] > columns[r]) {
+        ++r;
+      } else {
+        values[q] -= l * values[r];
+        ++q;
+        ++r;
+      }
+    }
+  }
+  const T pivot = values[diag];
+  if (!is_finite(static_cast<double>(pivot)))
+    return 4 * static_cast<std::uint64_t>(i) + diagonal_fault::not_finite;
+  if (pivot == T(0)) return 4 * static_cast<std::uint64_t>(i) + diagonal_fault::missing_or_zero;
+  return diagonal_fault::no_fault;
+}
+
+// Returns diagonal_fault::no_fault or 4 * i + missing_or_zero when s <= 0 at the diagonal
+// (the matrix is not positive definite enough for IC(0)); l_ii is then set to 1 so that no
+// NaN spreads (the solve refuses to run anyway).
+template <class T>
+SPK_HOST_DEVICE inline std::uint64_t ic0_row(index_t i, const index_t* row_offsets,
+                                             const index_t* columns, const index_t* diagonal,
+                                             T* values) {
+  const index_t begin = row_offsets[i];
+  const index_t diag = diagonal[i];
+  for (index_t p = begin; p <= diag; ++p) {
+    const index_t j = columns[p];
+    T s = values[p];
+    // s = a_ij - sum_{k < j} l_ik l_jk (a merge of row i and row j below column j)
+    index_t q = begin, r = row_offsets[j];
+    const index_t r_end = diagonal[j];
+    while (q < p && r < r_end) {
+      if (columns[q] < columns[r]) {
+        ++q;
+      } else if (columns[q] > columns[r]) {
+        ++r;
+      } else {
+        s -= values[q] * values[r];
+        ++q;
+        ++r;
+      }
+    }
+    if (p < diag) {
+      values[p] = s / values[diagonal[j]];  // l_ij = s / l_jj
+    } else if (s > T(0) && is_finite(static_cast<double>(s))) {
+      values[p] = static_cast<T>(sqrt(static_cast<double>(s)));  // l_ii = sqrt(s)
+    } else {
+      values[p] = T(1);
+      return 4 * static_cast<std::uint64_t>(i) + (is_finite(static_cast<double>(s))
+                                                      ? diagonal_fault::missing_or_zero
+                                                      : diagonal_fault::not_finite);
+    }
+  }
+  return diagonal_fault::no_fault;
+}
+
+}  // namespace spk

@@ -1,0 +1,68 @@
+#pragma once
+// HostFactors<T>: IC(0)/ILU(0) factors on the CPU path (solver/incomplete_factorization.hpp):
+// the rows factored in order (every row's dependencies come first), forward and backward
+// substitution on the factor's sorted CSR storage.
+#include <cstdint>
+#include <vector>
+
+#include "solver/factor_pattern.hpp"
+#include "solver/factor_rows.hpp"
+#include "solver/host_space.hpp"
+#include "solver/incomplete_factorization.hpp"
+
+namespace spk {
+
+template <class T>
+class HostFactors {
+ public:
+  HostFactors(HostSpace<T>& /*space*/, const FactorPattern& pattern)
+      : pattern_(pattern),
+        values_(pattern.nnz()),
+        forward_(static_cast<std::size_t>(pattern.rows)) {}
+
+  // The factors of new values (CSR order of the matrix); *fault = the first bad pivot's code.
+  void factor(const T* csr_values, std::uint64_t* fault) {
+    const FactorPattern& p = pattern_;
+    for (std::size_t k = 0; k < values_.size(); ++k) values_[k] = csr_values[p.csr_position[k]];
+    *fault = diagonal_fault::no_fault;
+    for (index_t row = 0; row < p.rows && *fault == diagonal_fault::no_fault; ++row)
+      *fault = p.kind == FactorKind::ic0 ? ic0_row(row, p.row_offsets.data(), p.columns.data(),
+                                                   p.diagonal.data(), values_.data())
+                                         : ilu0_row(row, p.row_offsets.data(), p.columns.data(),
+                                                    p.diagonal.data(), values_.data());
+    for (std::size_t k = 0; k < p.mirror_lower.size(); ++k)  // IC(0): L^T above the diagonal
+      values_[p.mirror_upper[k]] = values_[p.mirror_lower[k]];
+  }
+
+  // z = U^-1 L^-1 r (IC(0): U = L^T, L with its diagonal; ILU(0): L with a unit diagonal).
+  void solve(const T* r, T* z) {
+    const FactorPattern& p = pattern_;
+    T* const y = forward_.data();
+    for (index_t i = 0; i < p.rows; ++i) {  // L y = r
+      T sum = r[i];
+      for (index_t k = p.row_offsets[i]; k < p.diagonal[i]; ++k)
+        sum -= values_[k] * y[p.columns[k]];
+      y[i] = p.kind == FactorKind::ic0 ? sum / values_[p.diagonal[i]] : sum;
+    }
+    for (index_t i = p.rows - 1; i >= 0; --i) {  // U z = y
+      T sum = y[i];
+      for (index_t k = p.diagonal[i] + 1; k < p.row_offsets[i + 1]; ++k)
+        sum -= values_[k] * z[p.columns[k]];
+      z[i] = sum / values_[p.diagonal[i]];
+    }
+  }
+
+  std::size_t bytes() const { return values_.size() * sizeof(T); }
+
+ private:
+  const FactorPattern& pattern_;
+  std::vector<T> values_;
+  std::vector<T> forward_;
+};
+
+template <class T>
+struct FactorsOf<HostSpace<T>> {
+  using type = HostFactors<T>;
+};
+
+}  // namespace spk
