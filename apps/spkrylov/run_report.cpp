@@ -23,6 +23,17 @@ std::ofstream open_output(const std::string& path, const char* what) {
   return out;
 }
 
+// "preconditioner ic0: factor_nnz=..., ...; setup 12.3 ms", then one line per AMG level.
+void print_preconditioner(std::ostream& out, const PreconditionerInfo& info) {
+  if (info.name == "none") return;
+  out << "             " << info.name << ": ";
+  for (const auto& [name, value] : info.details) out << name << "=" << value << ", ";
+  out << "setup " << number_text("%.1f ms", 1e3 * info.setup_s) << "\n";
+  for (std::size_t level = 0; level < info.levels.size(); ++level)
+    out << "             level " << level << ": " << info.levels[level].rows << " rows, "
+        << info.levels[level].nnz << " nonzeros, " << info.levels[level].format << "\n";
+}
+
 }  // namespace
 
 void print_text_report(std::ostream& out, const RunReport& report) {
@@ -46,6 +57,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
       << number_text("%.1e", report.solver.tolerance) << " ("
       << to_string(report.solver.tolerance_mode) << "), max_iterations "
       << report.solver.max_iterations << "\n";
+  print_preconditioner(out, report.setup.preconditioner);
   out << "\nstatus       " << to_string(r.status) << "\n";
   out << "             " << r.message << "\n";
   out << "iterations   " << r.iterations;
@@ -79,6 +91,26 @@ void print_text_report(std::ostream& out, const RunReport& report) {
 
 namespace {
 
+void write_preconditioner_json(JsonWriter& json, const PreconditionerInfo& info) {
+  json.key("preconditioner").begin_object();
+  json.field("name", info.name);
+  for (const auto& [name, value] : info.details) json.key(name).number_or_string(value);
+  json.field("setup_ms", 1e3 * info.setup_s);
+  json.key("setup_phases_ms").begin_object();
+  for (const auto& [phase, seconds] : info.setup_phases_s) json.field(phase, 1e3 * seconds);
+  json.end_object();
+  json.key("levels").begin_array();
+  for (const PreconditionerLevel& level : info.levels) {
+    json.begin_object();
+    json.field("rows", level.rows);
+    json.field("nnz", level.nnz);
+    json.field("format", level.format);
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+}
+
 void write_run_object(JsonWriter& json, const RunReport& report) {
   const SolveResult& r = report.result;
   json.begin_object();
@@ -97,6 +129,7 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("device_bytes", report.setup.device_bytes);
   json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
   json.end_object();
+  write_preconditioner_json(json, report.setup.preconditioner);
   json.field("status", to_string(r.status));
   json.field("breakdown", to_string(r.breakdown));
   json.field("message", r.message);
