@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "heat_simulation.hpp"
 
@@ -30,8 +32,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "gpu", "cpu"}))
       ->capture_default_str();
   app.add_option("--format", format, "spmv.format")->capture_default_str();
-  app.add_option("--preconditioner", preconditioner, "none | jacobi")
-      ->check(CLI::IsMember({"none", "jacobi"}))
+  const std::vector<spk::Preconditioner> preconditioners{
+      spk::Preconditioner::none, spk::Preconditioner::jacobi, spk::Preconditioner::chebyshev,
+      spk::Preconditioner::ic0,  spk::Preconditioner::ilu0,   spk::Preconditioner::amg};
+  std::vector<std::string> preconditioner_names;
+  for (const auto kind : preconditioners) preconditioner_names.emplace_back(spk::to_string(kind));
+  app.add_option("--preconditioner", preconditioner,
+                 "solver.preconditioner (defaults of its preconditioner_options)")
+      ->check(CLI::IsMember(preconditioner_names))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
@@ -42,8 +50,8 @@ int main(int argc, char** argv) {
                                        : spk::Device::automatic;
     options.solver.method = spk::Method::cg;
     options.solver.tolerance = tolerance;
-    options.solver.preconditioner =
-        preconditioner == "jacobi" ? spk::Preconditioner::jacobi : spk::Preconditioner::none;
+    for (const auto kind : preconditioners)
+      if (preconditioner == spk::to_string(kind)) options.solver.preconditioner = kind;
     options.solver.keep_history = false;
     options.spmv.format = spk::parse_format(format);
     heat3d::HeatSimulation simulation(heat3d::HeatProblem(n, dt, 20 * dt), dt, options);
