@@ -43,7 +43,6 @@ class ChebyshevPolynomial {
         degree_(degree),
         n_(static_cast<std::size_t>(matrix.rows())),
         r_(space.template allocate<T>(n_, "Chebyshev residual")),
-        z_(space.template allocate<T>(n_, "Chebyshev D^-1 r")),
         d_(space.template allocate<T>(n_, "Chebyshev update")),
         coefficients_(space.template allocate<T>(2 * static_cast<std::size_t>(degree) + 1,
                                                  "Chebyshev coefficients")) {}
@@ -55,7 +54,7 @@ class ChebyshevPolynomial {
     const double theta = 0.5 * (lambda_max + lambda_min);
     const double delta = 0.5 * (lambda_max - lambda_min);
     const double sigma = theta / delta;
-    // [1, 1/theta, then per later step: rho' rho, 2 rho' / delta]
+    // [unused, 1/theta, then per later step: rho' rho, 2 rho' / delta]
     std::vector<T> host(coefficients_.size());
     host[0] = T(1);
     host[1] = static_cast<T>(1.0 / theta);
@@ -70,26 +69,20 @@ class ChebyshevPolynomial {
   }
 
   // x = x + p(D^-1 A) D^-1 (b - A x); with x_is_zero, x's contents are ignored (x = p D^-1 b).
+  // Each step's vector work is one pass (Space::polynomial_step).
   void apply(const T* b, T* x, bool x_is_zero) {
-    const T* one = coefficients_.data();
+    const T* const first_step = coefficients_.data();  // [unused, 1/theta]
     T* const r = r_.data();
-    T* const z = z_.data();
     T* const d = d_.data();
-    space_.copy(n_, b, r);  // r = b
-    if (x_is_zero)
-      space_.fill_zero(n_, x);  // x = 0
-    else
-      matrix_.apply_scaled(T(-1), x, T(1), r);                 // r = b - A x
-    space_.multiply_elementwise(n_, inverse_diagonal_, r, d);  // d = D^-1 r
-    space_.scal(n_, coefficients_.data() + 1, d);              // d = D^-1 r / theta
-    space_.axpy(n_, one, d, x);                                // x = x + d
+    space_.copy(n_, b, r);                                    // r = b
+    if (!x_is_zero) matrix_.apply_scaled(T(-1), x, T(1), r);  // r = b - A x
+    // d = D^-1 r / theta,  x = x + d (x = d from zero)
+    space_.polynomial_step(n_, inverse_diagonal_, r, first_step, d, x, true, x_is_zero);
     for (int k = 1; k < degree_; ++k) {
-      const T* c = coefficients_.data() + 2 * k;
-      matrix_.apply_scaled(T(-1), d, T(1), r);                   // r = r - A d
-      space_.multiply_elementwise(n_, inverse_diagonal_, r, z);  // z = D^-1 r
-      space_.scal(n_, c, d);                                     // d = rho' rho d
-      space_.axpy(n_, c + 1, z, d);                              // d += 2 rho'/delta z
-      space_.axpy(n_, one, d, x);                                // x = x + d
+      matrix_.apply_scaled(T(-1), d, T(1), r);  // r = r - A d
+      // d = rho' rho d + (2 rho' / delta) D^-1 r,  x = x + d
+      space_.polynomial_step(n_, inverse_diagonal_, r, coefficients_.data() + 2 * k, d, x, false,
+                             false);
     }
   }
 
@@ -103,7 +96,7 @@ class ChebyshevPolynomial {
   const T* inverse_diagonal_;
   int degree_;
   std::size_t n_;
-  typename Space::template Array<T> r_, z_, d_, coefficients_;
+  typename Space::template Array<T> r_, d_, coefficients_;
   double lambda_min_ = 0.0, lambda_max_ = 0.0;
 };
 

@@ -48,6 +48,23 @@ __global__ void multiply_elementwise_kernel(std::size_t n, const T* __restrict__
     y[i] = d[i] * x[i];
 }
 
+// One Chebyshev step (DeviceSpace::polynomial_step).
+template <class T>
+__global__ void polynomial_step_kernel(std::size_t n, const T* __restrict__ inverse_diagonal,
+                                       const T* __restrict__ r, const T* __restrict__ c,
+                                       T* __restrict__ d, T* __restrict__ x, bool first,
+                                       bool assign) {
+  const T c_d = c[0], c_z = c[1];
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const T z = c_z * inverse_diagonal[i] * r[i];
+    const T step = first ? z : c_d * d[i] + z;
+    d[i] = step;
+    x[i] = assign ? step : x[i] + step;
+  }
+}
+
 template <class T>
 __global__ void __launch_bounds__(1) square_root_kernel(T* value) {
   *value = norm_from_square(*value);
@@ -155,6 +172,16 @@ void DeviceSpace<T>::multiply_elementwise(std::size_t n, const T* d, const T* x,
   multiply_elementwise_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, d, x,
                                                                                            y);
   SPK_CHECK_LAUNCH("multiply_elementwise_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r,
+                                     const T* coefficients, T* d, T* x, bool first, bool assign) {
+  if (n == 0) return;
+  constexpr int block = 256;
+  polynomial_step_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(
+      n, inverse_diagonal, r, coefficients, d, x, first, assign);
+  SPK_CHECK_LAUNCH("polynomial_step_kernel");
 }
 
 template <class T>

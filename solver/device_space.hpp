@@ -83,6 +83,8 @@ class DeviceSpace {
   void copy(std::size_t n, const T* x, T* y);
   void fill_zero(std::size_t n, T* x);
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
+  void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
+                       T* d, T* x, bool first, bool assign);
   void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,
                       std::uint64_t* fault);
   // The Gershgorin bound on lambda_max(D^-1 A) (HostSpace::gershgorin_bound); synchronizes.

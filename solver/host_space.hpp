@@ -116,6 +116,20 @@ class HostSpace {
       bound = std::max(bound, gershgorin_row_ratio(i, row_offsets, values, positions));
     return bound;
   }
+  // One step of a polynomial smoother in one pass (solver/chebyshev.hpp), c = coefficients:
+  //   d = c[1] D^-1 r + c[0] d   (first: d = c[1] D^-1 r, the old d unread)
+  //   x = x + d                  (assign: x = d, the old x unread)
+  void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
+                       T* d, T* x, bool first, bool assign) {
+    const T c_d = coefficients[0], c_z = coefficients[1];
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      const T z = c_z * inverse_diagonal[i] * r[i];
+      const T step = first ? z : c_d * d[i] + z;
+      d[i] = step;
+      x[i] = assign ? step : x[i] + step;
+    }
+  }
   // y = d .* x (Jacobi)
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
 #pragma omp parallel for schedule(static)

@@ -14,6 +14,8 @@
 //   dot(n, x, y, result)                 *result = (x, y), result in the space
 //   axpy(n, alpha, x, y), scal(n, alpha, x), copy(n, x, y), fill_zero(n, x)
 //   multiply_elementwise(n, d, x, y)     y = d .* x
+//   polynomial_step(n, dinv, r, c, d, x, first, assign)   d = c[1] dinv .* r + c[0] d,
+//                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
 //   invert_entries(...)                  the Jacobi diagonal kernel (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
