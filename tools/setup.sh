@@ -3,7 +3,7 @@
 # NumPy and SciPy for the peer-check test (CTest PeerCheck.ScipyOnTheCpuPath) from PyPI.
 # The CUDA toolkit (nvcc, cuBLAS, cuSPARSE) must already be installed (CUDA >= 12).
 set -euo pipefail
-packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev)
+packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev libopenmpi-dev openmpi-bin)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
