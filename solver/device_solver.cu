@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "solver/amg/device_level_operator.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_factors.hpp"
 #include "solver/device_space.cuh"
@@ -25,10 +26,11 @@ namespace {
 template <class T>
 std::unique_ptr<KrylovPreconditioner<DeviceSpace<T>>> make_device_preconditioner(
     const SolverOptions& options, DeviceSpace<T>& space, const LinearOperator<T>& matrix,
-    const CsrMatrix<T>& pattern) {
+    const CsrMatrix<T>& pattern, const SpmvOptions& spmv) {
   if (options.preconditioner == Preconditioner::none) return nullptr;
   const DeviceBuffer<T> csr_values(pattern.values, "matrix values for the preconditioner setup");
-  return make_preconditioner(options, space, matrix, pattern, csr_values.data());
+  return make_preconditioner(options, space, matrix, pattern, csr_values.data(),
+                             device_level_operators<T>(spmv, space.stream()));
 }
 
 template <class T>
@@ -46,7 +48,7 @@ class DeviceSolver final : public Solver<T>::Impl {
                                                         [&] {
                                                           return make_device_preconditioner(
                                                               solver_options, space_, *backend_,
-                                                              matrix);
+                                                              matrix, spmv);
                                                         })),
         nnz_(matrix.values.size()),
         first_non_finite_(1, "update_values check") {
@@ -97,6 +99,7 @@ class DeviceSolver final : public Solver<T>::Impl {
         cudaMemsetAsync(first_non_finite_.data(), 0x7f, sizeof(index_t), context_.stream()));
     backend_->update_values(device_values, first_non_finite_.data());
     iteration_.update_preconditioner(device_values);
+    iteration_.refresh_preconditioner_info(this->setup.preconditioner);
     update_check_pending_ = true;
   }
 

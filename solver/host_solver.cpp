@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "solver/amg/host_level_operator.hpp"
 #include "solver/host_factors.hpp"
 #include "solver/host_space.hpp"
 #include "solver/krylov_driver.hpp"
@@ -27,7 +28,7 @@ class HostSolver final : public Solver<T>::Impl {
         iteration_(space_, operator_, solver_options,
                    timed_preconditioner<HostSpace<T>>(this->setup.preconditioner, [&] {
                      return make_preconditioner(solver_options, space_, operator_, matrix_,
-                                                matrix_.values.data());
+                                                matrix_.values.data(), host_level_operators<T>());
                    })) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
     this->setup.operator_name = operator_.name();
@@ -62,6 +63,7 @@ class HostSolver final : public Solver<T>::Impl {
       iteration_.check_preconditioner();
       throw;
     }
+    iteration_.refresh_preconditioner_info(this->setup.preconditioner);
   }
 
   double time_spmv_ms(int repetitions) override {

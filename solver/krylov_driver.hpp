@@ -224,6 +224,14 @@ class KrylovIteration {
   void check_preconditioner() {
     if (preconditioner_) preconditioner_->check();
   }
+  // info = what the preconditioner's last setup or update_values built (SetupInfo::
+  // preconditioner); info.setup_s, the first setup's time, stays.
+  void refresh_preconditioner_info(PreconditionerInfo& info) const {
+    if (!preconditioner_) return;
+    const double setup_s = info.setup_s;
+    info = preconditioner_->info();
+    info.setup_s = setup_s;
+  }
 
  private:
   Space& space_;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "solver/amg/amg_preconditioner.hpp"
+#include "solver/amg/level_operator.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/incomplete_factorization.hpp"
 #include "solver/jacobi.hpp"
@@ -19,13 +21,15 @@
 namespace spk {
 
 // matrix: the solver's operator; pattern: the same matrix on the host; csr_values: its values
-// in the space (read during setup only). nullptr for Preconditioner::none.
+// in the space (read during setup only); level_operators: how the solver builds an operator
+// of another matrix (the AMG levels). nullptr for Preconditioner::none.
 template <class Space>
 std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
     const SolverOptions& options, Space& space,
     const LinearOperator<typename Space::value_type>& matrix,
     const CsrMatrix<typename Space::value_type>& pattern,
-    const typename Space::value_type* csr_values) {
+    const typename Space::value_type* csr_values,
+    const LevelOperatorFactory<typename Space::value_type>& level_operators) {
   switch (options.preconditioner) {
     case Preconditioner::none: return nullptr;
     case Preconditioner::jacobi:
@@ -33,16 +37,19 @@ std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
     case Preconditioner::chebyshev:
       return std::make_unique<ChebyshevPreconditioner<Space>>(
           space, matrix, pattern, csr_values, options.preconditioner_options.chebyshev);
+    case Preconditioner::amg:
+      return std::make_unique<AmgPreconditioner<Space>>(
+          space, matrix, pattern, csr_values, options.preconditioner_options.amg, level_operators);
     case Preconditioner::ic0:
       return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(space, FactorKind::ic0,
                                                                             pattern, csr_values);
     case Preconditioner::ilu0:
       return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(space, FactorKind::ilu0,
                                                                             pattern, csr_values);
-    case Preconditioner::amg: break;
   }
-  throw BadInput(std::string("solver.preconditioner ") + to_string(options.preconditioner) +
-                 " is not implemented yet (valid: none, jacobi, chebyshev, ic0, ilu0)");
+  // Every kind has its case above (-Wswitch): only a value outside the enum gets here.
+  throw BadInput("solver.preconditioner: no preconditioner for kind number " +
+                 std::to_string(static_cast<int>(options.preconditioner)));
 }
 
 // What make_preconditioner built, with its setup time: SetupInfo::preconditioner.

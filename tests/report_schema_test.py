@@ -130,7 +130,11 @@ def main():
         known = solve_report(binary, directory, "from_solution",
                              small + ["rhs.from_solution=random", "solver.preconditioner=jacobi",
                                       "solver.method=bicgstab"])
+        multilevel = solve_report(binary, directory, "amg",
+                                  small + ["solver.preconditioner=amg",
+                                           "solver.preconditioner_options.max_coarse_rows=40"])
     expect_valid("converged run", converged)
+    expect_valid("amg run", multilevel)
     expect_valid("max_iterations run", limited)
     expect_valid("from_solution run", known)
     expect_valid("compare report", {"compare": [converged, limited]})
@@ -142,6 +146,15 @@ def main():
         failures.append(f"converged run: matrix fields {matrix}")
     if converged["status"] != "converged" or limited["status"] != "max_iterations":
         failures.append("statuses: " + converged["status"] + ", " + limited["status"])
+    amg = multilevel["preconditioner"]
+    if not (multilevel["status"] == "converged" and amg["name"] == "amg"
+            and len(amg["levels"]) >= 2 and amg["levels"][0]["rows"] == 512
+            and isinstance(amg["operator_complexity"], float)
+            and "galerkin_product" in amg["setup_phases_ms"]):
+        failures.append(f"amg run: preconditioner {amg}")
+    none = converged["preconditioner"]
+    if (none["name"], none["setup_phases_ms"], none["levels"]) != ("none", {}, []):
+        failures.append(f"converged run: preconditioner {converged['preconditioner']}")
     if converged["solution_error"] is not None or not isinstance(known["solution_error"], float):
         failures.append("solution_error: null without a known solution, a number with one")
 

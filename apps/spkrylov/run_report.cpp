@@ -23,12 +23,19 @@ std::ofstream open_output(const std::string& path, const char* what) {
   return out;
 }
 
-// "preconditioner ic0: factor_nnz=..., ...; setup 12.3 ms", then one line per AMG level.
+// "preconditioner ic0: factor_nnz=..., ...; setup 12.3 ms" (and its phases, where it has
+// them), then one line per AMG level.
 void print_preconditioner(std::ostream& out, const PreconditionerInfo& info) {
   if (info.name == "none") return;
   out << "             " << info.name << ": ";
   for (const auto& [name, value] : info.details) out << name << "=" << value << ", ";
-  out << "setup " << number_text("%.1f ms", 1e3 * info.setup_s) << "\n";
+  out << "setup " << number_text("%.1f ms", 1e3 * info.setup_s);
+  const char* separator = " (";
+  for (const auto& [phase, seconds] : info.setup_phases_s) {
+    out << separator << phase << " " << number_text("%.1f", 1e3 * seconds);
+    separator = ", ";
+  }
+  out << (info.setup_phases_s.empty() ? "" : " ms)") << "\n";
   for (std::size_t level = 0; level < info.levels.size(); ++level)
     out << "             level " << level << ": " << info.levels[level].rows << " rows, "
         << info.levels[level].nnz << " nonzeros, " << info.levels[level].format << "\n";

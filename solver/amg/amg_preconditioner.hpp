@@ -1,0 +1,327 @@
+#pragma once
+// Smoothed-aggregation algebraic multigrid (Vanek, Mandel & Brezina, "Algebraic multigrid by
+// smoothed aggregation for second and fourth order elliptic problems", Computing 56, 1996),
+// applied as one V-cycle per preconditioner application (Briggs, Henson & McCormick, "A
+// Multigrid Tutorial", 2nd ed., ch. 3), written once against the vector space.
+//
+// The hierarchy (aggregates, P_l, R_l = P_l^T, A_{l+1} = R_l A_l P_l, the coarsest inverse)
+// is built on the host (solver/amg/hierarchy.hpp); each level's matrices become operators in
+// the space through the solver's LevelOperatorFactory (solver/amg/level_operator.hpp): on the
+// GPU an SpMV backend per matrix in the level's format. The finest level reuses the solver's
+// own operator when its format is the solver's.
+//
+// z = V_0(r), from a zero initial guess, where on level l (b: the level's right-hand side):
+//   coarsest:  x = A_c^-1 b
+//   otherwise: x = S^nu(b) from x = 0        pre-smoothing, nu = sweeps
+//              r = b - A_l x
+//              x += P_l V_{l+1}(R_l r)       coarse-grid correction
+//              x = S^nu(b) from x            post-smoothing
+// S is the Chebyshev polynomial in D^-1 A (solver/chebyshev.hpp) on [lower_ratio, 1] *
+// upper_factor * lambda_l, or damped Jacobi x += (w / lambda_l) D^-1 (b - A x). Both are
+// polynomials in D^-1 A, self-adjoint in the A inner product, the same before and after the
+// correction, and R = P^T, so for an SPD A the cycle is a fixed SPD operator: valid in CG.
+//
+// The coarsest solve applies the explicit inverse A_c^-1 (computed on the host from an LU
+// factorization with partial pivoting) as one matrix-vector product through the level
+// operator factory, on every path. With at most a few thousand rows it is a small dense
+// product: on the GPU one fully parallel kernel, where cuSOLVER's getrs would run two
+// triangular solves, sequential in the rows, and need a handle, workspace and an info
+// check per solve; it needs nothing beyond the SpMV backends, can be captured in the solver's
+// CUDA graph, and gives the host and the GPU the same coarse operator. It costs n^2 stored
+// values (2 MB at 500 rows) and n^3 flops at setup; the inverse's rounding error, of order
+// cond(A_c) eps, is that of the LU solve.
+//
+// Setup (and update_values, which keeps the aggregates and the patterns) allocates every
+// level vector; apply allocates nothing. update_values downloads the new fine values (on
+// the GPU: one synchronizing copy), recomputes the hierarchy's numbers on the host, and
+// uploads them into the level operators.
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/amg/hierarchy.hpp"
+#include "solver/amg/level_operator.hpp"
+#include "solver/chebyshev.hpp"
+#include "solver/preconditioner.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
+
+namespace spk {
+
+template <class Space>
+class AmgPreconditioner final : public KrylovPreconditioner<Space> {
+ public:
+  using T = typename Space::value_type;
+
+  // matrix: the solver's operator; pattern: the same matrix on the host (its row offsets and
+  // columns are used); csr_values: its values in the space.
+  AmgPreconditioner(Space& space, const LinearOperator<T>& matrix, const CsrMatrix<T>& pattern,
+                    const T* csr_values, const AmgOptions& options,
+                    const LevelOperatorFactory<T>& operators)
+      : space_(space),
+        fine_operator_(matrix),
+        options_(options),
+        operators_(operators),
+        one_(space.template allocate<T>(1, "AMG constant 1")) {
+    space.upload(std::vector<T>{T(1)}, one_.data());
+    hierarchy_ = std::make_unique<AmgHierarchy>(fine_matrix(pattern, csr_values), options);
+    const auto operators_start = std::chrono::steady_clock::now();
+    build_levels();
+    level_operator_s_ = seconds_since(operators_start);
+  }
+
+  // z = V(r)
+  void apply(const T* r, T* z) override { cycle(0, r, z); }
+
+  void update_values(const T* csr_values) override {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      const std::vector<T> values =
+          space_.download(csr_values, hierarchy_->level(0).matrix.values.size());
+      hierarchy_->update_values(std::vector<double>(values.begin(), values.end()));
+      upload_values();
+      pending_error_ = nullptr;
+    } catch (const BadInput&) {
+      pending_error_ = std::current_exception();  // check(), at the next solve, reports it
+    }
+    resetup_s_ = seconds_since(start);
+  }
+
+  void check() override {
+    if (pending_error_) std::rethrow_exception(pending_error_);
+  }
+
+  std::string name() const override { return "amg"; }
+
+  PreconditionerInfo info() const override {
+    PreconditionerInfo info;
+    info.name = name();
+    for (std::size_t l = 0; l < levels_.size(); ++l) {
+      const CsrMatrix<double>& a = hierarchy_->level(l).matrix;
+      info.levels.push_back({a.rows, a.nnz(), levels_[l].format});
+    }
+    std::string lambdas, rounds;
+    for (std::size_t l = 0; l + 1 < hierarchy_->size(); ++l) {
+      const AmgLevel& level = hierarchy_->level(l);
+      lambdas += (l > 0 ? ", " : "") + fixed(level.bound.lambda_max, "%.4g") + " (" +
+                 level.bound.source + ")";
+      rounds += (l > 0 ? ", " : "") + std::to_string(level.aggregates.rounds);
+    }
+    info.details = {
+        {"operator_complexity", fixed(hierarchy_->operator_complexity(), "%.3f")},
+        {"grid_complexity", fixed(hierarchy_->grid_complexity(), "%.3f")},
+        {"cycle",
+         "V(" + std::to_string(options_.sweeps) + "," + std::to_string(options_.sweeps) + ")"},
+        {"smoother", smoother_text()},
+        {"strength_threshold", fixed(options_.strength_threshold, "%g")},
+        {"prolongator_weight", fixed(options_.prolongator_weight, "%g")},
+        {"aggregation", "mis2, rounds per level: " + (rounds.empty() ? "none" : rounds)},
+        {"lambda_max", lambdas.empty() ? "none (one level)" : lambdas},
+        {"coarse_solve", "dense LU inverse, " + std::to_string(hierarchy_->coarsest().matrix.rows) +
+                             " rows, smallest pivot ratio " +
+                             fixed(hierarchy_->coarse_pivot_ratio(), "%.2e")},
+        {"coarsening_stopped", hierarchy_->stop_reason()},
+        {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")}};
+    info.setup_phases_s = hierarchy_->setup_phases();
+    info.setup_phases_s.emplace_back("level_operators", level_operator_s_);
+    for (const auto& [phase, seconds] : hierarchy_->update_phases())
+      info.setup_phases_s.emplace_back("resetup_" + phase, seconds);
+    return info;
+  }
+
+ private:
+  template <class U>
+  using Array = typename Space::template Array<U>;
+
+  // What the cycle needs of one level, in the space.
+  struct Level {
+    std::size_t rows = 0;
+    const LinearOperator<T>* matrix = nullptr;  // A_l (the solver's, or own_matrix)
+    std::unique_ptr<LevelOperator<T>> own_matrix, prolongation, restriction;
+    std::unique_ptr<LevelOperator<T>> coarse_inverse;  // the coarsest level only
+    Array<T> inverse_diagonal, jacobi_step;            // D^-1; (w / lambda) D^-1 (jacobi smoother)
+    Array<T> b, x, residual, scratch;  // right-hand side, solution (levels > 0), work
+    std::unique_ptr<ChebyshevPolynomial<Space>> chebyshev;
+    std::string format;
+  };
+
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  static std::string fixed(double value, const char* format) {
+    char text[48];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+  }
+  template <class From>
+  static std::vector<T> values_as_t(const std::vector<From>& values) {
+    return std::vector<T>(values.begin(), values.end());
+  }
+
+  // The fine matrix in double, values read from the space.
+  CsrMatrix<double> fine_matrix(const CsrMatrix<T>& pattern, const T* csr_values) {
+    CsrMatrix<double> fine;
+    fine.rows = pattern.rows;
+    fine.cols = pattern.cols;
+    fine.row_offsets = pattern.row_offsets;
+    fine.columns = pattern.columns;
+    const std::vector<T> values = space_.download(csr_values, pattern.columns.size());
+    fine.values.assign(values.begin(), values.end());
+    return fine;
+  }
+
+  Format format_of(std::size_t level) const {
+    return level < options_.level_formats.size() ? options_.level_formats[level]
+                                                 : operators_.default_format;
+  }
+
+  std::unique_ptr<LevelOperator<T>> make_operator(const CsrMatrix<double>& matrix,
+                                                  std::size_t level, const char* what) const {
+    try {
+      return operators_.make(convert_values<T>(matrix), format_of(level));
+    } catch (const BadInput& error) {
+      throw BadInput("amg: level " + std::to_string(level) + " " + what + " (" +
+                     std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
+                     "): " + error.what());
+    }
+  }
+
+  void build_levels() {
+    const std::size_t count = hierarchy_->size();
+    levels_.resize(count);
+    for (std::size_t l = 0; l < count; ++l) {
+      const AmgLevel& source = hierarchy_->level(l);
+      Level& level = levels_[l];
+      level.rows = static_cast<std::size_t>(source.matrix.rows);
+      if (l > 0) {
+        level.b = space_.template allocate<T>(level.rows, "AMG level right-hand side");
+        level.x = space_.template allocate<T>(level.rows, "AMG level solution");
+      }
+      if (l + 1 == count) {  // the coarsest: x = A_c^-1 b
+        level.coarse_inverse = make_operator(hierarchy_->coarse_inverse(), l, "coarsest inverse");
+        level.format = level.coarse_inverse->name() + " (dense inverse)";
+        break;
+      }
+      const bool reuse_fine =
+          l == 0 && (!operators_.formats_apply || format_of(0) == operators_.default_format);
+      if (reuse_fine) {
+        level.matrix = &fine_operator_;
+      } else {
+        level.own_matrix = make_operator(source.matrix, l, "A");
+        level.matrix = level.own_matrix.get();
+      }
+      level.format = level.matrix->name();
+      level.prolongation = make_operator(source.prolongation(), l, "P");
+      level.restriction = make_operator(source.restriction(), l, "R");
+      level.inverse_diagonal = space_.template allocate<T>(level.rows, "AMG level D^-1");
+      level.residual = space_.template allocate<T>(level.rows, "AMG level residual");
+      if (options_.smoother == AmgSmoother::chebyshev) {
+        level.chebyshev = std::make_unique<ChebyshevPolynomial<Space>>(
+            space_, *level.matrix, level.inverse_diagonal.data(), options_.chebyshev.degree);
+      } else {
+        level.jacobi_step = space_.template allocate<T>(level.rows, "AMG level Jacobi step");
+        level.scratch = space_.template allocate<T>(level.rows, "AMG level Jacobi update");
+      }
+    }
+    upload_smoothers();
+  }
+
+  // D^-1 and the smoother's scaling of every smoothing level, from the hierarchy.
+  void upload_smoothers() {
+    for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
+      const AmgLevel& source = hierarchy_->level(l);
+      Level& level = levels_[l];
+      space_.upload(values_as_t(source.inverse_diagonal), level.inverse_diagonal.data());
+      const double lambda = source.bound.lambda_max;
+      if (level.chebyshev) {
+        const double high = options_.chebyshev.upper_factor * lambda;  // [ratio, 1] * 1.1 lambda
+        level.chebyshev->set_bounds(options_.chebyshev.lower_ratio * high, high);
+      } else {
+        std::vector<T> step(level.rows);  // (w / lambda) D^-1
+        for (std::size_t i = 0; i < level.rows; ++i)
+          step[i] = static_cast<T>(options_.jacobi_weight / lambda * source.inverse_diagonal[i]);
+        space_.upload(step, level.jacobi_step.data());
+      }
+    }
+  }
+
+  // New hierarchy numbers into the level operators and smoothers (same patterns).
+  void upload_values() {
+    for (std::size_t l = 0; l < levels_.size(); ++l) {
+      const AmgLevel& source = hierarchy_->level(l);
+      Level& level = levels_[l];
+      if (level.coarse_inverse) {
+        level.coarse_inverse->update_values(values_as_t(hierarchy_->coarse_inverse().values));
+        continue;
+      }
+      if (level.own_matrix) level.own_matrix->update_values(values_as_t(source.matrix.values));
+      level.prolongation->update_values(values_as_t(source.prolongation().values));
+      level.restriction->update_values(values_as_t(source.restriction().values));
+    }
+    upload_smoothers();
+  }
+
+  std::string smoother_text() const {
+    if (options_.smoother == AmgSmoother::chebyshev)
+      return "chebyshev degree " + std::to_string(options_.chebyshev.degree) + " on [" +
+             fixed(options_.chebyshev.lower_ratio * options_.chebyshev.upper_factor, "%.4g") +
+             ", " + fixed(options_.chebyshev.upper_factor, "%.4g") + "] x lambda_max, " +
+             std::to_string(options_.sweeps) + " sweep(s)";
+    return "jacobi, weight " + fixed(options_.jacobi_weight, "%.4g") + " / lambda_max, " +
+           std::to_string(options_.sweeps) + " sweep(s)";
+  }
+
+  // One smoothing sweep on level l: x = S(b) from x (or from 0 when x_is_zero).
+  void smooth(Level& level, const T* b, T* x, bool x_is_zero) {
+    if (level.chebyshev) {
+      level.chebyshev->apply(b, x, x_is_zero);  // x += p(D^-1 A) D^-1 (b - A x)
+      return;
+    }
+    const std::size_t n = level.rows;
+    if (x_is_zero) {
+      space_.multiply_elementwise(n, level.jacobi_step.data(), b, x);  // x = (w/lambda) D^-1 b
+      return;
+    }
+    T* const r = level.residual.data();
+    space_.copy(n, b, r);                           // r = b
+    level.matrix->apply_scaled(T(-1), x, T(1), r);  // r = b - A x
+    space_.multiply_elementwise(n, level.jacobi_step.data(), r, level.scratch.data());
+    space_.axpy(n, one_.data(), level.scratch.data(), x);  // x += (w/lambda) D^-1 r
+  }
+
+  // x = V_l(b), from a zero initial guess.
+  void cycle(std::size_t l, const T* b, T* x) {
+    Level& level = levels_[l];
+    if (level.coarse_inverse) {
+      level.coarse_inverse->apply(b, x);  // x = A_c^-1 b
+      return;
+    }
+    Level& coarse = levels_[l + 1];
+    const std::size_t n = level.rows;
+    for (int sweep = 0; sweep < options_.sweeps; ++sweep)
+      smooth(level, b, x, sweep == 0);  // pre-smoothing from x = 0
+    T* const r = level.residual.data();
+    space_.copy(n, b, r);                                              // r = b
+    level.matrix->apply_scaled(T(-1), x, T(1), r);                     // r = b - A x
+    level.restriction->apply(r, coarse.b.data());                      // b_c = R r
+    cycle(l + 1, coarse.b.data(), coarse.x.data());                    // x_c = V_{l+1}(b_c)
+    level.prolongation->apply_scaled(T(1), coarse.x.data(), T(1), x);  // x += P x_c
+    for (int sweep = 0; sweep < options_.sweeps; ++sweep)
+      smooth(level, b, x, false);  // post-smoothing
+  }
+
+  Space& space_;
+  const LinearOperator<T>& fine_operator_;
+  AmgOptions options_;
+  LevelOperatorFactory<T> operators_;
+  Array<T> one_;
+  std::unique_ptr<AmgHierarchy> hierarchy_;
+  std::vector<Level> levels_;
+  std::exception_ptr pending_error_;
+  double level_operator_s_ = 0.0, resetup_s_ = -1.0;
+};
+
+}  // namespace spk

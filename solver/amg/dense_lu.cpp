@@ -1,0 +1,107 @@
+#include "solver/amg/dense_lu.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+namespace spk {
+
+namespace {
+
+std::string scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", value);
+  return text;
+}
+
+}  // namespace
+
+DenseLu::DenseLu(const CsrMatrix<double>& a, const std::string& where) : n_(a.rows) {
+  if (!a.square())
+    throw BadInput(where + ": the dense solve needs a square matrix (" + std::to_string(a.rows) +
+                   " x " + std::to_string(a.cols) + ")");
+  const std::size_t n = static_cast<std::size_t>(n_);
+  lu_.assign(n * n, 0.0);
+  double largest = 0.0;
+  for (index_t row = 0; row < a.rows; ++row)
+    for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k) {
+      lu_[static_cast<std::size_t>(row) * n + static_cast<std::size_t>(a.columns[k])] = a.values[k];
+      largest = std::max(largest, std::abs(a.values[k]));
+    }
+  if (!std::isfinite(largest)) throw BadInput(where + ": the matrix holds a non-finite value");
+  permutation_.resize(n);
+  std::iota(permutation_.begin(), permutation_.end(), 0);
+  const double tolerance = static_cast<double>(std::max<std::size_t>(n, 100)) *
+                           std::numeric_limits<double>::epsilon() * largest;
+  smallest_pivot_ratio_ = n == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < n; ++k) {
+    // pivot: the largest |a_ik| on or below the diagonal
+    std::size_t pivot = k;
+    for (std::size_t i = k + 1; i < n; ++i)
+      if (std::abs(lu_[i * n + k]) > std::abs(lu_[pivot * n + k])) pivot = i;
+    const double pivot_value = lu_[pivot * n + k];
+    smallest_pivot_ratio_ =
+        std::min(smallest_pivot_ratio_, largest > 0.0 ? std::abs(pivot_value) / largest : 0.0);
+    if (!(std::abs(pivot_value) > tolerance))
+      throw BadInput(where + ": singular to working precision (pivot " + scientific(pivot_value) +
+                     " at step " + std::to_string(k) + ", largest entry " + scientific(largest) +
+                     "); a matrix with a null space (e.g. a pure-Neumann problem) is not " +
+                     "supported by the AMG's dense coarse solve");
+    if (pivot != k) {  // swap rows k and pivot
+      std::swap_ranges(lu_.begin() + static_cast<std::ptrdiff_t>(k * n),
+                       lu_.begin() + static_cast<std::ptrdiff_t>((k + 1) * n),
+                       lu_.begin() + static_cast<std::ptrdiff_t>(pivot * n));
+      std::swap(permutation_[k], permutation_[pivot]);
+    }
+    // l_ik = a_ik / u_kk; a_ij -= l_ik u_kj for i, j > k
+#pragma omp parallel for schedule(static)
+    for (std::int64_t row = static_cast<std::int64_t>(k) + 1; row < static_cast<std::int64_t>(n);
+         ++row) {
+      const std::size_t i = static_cast<std::size_t>(row);
+      const double multiplier = lu_[i * n + k] / pivot_value;
+      lu_[i * n + k] = multiplier;
+      for (std::size_t j = k + 1; j < n; ++j) lu_[i * n + j] -= multiplier * lu_[k * n + j];
+    }
+  }
+}
+
+std::vector<double> DenseLu::solve(std::vector<double> b) const {
+  const std::size_t n = static_cast<std::size_t>(n_);
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = b[static_cast<std::size_t>(permutation_[i])];  // P b
+  for (std::size_t i = 0; i < n; ++i)  // L y = P b (unit lower)
+    for (std::size_t j = 0; j < i; ++j) x[i] -= lu_[i * n + j] * x[j];
+  for (std::size_t i = n; i-- > 0;) {  // U x = y
+    for (std::size_t j = i + 1; j < n; ++j) x[i] -= lu_[i * n + j] * x[j];
+    x[i] /= lu_[i * n + i];
+  }
+  return x;
+}
+
+CsrMatrix<double> DenseLu::inverse() const {
+  const std::size_t n = static_cast<std::size_t>(n_);
+  CsrMatrix<double> inverse;
+  inverse.rows = inverse.cols = n_;
+  check_index_range(static_cast<std::int64_t>(n * n), "entries of the AMG coarsest inverse");
+  inverse.row_offsets.resize(n + 1);
+  inverse.columns.resize(n * n);
+  inverse.values.resize(n * n);
+  for (std::size_t i = 0; i <= n; ++i) inverse.row_offsets[i] = static_cast<index_t>(i * n);
+    // column j of A^-1 = A^-1 e_j
+#pragma omp parallel for schedule(static)
+  for (index_t column = 0; column < n_; ++column) {
+    std::vector<double> unit(n, 0.0);
+    unit[static_cast<std::size_t>(column)] = 1.0;
+    const std::vector<double> x = solve(std::move(unit));
+    for (std::size_t i = 0; i < n; ++i) {
+      inverse.columns[i * n + static_cast<std::size_t>(column)] = column;
+      inverse.values[i * n + static_cast<std::size_t>(column)] = x[i];
+    }
+  }
+  return inverse;
+}
+
+}  // namespace spk

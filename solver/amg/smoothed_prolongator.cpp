@@ -1,0 +1,44 @@
+#include "solver/amg/smoothed_prolongator.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "solver/amg/sparse_product.hpp"
+
+namespace spk {
+
+SmoothedProlongator::SmoothedProlongator(const CsrMatrix<double>& a, CsrMatrix<double> tentative,
+                                         double weight)
+    : tentative_(std::move(tentative)), weight_(weight) {
+  if (weight_ == 0.0) return;
+  prolongator_ = product_pattern(a, tentative_);
+  tentative_position_.resize(static_cast<std::size_t>(a.rows));
+  for (index_t row = 0; row < a.rows; ++row) {
+    const auto begin = prolongator_.columns.begin() + prolongator_.row_offsets[row];
+    const auto end = prolongator_.columns.begin() + prolongator_.row_offsets[row + 1];
+    const auto found = std::lower_bound(begin, end, tentative_.columns[row]);
+    if (found == end || *found != tentative_.columns[row])
+      throw Error("amg prolongator: row " + std::to_string(row) +
+                  " of A T lacks T's entry (internal error: a_ii not stored)");
+    tentative_position_[static_cast<std::size_t>(row)] =
+        static_cast<index_t>(found - prolongator_.columns.begin());
+  }
+}
+
+void SmoothedProlongator::compute(const CsrMatrix<double>& a,
+                                  const std::vector<double>& inverse_diagonal, double lambda_max) {
+  if (weight_ == 0.0) return;
+  product_values(a, tentative_, prolongator_);  // P = A T
+  const double step = weight_ / lambda_max;
+#pragma omp parallel for schedule(static)
+  for (index_t row = 0; row < a.rows; ++row) {
+    const double scale = -step * inverse_diagonal[static_cast<std::size_t>(row)];
+    for (index_t k = prolongator_.row_offsets[row]; k < prolongator_.row_offsets[row + 1]; ++k)
+      prolongator_.values[k] *= scale;  // P = -(omega / lambda) D^-1 A T
+    prolongator_.values[tentative_position_[static_cast<std::size_t>(row)]] +=
+        tentative_.values[row];  // P = T - (omega / lambda) D^-1 A T
+  }
+}
+
+}  // namespace spk

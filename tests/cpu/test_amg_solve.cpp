@@ -1,0 +1,240 @@
+// AMG-preconditioned CG and BiCGSTAB on the CPU reference path, through the Solver API:
+// convergence in few, nearly grid-independent iterations (checked by the true residual),
+// update_values against a fresh setup, the edge cases (n = 1, one level) and the errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "spkrylov/errors.hpp"
+#include "tests/solver_test_support.hpp"
+
+namespace spk {
+namespace {
+
+using test::generated;
+using test::true_relative_residual;
+
+SolverOptions amg_options(Method method = Method::cg) {
+  SolverOptions options;
+  options.method = method;
+  options.tolerance = 1e-8;
+  options.preconditioner = Preconditioner::amg;
+  return options;
+}
+
+struct AmgRun {
+  SolveResult result;
+  std::vector<double> x;
+  SetupInfo setup;
+};
+
+AmgRun solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
+                 const SolverOptions& options) {
+  AmgRun run;
+  run.x.assign(a.rows, 0.0);
+  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
+  run.result = solver.solve(b, run.x);
+  run.setup = solver.setup_info();
+  return run;
+}
+
+std::string detail(const PreconditionerInfo& info, const std::string& name) {
+  for (const auto& [key, value] : info.details)
+    if (key == name) return value;
+  return "";
+}
+
+TEST(AmgCpu, PcgOnPoisson3dIsNearlyGridIndependent) {
+  int iterations[2] = {0, 0};
+  const int sizes[2] = {16, 32};
+  for (int i = 0; i < 2; ++i) {
+    const auto a = generated("poisson3d", sizes[i]);
+    const std::vector<double> b(a.rows, 1.0);
+    const AmgRun run = solve_cpu(a, b, amg_options());
+    ASSERT_TRUE(run.result.converged()) << run.result.message;
+    EXPECT_LE(true_relative_residual(a, b, run.x), 1e-8);
+    iterations[i] = run.result.iterations;
+    const PreconditionerInfo& info = run.setup.preconditioner;
+    EXPECT_EQ(info.name, "amg");
+    EXPECT_GE(info.levels.size(), 2u);
+    EXPECT_EQ(info.levels[0].rows, a.rows);
+    EXPECT_EQ(info.levels[0].nnz, a.nnz());
+    EXPECT_EQ(info.levels[0].format, "cpu-csr");
+  }
+  EXPECT_LE(iterations[1], 20) << "32^3: " << iterations[1];  // PyAMG, Chebyshev(3): 11
+  EXPECT_LE(iterations[1], iterations[0] * 3 / 2) << iterations[0] << " -> " << iterations[1];
+}
+
+TEST(AmgCpu, PcgOnPoisson2dAndElasticityConverges) {
+  for (const auto& a : {generated("poisson2d", 96), generated("elasticity3d", 10)}) {
+    const auto b = test::random_vector(a.rows, 5);
+    const AmgRun run = solve_cpu(a, b, amg_options());
+    ASSERT_TRUE(run.result.converged()) << run.result.message;
+    EXPECT_LE(true_relative_residual(a, b, run.x), 1e-8);
+    EXPECT_LE(run.result.iterations, 40) << a.rows << " rows";
+  }
+}
+
+TEST(AmgCpu, JacobiSmootherAndMoreSweepsConverge) {
+  const auto a = generated("poisson3d", 24);
+  const std::vector<double> b(a.rows, 1.0);
+  SolverOptions options = amg_options();
+  options.preconditioner_options.amg.smoother = AmgSmoother::jacobi;
+  const AmgRun one = solve_cpu(a, b, options);
+  ASSERT_TRUE(one.result.converged()) << one.result.message;
+  EXPECT_LE(true_relative_residual(a, b, one.x), 1e-8);
+  EXPECT_LE(one.result.iterations, 30);
+  options.preconditioner_options.amg.sweeps = 2;
+  const AmgRun two = solve_cpu(a, b, options);
+  ASSERT_TRUE(two.result.converged()) << two.result.message;
+  EXPECT_LT(two.result.iterations, one.result.iterations);
+  EXPECT_NE(detail(two.setup.preconditioner, "cycle").find("V(2,2)"), std::string::npos);
+}
+
+TEST(AmgCpu, UnsmoothedAggregationConvergesSlower) {
+  const auto a = generated("poisson3d", 20);
+  const std::vector<double> b(a.rows, 1.0);
+  SolverOptions options = amg_options();
+  const AmgRun smoothed = solve_cpu(a, b, options);
+  options.preconditioner_options.amg.prolongator_weight = 0.0;
+  const AmgRun plain = solve_cpu(a, b, options);
+  ASSERT_TRUE(plain.result.converged()) << plain.result.message;
+  EXPECT_GT(plain.result.iterations, smoothed.result.iterations);
+}
+
+TEST(AmgCpu, BicgstabOnConvectionDiffusionConverges) {
+  GeneratorSpec spec;
+  spec.kind = "convdiff2d";
+  spec.n = 64;
+  spec.peclet = 1.0;
+  const auto a = generate_matrix(spec);
+  const auto b = test::random_vector(a.rows, 7);
+  const AmgRun amg = solve_cpu(a, b, amg_options(Method::bicgstab));
+  ASSERT_TRUE(amg.result.converged()) << amg.result.message;
+  EXPECT_LE(true_relative_residual(a, b, amg.x), 1e-8);
+  SolverOptions jacobi = amg_options(Method::bicgstab);
+  jacobi.preconditioner = Preconditioner::jacobi;
+  const AmgRun plain = solve_cpu(a, b, jacobi);
+  EXPECT_LT(amg.result.iterations * 3, plain.result.iterations)
+      << "amg " << amg.result.iterations << ", jacobi " << plain.result.iterations;
+}
+
+TEST(AmgCpu, UpdateValuesGivesTheIterationsOfAFreshSetup) {
+  const auto a = generated("poisson3d", 20);
+  auto changed = test::with_scaled_diagonal(a, 1.3);
+  for (double& value : changed.values) value *= 2.0;
+  const auto b = test::random_vector(a.rows, 9);
+  Solver<double> solver(arrays_of(a), Options{amg_options(), SpmvOptions{}, Device::cpu});
+  std::vector<double> x(a.rows, 0.0);
+  const SolveResult before = solver.solve(b, x);
+  ASSERT_TRUE(before.converged());
+  solver.update_values(changed.values);
+  std::fill(x.begin(), x.end(), 0.0);
+  const SolveResult updated = solver.solve(b, x);
+  const AmgRun fresh = solve_cpu(changed, b, amg_options());
+  ASSERT_TRUE(updated.converged()) << updated.message;
+  EXPECT_EQ(updated.iterations, fresh.result.iterations);
+  EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
+  const PreconditionerInfo& info = solver.setup_info().preconditioner;
+  EXPECT_NE(detail(info, "resetup_ms"), "not run");
+  EXPECT_EQ(detail(fresh.setup.preconditioner, "resetup_ms"), "not run");
+  const bool has_resetup_phase =
+      std::any_of(info.setup_phases_s.begin(), info.setup_phases_s.end(),
+                  [](const auto& phase) { return phase.first == "resetup_galerkin_product"; });
+  EXPECT_TRUE(has_resetup_phase);
+}
+
+TEST(AmgCpu, UpdateValuesWithAZeroDiagonalIsRefusedAndTheSolverKeepsWorking) {
+  const auto a = generated("poisson2d", 40);
+  auto bad = a;
+  for (index_t k = bad.row_offsets[77]; k < bad.row_offsets[78]; ++k)
+    if (bad.columns[k] == 77) bad.values[k] = 0.0;
+  Solver<double> solver(arrays_of(a), Options{amg_options(), SpmvOptions{}, Device::cpu});
+  try {
+    solver.update_values(bad.values);
+    FAIL() << "a zero diagonal entry was accepted";
+  } catch (const BadDiagonal& error) {
+    EXPECT_EQ(error.row(), 77);
+  }
+  const std::vector<double> b(a.rows, 1.0);
+  std::vector<double> x(a.rows, 0.0);
+  const SolveResult result = solver.solve(b, x);  // the old values, still
+  ASSERT_TRUE(result.converged()) << result.message;
+  EXPECT_LE(true_relative_residual(a, b, x), 1e-8);
+}
+
+TEST(AmgCpu, OneRowMatrix) {
+  CsrMatrix<double> a;
+  a.rows = a.cols = 1;
+  a.row_offsets = {0, 1};
+  a.columns = {0};
+  a.values = {4.0};
+  const AmgRun run = solve_cpu(a, {2.0}, amg_options());
+  ASSERT_TRUE(run.result.converged()) << run.result.message;
+  EXPECT_EQ(run.result.iterations, 1);
+  EXPECT_DOUBLE_EQ(run.x[0], 0.5);
+  EXPECT_EQ(run.setup.preconditioner.levels.size(), 1u);
+}
+
+TEST(AmgCpu, MatrixSmallerThanMaxCoarseRowsIsOneDenseSolve) {
+  const auto a = generated("poisson2d", 20);  // 400 rows <= 500: the dense solve alone
+  const auto b = test::random_vector(a.rows, 4);
+  const AmgRun run = solve_cpu(a, b, amg_options());
+  ASSERT_TRUE(run.result.converged()) << run.result.message;
+  EXPECT_EQ(run.result.iterations, 1);  // M = A^-1
+  EXPECT_LE(true_relative_residual(a, b, run.x), 1e-10);
+  ASSERT_EQ(run.setup.preconditioner.levels.size(), 1u);
+  EXPECT_EQ(run.setup.preconditioner.levels[0].format, "cpu-csr (dense inverse)");
+}
+
+TEST(AmgCpu, ZeroDiagonalIsBadDiagonalNamingTheRow) {
+  auto a = generated("poisson3d", 12);
+  for (index_t k = a.row_offsets[1000]; k < a.row_offsets[1001]; ++k)
+    if (a.columns[k] == 1000) a.values[k] = 0.0;
+  try {
+    Solver<double> solver(arrays_of(a), Options{amg_options(), SpmvOptions{}, Device::cpu});
+    FAIL() << "a zero diagonal entry was accepted";
+  } catch (const BadDiagonal& error) {
+    EXPECT_EQ(error.row(), 1000);
+    EXPECT_NE(std::string(error.what()).find("amg: row 1000"), std::string::npos) << error.what();
+  }
+}
+
+TEST(AmgCpu, SinglePrecisionConverges) {
+  const auto a = generated("poisson3d", 16);
+  const auto af = convert_values<float>(a);
+  const std::vector<float> b(a.rows, 1.0f);
+  std::vector<float> x(a.rows, 0.0f);
+  SolverOptions options = amg_options();
+  options.tolerance = 1e-5;
+  Solver<float> solver(arrays_of(af), Options{options, SpmvOptions{}, Device::cpu});
+  const SolveResult result = solver.solve(b, x);
+  ASSERT_TRUE(result.converged()) << result.message;
+  EXPECT_LE(true_relative_residual(a, b, x), 2e-5);
+  EXPECT_LE(result.iterations, 15);
+}
+
+TEST(AmgCpu, InfoNamesLevelsComplexitiesAndPhases) {
+  const auto a = generated("poisson3d", 16);
+  Solver<double> solver(arrays_of(a), Options{amg_options(), SpmvOptions{}, Device::cpu});
+  const PreconditionerInfo& info = solver.setup_info().preconditioner;
+  EXPECT_EQ(detail(info, "levels"), std::to_string(info.levels.size()));
+  const double complexity = std::stod(detail(info, "operator_complexity"));
+  double total = 0.0;
+  for (const auto& level : info.levels) total += static_cast<double>(level.nnz);
+  EXPECT_NEAR(complexity, total / static_cast<double>(a.nnz()), 1e-3);
+  EXPECT_NE(detail(info, "lambda_max").find("lanczos"), std::string::npos);
+  std::vector<std::string> phases;
+  for (const auto& [phase, seconds] : info.setup_phases_s) {
+    phases.push_back(phase);
+    EXPECT_GE(seconds, 0.0);
+  }
+  for (const char* phase : {"strength", "aggregation", "eigen_estimate", "prolongator",
+                            "galerkin_product", "coarse_factorization", "level_operators"})
+    EXPECT_NE(std::find(phases.begin(), phases.end(), phase), phases.end()) << phase;
+  EXPECT_GT(info.setup_s, 0.0);
+}
+
+}  // namespace
+}  // namespace spk
