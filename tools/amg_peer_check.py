@@ -21,7 +21,10 @@ spkrylov runs through its CLI (`spkrylov solve`, device: cpu, a generated config
 report). Every answer is judged by its TRUE residual ||b - A x|| / ||b||, PyAMG's too. A case
 passes when both truly converge and the iteration counts agree within 20% (at least 1) of
 PyAMG's, or, for a case marked "differs", when both truly converge and spkrylov takes no more
-iterations than the case's stated bound (the reason is in the table).
+iterations than the case's stated bound (CASES says why they differ). Either way spkrylov must
+be within 10% (at least 1) of PyAMG run with spkrylov's aggregation (mis2_aggregation below, a
+NumPy copy of solver/amg/aggregation.hpp put in place of PyAMG's standard_aggregation): that is
+the same method, so only rounding and the rho estimates may differ.
 
   tools/amg_peer_check.py [--spkrylov build/apps/spkrylov] [--small] [--markdown]
 
@@ -51,7 +54,7 @@ except ImportError as missing:
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 1e-8
-MAX_ITERATIONS = 500
+MAX_ITERATIONS = 3000
 MAX_LEVELS = 10
 CHEBYSHEV_DEGREE = 3
 LOWER_RATIO = 1.0 / 30.0
@@ -63,19 +66,26 @@ PROLONGATOR_WEIGHT = 4.0 / 3.0
 #           "anisotropic2d:n=...,epsilon=..." (-epsilon u_xx - u_yy, 5 points, written here)
 #   expectation: "agree"          within 20% of PyAMG (and within 10% of PyAMG + MIS(2));
 #                ("differs", N)   within 10% of PyAMG + MIS(2), at most N iterations: the
-#                                 aggregation makes the difference (see the README table);
-#                ("fail", why)    neither converges within MAX_ITERATIONS: spkrylov must say so.
+#                                 aggregation makes the difference (the comments say how).
 AGREE = {"chebyshev": "agree", "jacobi": "agree"}
 CASES = [
+    # MIS(2) with hashed priorities makes fewer, less regular aggregates than PyAMG's greedy
+    # pass in index order (level 1: 9235 vs 11008 rows at 256^2, level 2: 564 vs 1237), and
+    # the damped-Jacobi smoother does not make up for the weaker coarse space.
     ("poisson2d", "generate:kind=poisson2d,n=256", 0.0, 500, "generate:kind=poisson2d,n=64",
-     AGREE),
+     {"chebyshev": ("differs", 18), "jacobi": ("differs", 35)}),
     ("poisson3d", "generate:kind=poisson3d,n=48", 0.0, 500, "generate:kind=poisson3d,n=20",
-     AGREE),
-    ("poisson3d-27pt", "generate:kind=poisson3d,n=32,stencil=27", 0.0, 500, None, AGREE),
+     {"chebyshev": "agree", "jacobi": ("differs", 22)}),
+    ("poisson3d-27pt", "generate:kind=poisson3d,n=32,stencil=27", 0.0, 500, None,
+     {"chebyshev": "agree", "jacobi": ("differs", 16)}),
+    # theta = 0.25 leaves the nodes of the third level without strong neighbours: PyAMG leaves
+    # them out of every aggregate (a 1-row coarsest level, the rest left to the smoother),
+    # spkrylov gives each its own, coarsening stalls and the 1282-row level is solved exactly
+    # (fewer iterations, with Jacobi 20 vs 45; 1.5 s of dense factorization).
     ("anisotropic2d eps=0.01", "anisotropic2d:n=128,epsilon=0.01", 0.25, 500,
-     "anisotropic2d:n=48,epsilon=0.01", AGREE),
+     "anisotropic2d:n=48,epsilon=0.01", {"chebyshev": ("differs", 15), "jacobi": ("differs", 22)}),
     ("elasticity3d", "generate:kind=elasticity3d,n=12", 0.0, 500, "generate:kind=elasticity3d,n=8",
-     AGREE),
+     {"chebyshev": "agree", "jacobi": ("differs", 16)}),
     ("bcsstk13", "data/bcsstk13.mtx", 0.0, 500, "data/bcsstk13.mtx", AGREE),
     ("1138_bus", "data/1138_bus.mtx", 0.0, 100, "data/1138_bus.mtx", AGREE),
 ]
@@ -228,13 +238,23 @@ def run_pyamg(a, theta, max_coarse, smoother, aggregation="standard"):
             level.presmoother = level.postsmoother = chebyshev_smoother(level.A.tocsr(), rho)
     setup_s = time.perf_counter() - start
     b = np.ones(a.shape[0])
-    residuals = []
+    x = np.zeros_like(b)
+    iterations = 0
     start = time.perf_counter()
-    x, info = pyamg.krylov.cg(a, b, x0=np.zeros_like(b), tol=TOLERANCE, maxiter=MAX_ITERATIONS,
-                              M=ml.aspreconditioner(cycle="V"), residuals=residuals)
+    # PyAMG's CG stops on its recursive residual; when the true one misses the tolerance, CG
+    # starts again from x (r = b - A x), at most twice: what spkrylov's residual replacement
+    # does, so the totals compare.
+    for restarts in range(3):
+        residuals = []
+        x, info = pyamg.krylov.cg(a, b, x0=x, tol=TOLERANCE, maxiter=MAX_ITERATIONS - iterations,
+                                  M=ml.aspreconditioner(cycle="V"), residuals=residuals)
+        iterations += len(residuals) - 1
+        relative_residual = float(np.linalg.norm(b - a @ x) / np.linalg.norm(b))
+        if info != 0 or relative_residual <= TOLERANCE:
+            break
     solve_s = time.perf_counter() - start
-    return {"iterations": len(residuals) - 1, "info": int(info),
-            "relative_residual": float(np.linalg.norm(b - a @ x) / np.linalg.norm(b)),
+    return {"iterations": iterations, "info": int(info), "restarts": restarts,
+            "relative_residual": relative_residual,
             "levels": len(ml.levels), "rows": [level.A.shape[0] for level in ml.levels],
             "operator_complexity": ml.operator_complexity(), "setup_s": setup_s,
             "solve_s": solve_s}
@@ -252,17 +272,9 @@ def check(expectation, peer, peer_mis2, ours):
     """The failed conditions of one case (empty: it passes)."""
     if ours["status"] == "error":
         return [f"spkrylov failed: {ours.get('message')}"]
-    kind = expectation if isinstance(expectation, str) else expectation[0]
     true_residual = ours.get("relative_true_residual")
     ours_converged = (ours["status"] == "converged" and true_residual is not None
                       and true_residual <= TOLERANCE)
-    if ours["status"] == "converged" and not ours_converged:
-        return [f"spkrylov claims converged with a true residual of {true_residual}"]
-    if kind == "fail":  # nobody converges: spkrylov must say so
-        problems = [] if not ours_converged else ["spkrylov converged: reclassify the case"]
-        if truly_converged(peer):
-            problems.append("PyAMG now converges: reclassify the case")
-        return problems
     problems = []
     for name, result in (("PyAMG", peer), ("PyAMG+mis2", peer_mis2)):
         if not truly_converged(result):
@@ -276,10 +288,10 @@ def check(expectation, peer, peer_mis2, ours):
     if not within(ours["iterations"], peer_mis2["iterations"], 0.1):
         problems.append(f"{ours['iterations']} iterations vs PyAMG with spkrylov's aggregation "
                         f"{peer_mis2['iterations']} (more than 10% apart)")
-    if kind == "agree" and not within(ours["iterations"], peer["iterations"], 0.2):
+    if expectation == "agree" and not within(ours["iterations"], peer["iterations"], 0.2):
         problems.append(f"{ours['iterations']} iterations vs PyAMG {peer['iterations']} "
                         "(more than 20% apart)")
-    if kind == "differs" and ours["iterations"] > expectation[1]:
+    if expectation != "agree" and ours["iterations"] > expectation[1]:
         problems.append(f"{ours['iterations']} iterations, more than the case's bound "
                         f"{expectation[1]}")
     return problems
@@ -293,8 +305,8 @@ def main():
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     print(f"PyAMG {pyamg.__version__}, SciPy {scipy.__version__}, NumPy {np.__version__}; CG to "
-          f"{TOLERANCE:g} x ||b||, b = ones, x0 = 0; V(1,1); cells: iterations, true relative "
-          "residual, levels, operator complexity")
+          f"{TOLERANCE:g} x ||b||, b = ones, x0 = 0; V(1,1); cells: iterations (rN: PyAMG's CG "
+          "restarted N times from x), true relative residual, levels, operator complexity")
     if args.markdown:
         print("| case | rows | theta | max_coarse | smoother | spkrylov | PyAMG | PyAMG + MIS(2) "
               "| expected | check |\n|---|---|---|---|---|---|---|---|---|---|")
@@ -321,8 +333,9 @@ def main():
     return 1 if failures else 0
 
 
-def result_text(iterations, residual, levels, complexity):
-    return f"{iterations} {residual:.1e} L{levels} oc {complexity:.2f}"
+def result_text(iterations, residual, levels, complexity, restarts=0):
+    restarted = f" r{restarts}" if restarts else ""
+    return f"{iterations}{restarted} {residual:.1e} L{levels} oc {complexity:.2f}"
 
 
 def print_row(row, markdown):
@@ -335,9 +348,9 @@ def print_row(row, markdown):
     ours_text = result_text(ours["iterations"], ours["relative_true_residual"],
                             len(info["levels"]), info["details"]["operator_complexity"])
     peer_text, mis2_text = (result_text(r["iterations"], r["relative_residual"], r["levels"],
-                                        r["operator_complexity"]) for r in (peer, peer_mis2))
-    expect = expectation if isinstance(expectation, str) else (
-        f"differs (<= {expectation[1]})" if expectation[0] == "differs" else expectation[0])
+                                        r["operator_complexity"], r["restarts"])
+                            for r in (peer, peer_mis2))
+    expect = expectation if expectation == "agree" else f"differs (<= {expectation[1]})"
     if markdown:
         print(f"| {label} | {n} | {theta:g} | {max_coarse} | {smoother} | {ours_text} | "
               f"{peer_text} | {mis2_text} | {expect} | {verdict} |")

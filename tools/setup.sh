@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what spkrylov needs to build, from Debian/Ubuntu packages, if it is missing, and
-# NumPy and SciPy for the peer-check test (CTest PeerCheck.ScipyOnTheCpuPath) from PyPI.
+# NumPy and SciPy for the peer-check test (CTest PeerCheck.ScipyOnTheCpuPath) and PyAMG for the
+# AMG peer check (CTest AmgPeerCheck.PyamgOnTheCpuPath) from PyPI.
 # The CUDA toolkit (nvcc, cuBLAS, cuSPARSE) must already be installed (CUDA >= 12).
 set -euo pipefail
 packages=(cmake ninja-build g++ libyaml-cpp-dev libgtest-dev libcli11-dev libopenmpi-dev openmpi-bin)
@@ -22,20 +23,23 @@ fi
 # interpreter is the system's and pip cannot install into it (no pip, or an "externally
 # managed" environment), the Debian packages are the ones for it. Without them the peer check
 # is reported as skipped, so a failure here is a warning, not an error.
-if command -v python3 >/dev/null 2>&1 && ! python3 -c "import numpy, scipy" >/dev/null 2>&1; then
+if command -v python3 >/dev/null 2>&1 && ! python3 -c "import numpy, scipy, pyamg" >/dev/null 2>&1; then
   python="$(python3 -c 'import sys; print(sys.executable)')"
-  echo "setup: installing numpy and scipy for $python (pip)"
-  if ! python3 -m pip install --quiet numpy scipy; then
+  echo "setup: installing numpy, scipy and pyamg for $python (pip)"
+  if ! python3 -m pip install --quiet numpy scipy pyamg; then
     if [ "$python" = /usr/bin/python3 ] || [ "$(readlink -f "$python")" = "$(readlink -f /usr/bin/python3)" ]; then
       sudo_cmd=""
       [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
       echo "setup: pip cannot install for the system python3; installing python3-numpy python3-scipy"
       $sudo_cmd apt-get update -qq
       DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq python3-numpy python3-scipy >/dev/null || true
+      DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq python3-pyamg >/dev/null 2>&1 || true
     fi
   fi
   python3 -c "import numpy, scipy" >/dev/null 2>&1 ||
     echo "setup: warning: numpy/scipy are not importable by $python; the peer check (CTest PeerCheck.ScipyOnTheCpuPath) will be skipped" >&2
+  python3 -c "import pyamg" >/dev/null 2>&1 ||
+    echo "setup: warning: pyamg is not importable by $python; the AMG peer check (CTest AmgPeerCheck.PyamgOnTheCpuPath) will be skipped" >&2
 fi
 if ! command -v nvcc >/dev/null 2>&1; then
   if [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -3,6 +3,7 @@
 // matrix values change and the pattern does not: one Solver, update_values each step.
 //
 //   heat3d [--n 64] [--steps 10] [--dt 1e-3] [--device auto|gpu|cpu] [--format csr-vector]
+//          [--preconditioner none|jacobi|amg]
 //
 // Per step it prints the iterations, the solve time and the share of the step spent outside
 // the solver (value assembly on the host, update_values or, at step 1, the whole setup).
