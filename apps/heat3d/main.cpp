@@ -79,6 +79,12 @@ int main(int argc, char** argv) {
           "steps 2..%d: %.1f%% of the time outside the solve: update_values %.1f%%, the "
           "example's own host assembly the rest\n",
           steps, 100.0 * (1.0 - total_solve / total_step), 100.0 * total_update / total_step);
+    // A multilevel preconditioner reports its setup and its last re-setup (update_values).
+    for (const auto& [name, value] : simulation.solver()->setup_info().preconditioner.details)
+      if (name == "setup_ms" || name == "resetup_ms")
+        std::printf("preconditioner %s: %s %s\n",
+                    simulation.solver()->setup_info().preconditioner.name.c_str(), name.c_str(),
+                    value.c_str());
     return failures == 0 ? 0 : 2;
   } catch (const spk::NoDevice& error) {
     std::cerr << "error: " << error.what() << " (use --device cpu or --device auto)\n";
