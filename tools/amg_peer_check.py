@@ -346,7 +346,7 @@ def print_row(row, markdown):
         return
     info = ours["preconditioner"]
     ours_text = result_text(ours["iterations"], ours["relative_true_residual"],
-                            len(info["levels"]), info["details"]["operator_complexity"])
+                            len(info["levels"]), info["operator_complexity"])
     peer_text, mis2_text = (result_text(r["iterations"], r["relative_residual"], r["levels"],
                                         r["operator_complexity"], r["restarts"])
                             for r in (peer, peer_mis2))

@@ -236,7 +236,7 @@ TEST(AmgCpu, InfoNamesLevelsComplexitiesAndPhases) {
   const auto a = generated("poisson3d", 16);
   Solver<double> solver(arrays_of(a), Options{amg_options(), SpmvOptions{}, Device::cpu});
   const PreconditionerInfo& info = solver.setup_info().preconditioner;
-  EXPECT_EQ(detail(info, "levels"), std::to_string(info.levels.size()));
+  EXPECT_GE(info.levels.size(), 2u);
   const double complexity = std::stod(detail(info, "operator_complexity"));
   double total = 0.0;
   for (const auto& level : info.levels) total += static_cast<double>(level.nnz);
@@ -258,9 +258,9 @@ TEST(AmgCli, ReportNamesTheSetupAndEveryLevel) {
       "solve --set matrix.generate.n=12 --set device=cpu --set solver.preconditioner=amg "
       "--set solver.preconditioner_options.max_coarse_rows=100");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("\nprecond      amg, setup "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n             amg: operator_complexity="), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("galerkin_product"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("operator_complexity "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(", setup "), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\n             level 0: 1728 rows, 11232 nonzeros, cpu-csr\n"),
             std::string::npos)
       << run.out;
