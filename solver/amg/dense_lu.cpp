@@ -68,23 +68,36 @@ DenseLu::DenseLu(const CsrMatrix<double>& a, const std::string& where) : n_(a.ro
   }
 }
 
-std::vector<double> DenseLu::solve(std::vector<double> b) const {
+void DenseLu::substitute(double* y, std::size_t width, std::size_t begin, std::size_t end) const {
+  const std::size_t n = static_cast<std::size_t>(n_);
+  for (std::size_t i = 0; i < n; ++i)  // Y = L^-1 Y (unit lower)
+    for (std::size_t j = 0; j < i; ++j) {
+      const double l = lu_[i * n + j];
+      if (l != 0.0)
+        for (std::size_t c = begin; c < end; ++c) y[i * width + c] -= l * y[j * width + c];
+    }
+  for (std::size_t i = n; i-- > 0;) {  // Y = U^-1 Y
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double u = lu_[i * n + j];
+      if (u != 0.0)
+        for (std::size_t c = begin; c < end; ++c) y[i * width + c] -= u * y[j * width + c];
+    }
+    for (std::size_t c = begin; c < end; ++c) y[i * width + c] /= lu_[i * n + i];
+  }
+}
+
+std::vector<double> DenseLu::solve(const std::vector<double>& b) const {
   const std::size_t n = static_cast<std::size_t>(n_);
   std::vector<double> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = b[static_cast<std::size_t>(permutation_[i])];  // P b
-  for (std::size_t i = 0; i < n; ++i)  // L y = P b (unit lower)
-    for (std::size_t j = 0; j < i; ++j) x[i] -= lu_[i * n + j] * x[j];
-  for (std::size_t i = n; i-- > 0;) {  // U x = y
-    for (std::size_t j = i + 1; j < n; ++j) x[i] -= lu_[i * n + j] * x[j];
-    x[i] /= lu_[i * n + i];
-  }
+  substitute(x.data(), 1, 0, 1);  // x = U^-1 L^-1 P b
   return x;
 }
 
 CsrMatrix<double> DenseLu::inverse() const {
   const std::size_t n = static_cast<std::size_t>(n_);
   check_index_range(static_cast<std::int64_t>(n * n), "entries of the AMG coarsest inverse");
-  // A^-1 = U^-1 L^-1 P, by substitution on the rows of Y = P. Columns are independent: each
+  // A^-1 = U^-1 L^-1 P: substitution on the rows of Y = P. Columns are independent: each
   // thread takes blocks of 64 (a block of Y stays in cache), and every column's sums run in
   // the same order for any thread count.
   std::vector<double> y(n * n, 0.0);
@@ -94,21 +107,7 @@ CsrMatrix<double> DenseLu::inverse() const {
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::size_t begin = static_cast<std::size_t>(b) * block;
-    const std::size_t end = std::min(n, begin + block);
-    for (std::size_t i = 0; i < n; ++i)  // Y = L^-1 Y (unit lower)
-      for (std::size_t j = 0; j < i; ++j) {
-        const double l = lu_[i * n + j];
-        if (l != 0.0)
-          for (std::size_t c = begin; c < end; ++c) y[i * n + c] -= l * y[j * n + c];
-      }
-    for (std::size_t i = n; i-- > 0;) {  // Y = U^-1 Y
-      for (std::size_t j = i + 1; j < n; ++j) {
-        const double u = lu_[i * n + j];
-        if (u != 0.0)
-          for (std::size_t c = begin; c < end; ++c) y[i * n + c] -= u * y[j * n + c];
-      }
-      for (std::size_t c = begin; c < end; ++c) y[i * n + c] /= lu_[i * n + i];
-    }
+    substitute(y.data(), n, begin, std::min(n, begin + block));
   }
   CsrMatrix<double> inverse;
   inverse.rows = inverse.cols = n_;

@@ -23,13 +23,16 @@ class DenseLu {
   DenseLu(const CsrMatrix<double>& a, const std::string& where);
 
   // x = A^-1 b.
-  std::vector<double> solve(std::vector<double> b) const;
+  std::vector<double> solve(const std::vector<double>& b) const;
   // A^-1 as a dense n x n CSR matrix (every entry stored).
   CsrMatrix<double> inverse() const;
   // min_k |u_kk| / max_ij |a_ij|: how close A came to the singularity test.
   double smallest_pivot_ratio() const { return smallest_pivot_ratio_; }
 
  private:
+  // Columns [begin, end) of the n x width row-major Y become U^-1 L^-1 Y.
+  void substitute(double* y, std::size_t width, std::size_t begin, std::size_t end) const;
+
   index_t n_ = 0;
   std::vector<double> lu_;            // row-major; L below the diagonal (unit), U on and above
   std::vector<index_t> permutation_;  // row k of P A is row permutation_[k] of A
