@@ -8,7 +8,7 @@ set -uo pipefail
 bin=$1
 logs=$2
 shift 2
-sizes=("${@:-64 128 160 256}")
+sizes=("$@")
 [ $# -eq 0 ] && sizes=(64 128 160 256)
 mkdir -p "$logs"
 jacobi_format=ellpack
