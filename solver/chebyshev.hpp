@@ -131,19 +131,20 @@ class ChebyshevPreconditioner final : public KrylovPreconditioner<Space> {
  public:
   using T = typename Space::value_type;
 
-  // matrix: the operator the solver uses (its SpMV backend); pattern: the same matrix on the
-  // host (its row offsets and columns are used); csr_values: its values in the space.
+  // matrix: the operator the solver uses (its SpMV backend); pattern: the same matrix's pattern
+  // in the space (its row offsets are kept, for the Gershgorin bound of later updates);
+  // csr_values: its values in the space.
   ChebyshevPreconditioner(Space& space, const LinearOperator<T>& matrix,
-                          const CsrMatrix<T>& pattern, const T* csr_values,
+                          const SpacePattern& pattern, const T* csr_values,
                           const ChebyshevOptions& options)
       : space_(space),
         matrix_(matrix),
         options_(options),
         jacobi_(space, pattern, csr_values),
         polynomial_(space, matrix, jacobi_.inverse_diagonal(), options.degree),
-        row_offsets_(
-            space.template allocate<index_t>(pattern.row_offsets.size(), "Chebyshev row offsets")) {
-    space.upload(pattern.row_offsets, row_offsets_.data());
+        row_offsets_(space.template allocate<index_t>(static_cast<std::size_t>(pattern.rows) + 1,
+                                                      "Chebyshev row offsets")) {
+    space.copy_within(pattern.row_offsets, row_offsets_.size(), row_offsets_.data());
     estimate_bounds(csr_values);
   }
 

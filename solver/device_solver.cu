@@ -26,17 +26,19 @@ namespace {
 template <class T>
 std::unique_ptr<KrylovPreconditioner<DeviceSpace<T>>> make_device_preconditioner(
     const SolverOptions& options, DeviceSpace<T>& space, const LinearOperator<T>& matrix,
-    const CsrMatrix<T>& pattern, const SpmvOptions& spmv) {
+    const DeviceCsr<T>& csr, const SpmvOptions& spmv) {
   if (options.preconditioner == Preconditioner::none) return nullptr;
-  const DeviceBuffer<T> csr_values(pattern.values, "matrix values for the preconditioner setup");
-  return make_preconditioner(options, space, matrix, pattern, csr_values.data(),
-                             device_level_operators<T>(spmv, space.stream()));
+  return make_preconditioner(options, space, matrix,
+                             SpacePattern{csr.rows, csr.cols, csr.row_offsets, csr.columns},
+                             csr.values, device_level_operators<T>(spmv, space.stream()));
 }
 
 template <class T>
 class DeviceSolver final : public Solver<T>::Impl {
  public:
-  DeviceSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options,
+  // The matrix's device arrays are read during construction only, on the solver's stream (the
+  // constructor synchronizes it before returning).
+  DeviceSolver(const DeviceCsr<T>& matrix, const SolverOptions& solver_options,
                const SpmvOptions& spmv, cudaStream_t stream)
       : context_(stream),
         space_(context_),
@@ -50,7 +52,7 @@ class DeviceSolver final : public Solver<T>::Impl {
                                                               solver_options, space_, *backend_,
                                                               matrix, spmv);
                                                         })),
-        nnz_(matrix.values.size()),
+        nnz_(static_cast<std::size_t>(matrix.nnz)),
         first_non_finite_(1, "update_values check") {
     const DeviceInfo device = current_device_info();
     this->setup.device_name = device.name + " (sm_" + std::to_string(device.compute_major) +
@@ -139,18 +141,18 @@ class DeviceSolver final : public Solver<T>::Impl {
 }  // namespace
 
 template <class T>
-std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const CsrMatrix<T>& matrix,
+std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const DeviceCsr<T>& matrix,
                                                              const SolverOptions& options,
                                                              const SpmvOptions& spmv,
                                                              cudaStream_t stream) {
   return std::make_unique<DeviceSolver<T>>(matrix, options, spmv, stream);
 }
 
-template std::unique_ptr<Solver<float>::Impl> make_device_solver<float>(const CsrMatrix<float>&,
+template std::unique_ptr<Solver<float>::Impl> make_device_solver<float>(const DeviceCsr<float>&,
                                                                         const SolverOptions&,
                                                                         const SpmvOptions&,
                                                                         cudaStream_t);
-template std::unique_ptr<Solver<double>::Impl> make_device_solver<double>(const CsrMatrix<double>&,
+template std::unique_ptr<Solver<double>::Impl> make_device_solver<double>(const DeviceCsr<double>&,
                                                                           const SolverOptions&,
                                                                           const SpmvOptions&,
                                                                           cudaStream_t);

@@ -3,6 +3,7 @@
 
 #include "solver/device_space.cuh"
 #include "solver/jacobi_entry.hpp"
+#include "spmv/device/device_kernels.cuh"
 
 namespace spk {
 
@@ -100,6 +101,17 @@ __global__ void gershgorin_kernel(std::size_t n, const index_t* __restrict__ row
     atomicMax(bound, static_cast<unsigned long long>(__double_as_longlong(largest)));
 }
 
+__global__ void __launch_bounds__(kSetupBlockSize)
+    diagonal_positions_kernel(index_t rows, const index_t* __restrict__ row_offsets,
+                              const index_t* __restrict__ columns, index_t* __restrict__ positions) {
+  for_each_row_by_warp(rows, [&](index_t row, index_t lane) {
+    const index_t found =
+        last_diagonal_entry(row, row_offsets[row] + lane, row_offsets[row + 1], 32, columns);
+    const index_t last = warp_max(found);
+    if (lane == 0) positions[row] = last;
+  });
+}
+
 // Blocks of `block` threads for a grid-stride loop over n elements.
 unsigned int elementwise_grid(std::size_t n, int block) {
   const std::size_t blocks = (n + block - 1) / block;
@@ -182,6 +194,15 @@ void DeviceSpace<T>::polynomial_step(std::size_t n, const T* inverse_diagonal, c
   polynomial_step_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(
       n, inverse_diagonal, r, coefficients, d, x, first, assign);
   SPK_CHECK_LAUNCH("polynomial_step_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::find_diagonal_positions(index_t rows, const index_t* row_offsets,
+                                             const index_t* columns, index_t* positions) {
+  if (rows == 0) return;
+  diagonal_positions_kernel<<<setup_grid(std::int64_t{rows} * 32), kSetupBlockSize, 0,
+                              context_.stream()>>>(rows, row_offsets, columns, positions);
+  SPK_CHECK_LAUNCH("diagonal_positions_kernel");
 }
 
 template <class T>

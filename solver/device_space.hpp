@@ -51,6 +51,14 @@ class DeviceSpace {
     return host;
   }
 
+  // Device to device, on the stream: `source` must stay valid until the stream has run it.
+  template <class U>
+  void copy_within(const U* source, std::size_t count, U* destination) {
+    if (count == 0) return;
+    SPK_CUDA_CHECK(cudaMemcpyAsync(destination, source, count * sizeof(U),
+                                   cudaMemcpyDeviceToDevice, context_.stream()));
+  }
+
   KrylovScalars<T>* scalars() { return scalars_.data(); }
   KrylovScalars<T> read_scalars();
   void write_scalars(const KrylovScalars<T>& values);
@@ -85,6 +93,10 @@ class DeviceSpace {
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
   void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
                        T* d, T* x, bool first, bool assign);
+  // positions[r] = where row r's diagonal entry sits in the device CSR arrays (-1: none); a
+  // warp per row.
+  void find_diagonal_positions(index_t rows, const index_t* row_offsets, const index_t* columns,
+                               index_t* positions);
   void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,
                       std::uint64_t* fault);
   // The Gershgorin bound on lambda_max(D^-1 A) (HostSpace::gershgorin_bound); synchronizes.

@@ -27,8 +27,11 @@ class HostSolver final : public Solver<T>::Impl {
         operator_(matrix_),
         iteration_(space_, operator_, solver_options,
                    timed_preconditioner<HostSpace<T>>(this->setup.preconditioner, [&] {
-                     return make_preconditioner(solver_options, space_, operator_, matrix_,
-                                                matrix_.values.data(), host_level_operators<T>());
+                     return make_preconditioner(
+                         solver_options, space_, operator_,
+                         SpacePattern{matrix_.rows, matrix_.cols, matrix_.row_offsets.data(),
+                                      matrix_.columns.data()},
+                         matrix_.values.data(), host_level_operators<T>());
                    })) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
     this->setup.operator_name = operator_.name();

@@ -31,6 +31,10 @@ class HostSpace {
   std::vector<U> download(const U* data, std::size_t count) {
     return std::vector<U>(data, data + count);
   }
+  template <class U>
+  void copy_within(const U* source, std::size_t count, U* destination) {
+    std::copy(source, source + count, destination);
+  }
 
   KrylovScalars<T>* scalars() { return &scalars_; }
   KrylovScalars<T> read_scalars() { return scalars_; }
@@ -96,6 +100,14 @@ class HostSpace {
   void fill_zero(std::size_t n, T* x) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) x[i] = T(0);
+  }
+  // positions[r] = where row r's diagonal entry sits in the CSR arrays, -1 where it has none.
+  void find_diagonal_positions(index_t rows, const index_t* row_offsets, const index_t* columns,
+                               index_t* positions) {
+#pragma omp parallel for schedule(static)
+    for (index_t row = 0; row < rows; ++row)
+      positions[row] =
+          last_diagonal_entry(row, row_offsets[row], row_offsets[row + 1], 1, columns);
   }
   // result[i] = 1 / values[positions[i]]; *fault = the first bad row's diagonal_fault code.
   void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,

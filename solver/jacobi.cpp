@@ -2,15 +2,6 @@
 
 namespace spk {
 
-std::vector<index_t> diagonal_positions(index_t rows, const std::vector<index_t>& row_offsets,
-                                        const std::vector<index_t>& columns) {
-  std::vector<index_t> positions(static_cast<std::size_t>(rows), -1);
-  for (index_t row = 0; row < rows; ++row)
-    for (index_t k = row_offsets[row]; k < row_offsets[row + 1]; ++k)
-      if (columns[k] == row) positions[static_cast<std::size_t>(row)] = k;  // the last one
-  return positions;
-}
-
 void throw_diagonal_fault(const std::string& preconditioner, std::uint64_t fault) {
   if (fault == diagonal_fault::no_fault) return;
   const auto row = static_cast<long long>(fault / 4);

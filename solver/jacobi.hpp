@@ -1,24 +1,20 @@
 #pragma once
 // Jacobi (diagonal) preconditioner: M = diag(A), applied as z = D^-1 r (one elementwise
 // product per apply). Setup finds, once, where each row's diagonal entry sits in the CSR
-// value array; computing D^-1 from (new) values is then one gather-and-invert pass in the
+// value array (in the space: a kernel on the device, from the device CSR arrays); computing D^-1 from (new) values is then one gather-and-invert pass in the
 // space (invert_entries), with no host copy on the device. A missing, zero, non-finite or
 // uninvertible diagonal entry is reported by check() as BadDiagonal, naming the first such
 // row (0-based).
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "solver/jacobi_entry.hpp"
 #include "solver/preconditioner.hpp"
+#include "solver/space_pattern.hpp"
 #include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
-
-// The index of a_ii in the CSR value array of each row, -1 where the row has none.
-std::vector<index_t> diagonal_positions(index_t rows, const std::vector<index_t>& row_offsets,
-                                        const std::vector<index_t>& columns);
 
 // Throws BadDiagonal for a fault code other than no_fault.
 void throw_diagonal_fault(const std::string& preconditioner, std::uint64_t fault);
@@ -28,19 +24,19 @@ class JacobiPreconditioner final : public KrylovPreconditioner<Space> {
  public:
   using T = typename Space::value_type;
 
-  // csr_values: the matrix values in the space (CSR order of `matrix`, whose pattern is used).
-  template <class Matrix>
-  JacobiPreconditioner(Space& space, const Matrix& matrix, const T* csr_values)
+  // pattern: the matrix's pattern in the space; csr_values: its nnz values in CSR order, in
+  // the space.
+  JacobiPreconditioner(Space& space, const SpacePattern& pattern, const T* csr_values)
       : space_(space),
-        n_(static_cast<std::size_t>(matrix.rows)),
+        n_(static_cast<std::size_t>(pattern.rows)),
         positions_(space.template allocate<index_t>(n_, "Jacobi diagonal positions")),
         inverse_diagonal_(space.template allocate<T>(n_, "Jacobi inverse diagonal")),
         fault_(space.template allocate<std::uint64_t>(1, "Jacobi fault code")) {
-    if (!matrix.square())
-      throw BadInput("jacobi: the matrix is not square (" + std::to_string(matrix.rows) + " x " +
-                     std::to_string(matrix.cols) + ")");
-    space.upload(diagonal_positions(matrix.rows, matrix.row_offsets, matrix.columns),
-                 positions_.data());
+    if (pattern.rows != pattern.cols)
+      throw BadInput("jacobi: the matrix is not square (" + std::to_string(pattern.rows) + " x " +
+                     std::to_string(pattern.cols) + ")");
+    space.find_diagonal_positions(pattern.rows, pattern.row_offsets, pattern.columns,
+                                  positions_.data());
     update_values(csr_values);
     check();
   }

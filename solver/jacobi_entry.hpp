@@ -1,6 +1,7 @@
 #pragma once
-// One row of the Jacobi diagonal (solver/jacobi.hpp), shared by the host loop
-// (HostSpace::invert_entries) and the device kernel (DeviceSpace::invert_entries).
+// One row of the Jacobi diagonal (solver/jacobi.hpp), shared by the host loops
+// (HostSpace::find_diagonal_positions, HostSpace::invert_entries) and the device kernels
+// (DeviceSpace's), so both paths find the same entry and refuse the same rows.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -18,6 +19,18 @@ constexpr std::uint64_t not_finite = 2;
 constexpr std::uint64_t too_small = 3;
 constexpr std::uint64_t no_fault = std::numeric_limits<std::uint64_t>::max();
 }  // namespace diagonal_fault
+
+// Where row `row`'s diagonal entry sits: the last k with columns[k] == row among the entries
+// first, first + stride, ... below end (-1: none). A row is [begin, end); the host looks at
+// it whole (first = begin, stride = 1), the device's 32 lanes each take every 32nd entry from
+// begin + lane and keep the largest k, which is the same entry.
+SPK_HOST_DEVICE inline index_t last_diagonal_entry(index_t row, index_t first, index_t end,
+                                                   index_t stride, const index_t* columns) {
+  index_t found = -1;
+  for (index_t k = first; k < end; k += stride)
+    if (columns[k] == row) found = k;
+  return found;
+}
 
 // inverse = 1 / values[position]; returns diagonal_fault::no_fault, or the reason the entry
 // cannot be inverted (inverse is then 0).

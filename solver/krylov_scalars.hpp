@@ -15,12 +15,7 @@
 
 #include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-
-#if defined(__CUDACC__)
-#define SPK_HOST_DEVICE __host__ __device__
-#else
-#define SPK_HOST_DEVICE
-#endif
+#include "spmv/base/host_device.hpp"
 
 namespace spk {
 

@@ -13,21 +13,20 @@
 #include "solver/incomplete_factorization.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/preconditioner.hpp"
+#include "solver/space_pattern.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
-#include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
 
-// matrix: the solver's operator; pattern: the same matrix on the host; csr_values: its values
+// matrix: the solver's operator; pattern and csr_values: the same matrix's pattern and values
 // in the space (read during setup only); level_operators: how the solver builds an operator
 // of another matrix (the AMG levels). nullptr for Preconditioner::none.
 template <class Space>
 std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
     const SolverOptions& options, Space& space,
-    const LinearOperator<typename Space::value_type>& matrix,
-    const CsrMatrix<typename Space::value_type>& pattern,
+    const LinearOperator<typename Space::value_type>& matrix, const SpacePattern& pattern,
     const typename Space::value_type* csr_values,
     const LevelOperatorFactory<typename Space::value_type>& level_operators) {
   switch (options.preconditioner) {

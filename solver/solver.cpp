@@ -5,11 +5,12 @@
 #include <cmath>
 #include <string>
 
+#include "solver/csr_input.hpp"
 #include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
 #include "spkrylov/errors.hpp"
 #include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "spmv/device/device_csr.hpp"
 
 namespace spk {
 
@@ -24,87 +25,35 @@ Device resolve_device(Device device) {
   return Device::cpu;
 }
 
-namespace {
-
-template <class T>
-void validate_system(const CsrMatrix<T>& matrix, const SolverOptions& options) {
-  if (!matrix.square())
-    throw BadInput("the matrix is not square (" + std::to_string(matrix.rows) + " x " +
-                   std::to_string(matrix.cols) + "); Krylov solvers need a square matrix");
-  if (matrix.rows == 0) throw BadInput("the matrix is empty (0 rows)");
-  for (std::size_t k = 0; k < matrix.values.size(); ++k)
-    if (!std::isfinite(matrix.values[k])) {
-      index_t row = 0;
-      while (matrix.row_offsets[row + 1] <= static_cast<index_t>(k)) ++row;
-      throw BadInput("the matrix has a non-finite value at row " + std::to_string(row) +
-                     ", column " + std::to_string(matrix.columns[k]) + " (0-based)");
-    }
-  if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance))
-    throw BadInput("solver.tolerance must be a positive number");
-  if (options.max_iterations < 0) throw BadInput("solver.max_iterations must be >= 0");
-}
-
-template <class U>
-std::vector<U> copy_array(const U* source, std::size_t count, bool on_device, const char* what) {
-  if (count > 0 && source == nullptr)
-    throw BadInput(std::string("CsrArrays: ") + what + " is a null pointer");
-  std::vector<U> copy(count);
-  if (count == 0) return copy;
-  if (on_device)
-    copy_synchronously(copy.data(), source, count * sizeof(U), cudaMemcpyDeviceToHost);
-  else
-    std::copy(source, source + count, copy.begin());
-  return copy;
-}
-
-template <class T>
-CsrMatrix<T> matrix_from_arrays(const CsrArrays<T>& arrays) {
-  if (arrays.rows < 0 || arrays.cols < 0)
-    throw BadInput("CsrArrays: negative size " + std::to_string(arrays.rows) + " x " +
-                   std::to_string(arrays.cols));
-  CsrMatrix<T> matrix;
-  matrix.rows = arrays.rows;
-  matrix.cols = arrays.cols;
-  matrix.row_offsets = copy_array(arrays.row_offsets, static_cast<std::size_t>(arrays.rows) + 1,
-                                  arrays.on_device, "row_offsets");
-  const index_t nnz = matrix.row_offsets.back();
-  if (matrix.row_offsets.front() != 0 || nnz < 0)
-    throw BadInput("CsrArrays: row_offsets must start at 0 and end at nnz >= 0 (got " +
-                   std::to_string(matrix.row_offsets.front()) + " .. " + std::to_string(nnz) + ")");
-  for (index_t row = 0; row < arrays.rows; ++row)
-    if (matrix.row_offsets[row + 1] < matrix.row_offsets[row])
-      throw BadInput("CsrArrays: row_offsets decrease at row " + std::to_string(row) +
-                     " (0-based)");
-  matrix.columns =
-      copy_array(arrays.columns, static_cast<std::size_t>(nnz), arrays.on_device, "columns");
-  matrix.values =
-      copy_array(arrays.values, static_cast<std::size_t>(nnz), arrays.on_device, "values");
-  for (std::size_t k = 0; k < matrix.columns.size(); ++k)
-    if (matrix.columns[k] < 0 || matrix.columns[k] >= arrays.cols) {
-      index_t row = 0;
-      while (matrix.row_offsets[row + 1] <= static_cast<index_t>(k)) ++row;
-      throw BadInput("CsrArrays: column index " + std::to_string(matrix.columns[k]) + " in row " +
-                     std::to_string(row) + " (0-based) out of range 0.." +
-                     std::to_string(arrays.cols - 1));
-    }
-  return matrix;
-}
-
-}  // namespace
-
 template <class T>
 Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream_t stream) {
   validate_spmv_options(options.spmv);  // the same on every path (issue 18, bug 3)
   const Device device = resolve_device(options.device);
-  const CsrMatrix<T> matrix = matrix_from_arrays(arrays);
-  validate_system(matrix, options.solver);
-  const auto start = std::chrono::steady_clock::now();
-  impl_ = device == Device::gpu
-              ? make_device_solver<T>(matrix, options.solver, options.spmv, stream)
-              : make_host_solver<T>(matrix, options.solver);
+  std::chrono::steady_clock::time_point start;
+  std::size_t nnz = 0;
+  if (device == Device::gpu && arrays.on_device) {
+    // Device arrays on the GPU: checked and built on the device, no host round trip (only
+    // spmv.format auto downloads the pattern, for its cache key: spmv/tuning/auto_backend.hpp).
+    const DeviceCsr<T> matrix = checked_device_csr(arrays, options.solver, stream);
+    start = std::chrono::steady_clock::now();
+    nnz = static_cast<std::size_t>(matrix.nnz);
+    impl_ = make_device_solver<T>(matrix, options.solver, options.spmv, stream);
+  } else {
+    // Host arrays, or the CPU path (device arrays downloaded): checked on the host; the GPU
+    // path uploads the matrix once and builds the format on the device from it.
+    const CsrMatrix<T> matrix = host_matrix_from_arrays(arrays, options.solver);
+    start = std::chrono::steady_clock::now();
+    nnz = matrix.values.size();
+    if (device == Device::gpu) {
+      const UploadedCsr<T> uploaded(matrix, stream);
+      impl_ = make_device_solver<T>(uploaded.view(), options.solver, options.spmv, stream);
+    } else {
+      impl_ = make_host_solver<T>(matrix, options.solver);
+    }
+  }
   impl_->options = options.solver;
-  impl_->rows = matrix.rows;
-  impl_->nnz = matrix.values.size();
+  impl_->rows = arrays.rows;
+  impl_->nnz = nnz;
   impl_->setup.device = device;
   impl_->setup.setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -175,7 +124,7 @@ void Solver<T>::update_values(const T* values) {
   if (values == nullptr && impl_->nnz > 0) throw BadInput("update_values: null pointer");
   const bool on_device = is_device_pointer(values);
   if (on_device && impl_->setup.device != Device::gpu) {
-    impl_->update_values(copy_array(values, impl_->nnz, true, "values").data(), false);
+    impl_->update_values(copy_to_host(values, impl_->nnz, true, "values").data(), false);
     return;
   }
   impl_->update_values(values, on_device);

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "spkrylov/solver.hpp"
+#include "spmv/device/device_csr.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -27,8 +28,9 @@ class Solver<T>::Impl {
 template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_host_solver(const CsrMatrix<T>& matrix,
                                                            const SolverOptions& options);
+// From the device CSR arrays (read on the solver's stream during construction only).
 template <class T>
-std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const CsrMatrix<T>& matrix,
+std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const DeviceCsr<T>& matrix,
                                                              const SolverOptions& options,
                                                              const SpmvOptions& spmv,
                                                              cudaStream_t stream);

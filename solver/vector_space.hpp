@@ -8,6 +8,7 @@
 //   value_type, Array<U>                 element type, owning array of U in the space
 //   allocate<U>(count, what)             an Array<U> (what names it in allocation errors)
 //   download(data, count)                a std::vector copy on the host (synchronizes)
+//   copy_within(source, count, destination)   an array of the space copied to another
 //   scalars(), read_scalars(), write_scalars(), scalar_step(step)   KrylovScalars<T> in the
 //                                        space and the small functors that update them
 //   run_repeated(count, use_graph, body), invalidate_graph(), synchronize()
@@ -17,7 +18,8 @@
 //   polynomial_step(n, dinv, r, c, d, x, first, assign)   d = c[1] dinv .* r + c[0] d,
 //                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
-//   invert_entries(...)                  the Jacobi diagonal kernel (solver/jacobi.hpp)
+//   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
+//                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
 // Scalars (alpha, result) are pointers into the space: device pointers on the GPU, so no
 // iteration waits for the host.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "spkrylov/errors.hpp"
+#include "spmv/base/cuda_check.hpp"
 #include "spmv/formats/format_factory.hpp"
 #include "spmv/tuning/auto_backend.hpp"
 
@@ -12,11 +13,11 @@ namespace spk {
 namespace {
 
 template <class T>
-using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const CsrMatrix<T>&, const SpmvOptions&,
+using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const DeviceCsr<T>&, const SpmvOptions&,
                                                            cudaStream_t, TuningReport*);
 // A format's factory as the table calls it: only `auto` fills the tuning report.
 template <Format format, class T>
-std::unique_ptr<SpmvBackend<T>> untuned(const CsrMatrix<T>& matrix, const SpmvOptions& options,
+std::unique_ptr<SpmvBackend<T>> untuned(const DeviceCsr<T>& matrix, const SpmvOptions& options,
                                         cudaStream_t stream, TuningReport*) {
   return make_format_backend<format, T>(matrix, options, stream);
 }
@@ -43,15 +44,27 @@ BackendFactory<T> factory_of(Format format) {
 }  // namespace
 
 template <class T>
-std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
+std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const DeviceCsr<T>& matrix,
                                                   const SpmvOptions& options, cudaStream_t stream,
                                                   TuningReport* tuning) {
   if (tuning != nullptr) *tuning = TuningReport{};
-  return factory_of<T>(options.format)(matrix, options, stream, tuning);
+  auto backend = factory_of<T>(options.format)(matrix, options, stream, tuning);
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the build has read the arrays
+  return backend;
 }
 
-#define SPK_INSTANTIATE_MAKE_SPMV_BACKEND(T)                  \
-  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend( \
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
+                                                  const SpmvOptions& options, cudaStream_t stream,
+                                                  TuningReport* tuning) {
+  const UploadedCsr<T> uploaded(matrix, stream);
+  return make_spmv_backend(uploaded.view(), options, stream, tuning);
+}
+
+#define SPK_INSTANTIATE_MAKE_SPMV_BACKEND(T)                                             \
+  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend(                            \
+      const DeviceCsr<T>&, const SpmvOptions&, cudaStream_t, TuningReport*);             \
+  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend(                            \
       const CsrMatrix<T>&, const SpmvOptions&, cudaStream_t, TuningReport*);
 SPK_INSTANTIATE_MAKE_SPMV_BACKEND(float)
 SPK_INSTANTIATE_MAKE_SPMV_BACKEND(double)

@@ -4,8 +4,9 @@
 // it also reports what the benchmark and the solve report need: device memory footprint, the
 // minimal bytes one SpMV must move, and format details (padding, widths, splits).
 //
-// Backends are built once at setup from a host CsrMatrix (make_spmv_backend in
-// spmv/registry.hpp) and are plain device containers afterwards. apply_scaled() is
+// Backends are built once at setup from a CSR matrix in device memory (make_spmv_backend in
+// spmv/registry.hpp: the layout is built on the device; a host CsrMatrix is uploaded first) and
+// are plain device containers afterwards. apply_scaled() is
 // asynchronous on the stream given at construction.
 #include <cuda_runtime.h>
 

@@ -46,6 +46,7 @@
 #include "solver/amg/level_operator.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/preconditioner.hpp"
+#include "solver/space_pattern.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
 
@@ -56,9 +57,9 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
  public:
   using T = typename Space::value_type;
 
-  // matrix: the solver's operator; pattern: the same matrix on the host (its row offsets and
-  // columns are used); csr_values: its values in the space.
-  AmgPreconditioner(Space& space, const LinearOperator<T>& matrix, const CsrMatrix<T>& pattern,
+  // matrix: the solver's operator; pattern and csr_values: the same matrix's pattern and values
+  // in the space (the hierarchy is built on the host: on the GPU both are downloaded once).
+  AmgPreconditioner(Space& space, const LinearOperator<T>& matrix, const SpacePattern& pattern,
                     const T* csr_values, const AmgOptions& options,
                     const LevelOperatorFactory<T>& operators)
       : space_(space),
@@ -161,14 +162,10 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     return std::vector<T>(values.begin(), values.end());
   }
 
-  // The fine matrix in double, values read from the space.
-  CsrMatrix<double> fine_matrix(const CsrMatrix<T>& pattern, const T* csr_values) {
-    CsrMatrix<double> fine;
-    fine.rows = pattern.rows;
-    fine.cols = pattern.cols;
-    fine.row_offsets = pattern.row_offsets;
-    fine.columns = pattern.columns;
-    const std::vector<T> values = space_.download(csr_values, pattern.columns.size());
+  // The fine matrix in double on the host, pattern and values read from the space.
+  CsrMatrix<double> fine_matrix(const SpacePattern& pattern, const T* csr_values) {
+    CsrMatrix<double> fine = host_pattern<double>(space_, pattern);
+    const std::vector<T> values = space_.download(csr_values, fine.columns.size());
     fine.values.assign(values.begin(), values.end());
     return fine;
   }

@@ -68,4 +68,27 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
+// A new device array of `count` elements copied from the device array `source`, on `stream`
+// (asynchronous: `source` must stay valid until the stream has run the copy).
+template <class U>
+DeviceBuffer<U> copy_device_array(const U* source, std::size_t count, const std::string& what,
+                                  cudaStream_t stream) {
+  DeviceBuffer<U> copy(count, what);
+  if (count > 0)
+    SPK_CUDA_CHECK(cudaMemcpyAsync(copy.data(), source, count * sizeof(U),
+                                   cudaMemcpyDeviceToDevice, stream));
+  return copy;
+}
+
+// `count` elements of a device array, copied to the host on `stream` (landed on return).
+template <class U>
+std::vector<U> download_array(const U* source, std::size_t count, cudaStream_t stream) {
+  std::vector<U> host(count);
+  if (count == 0) return host;
+  SPK_CUDA_CHECK(
+      cudaMemcpyAsync(host.data(), source, count * sizeof(U), cudaMemcpyDeviceToHost, stream));
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return host;
+}
+
 }  // namespace spk

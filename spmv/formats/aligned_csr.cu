@@ -6,7 +6,8 @@
 // autotuning.md, section 1.1, variants 3-5).
 //
 // Layout (AlignedCsrLayout, aligned_csr_layout.hpp): CSR whose rows are zero-padded to start
-// on a multiple of g entries and to be a multiple of g entries long. cudaMalloc returns
+// on a multiple of g entries and to be a multiple of g entries long, built on the device from the
+// device CSR arrays (aligned_csr_build.hpp; to_aligned_csr is its CPU reference). cudaMalloc returns
 // 256-byte aligned arrays, so every sub-warp load of g values or g column indices is aligned to
 // g * sizeof(element) bytes and touches the fewest 32-byte sectors possible. Aligning rows to
 // 128-byte segments instead was considered and not done: since Fermi, DRAM and L2 move 32-byte
@@ -29,10 +30,10 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
-#include <vector>
+#include <utility>
 
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/aligned_csr_layout.hpp"
+#include "spmv/formats/aligned_csr_build.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/device_csr.hpp"
@@ -70,9 +71,10 @@ std::string percent(double fraction) {
 template <class T>
 class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
  public:
-  AlignedCsr(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  AlignedCsr(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : AlignedCsr(matrix,
-                   to_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row)),
+                   build_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row),
+                                     stream),
                    options, stream) {}
 
   template <class Reader, class Output>
@@ -95,19 +97,17 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
   }
 
  private:
-  AlignedCsr(const CsrMatrix<T>& matrix, const AlignedCsrLayout<T>& layout,
-             const SpmvOptions& options, cudaStream_t stream)
+  AlignedCsr(const DeviceCsr<T>& matrix, DeviceAlignedCsr<T>&& layout, const SpmvOptions& options,
+             cudaStream_t stream)
       : HandWrittenBackend<T, AlignedCsr<T>>(
             Format::aligned_csr, matrix, options, stream,
-            DeviceValues<T>(layout.values,
-                            aligned_csr_value_slots(matrix.row_offsets, layout.row_starts),
-                            "aligned-csr values")),
+            DeviceValues<T>(std::move(layout.values), std::move(layout.slots))),
         group_size_(layout.group_size),
         threads_per_row_source_(options.threads_per_row == 0
                                     ? "default (half-warp, Baskaran & Bordawekar)"
                                     : "spmv.threads_per_row"),
-        row_starts_(layout.row_starts, "aligned-csr row starts"),
-        columns_(layout.columns, "aligned-csr column indices") {}
+        row_starts_(std::move(layout.row_starts)),
+        columns_(std::move(layout.columns)) {}
 
   typename HandWrittenBackend<T, AlignedCsr<T>>::Details format_details() const override {
     const auto padded = static_cast<index_t>(this->value_slots());

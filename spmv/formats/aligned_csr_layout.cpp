@@ -8,25 +8,26 @@
 
 namespace spk {
 
+void check_aligned_csr_size(std::int64_t padded_total, int group_size) {
+  check_index_range(padded_total, "aligned-csr padded entries (" + std::to_string(group_size) +
+                                      " threads per row)");
+}
+
 std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offsets,
                                             int group_size) {
   check_threads_per_row(group_size, "aligned-csr");
   if (row_offsets.empty()) return {0};
-  const std::int64_t group = group_size;
-  const auto padded_length = [group](std::int64_t length) {
-    return (length + group - 1) / group * group;
-  };
   std::int64_t padded_total = 0;
   for (std::size_t row = 0; row + 1 < row_offsets.size(); ++row)
-    padded_total += padded_length(row_offsets[row + 1] - row_offsets[row]);
-  check_index_range(padded_total, "aligned-csr padded entries (" + std::to_string(group_size) +
-                                      " threads per row)");
+    padded_total +=
+        aligned_csr_padded_length(row_offsets[row + 1] - row_offsets[row], group_size);
+  check_aligned_csr_size(padded_total, group_size);
 
   std::vector<index_t> row_starts(row_offsets.size());
   std::int64_t start = 0;
   for (std::size_t row = 0; row + 1 < row_offsets.size(); ++row) {
     row_starts[row] = static_cast<index_t>(start);
-    start += padded_length(row_offsets[row + 1] - row_offsets[row]);
+    start += aligned_csr_padded_length(row_offsets[row + 1] - row_offsets[row], group_size);
   }
   row_starts.back() = static_cast<index_t>(start);
   return row_starts;
@@ -37,9 +38,11 @@ ValueSlots aligned_csr_value_slots(const std::vector<index_t>& row_offsets,
   const std::size_t rows = row_offsets.empty() ? 0 : row_offsets.size() - 1;
   ValueSlots slots(row_offsets.empty() ? 0 : static_cast<std::size_t>(row_offsets.back()));
   for (std::size_t row = 0; row < rows; ++row)
-    for (index_t entry = row_offsets[row]; entry < row_offsets[row + 1]; ++entry)
-      slots[static_cast<std::size_t>(entry)] = static_cast<std::uint64_t>(row_starts[row]) +
-                                               static_cast<std::uint64_t>(entry - row_offsets[row]);
+    for (index_t slot = row_starts[row]; slot < row_starts[row + 1]; ++slot) {
+      const AlignedCsrSlot held =
+          aligned_csr_slot(row_offsets[row], row_offsets[row + 1], row_starts[row], slot);
+      if (!held.padding) slots[static_cast<std::size_t>(held.entry)] = static_cast<std::uint64_t>(slot);
+    }
   return slots;
 }
 
@@ -54,16 +57,13 @@ AlignedCsrLayout<T> to_aligned_csr(const CsrMatrix<T>& matrix, int group_size) {
   const auto padded = static_cast<std::size_t>(layout.padded_entries());
   layout.columns.assign(padded, 0);
   layout.values.assign(padded, T(0));
-  for (index_t row = 0; row < matrix.rows; ++row) {
-    const index_t begin = matrix.row_offsets[row], end = matrix.row_offsets[row + 1];
-    index_t slot = layout.row_starts[row];
-    for (index_t k = begin; k < end; ++k, ++slot) {
-      layout.columns[slot] = matrix.columns[k];
-      layout.values[slot] = matrix.values[k];
+  for (index_t row = 0; row < matrix.rows; ++row)
+    for (index_t slot = layout.row_starts[row]; slot < layout.row_starts[row + 1]; ++slot) {
+      const AlignedCsrSlot held = aligned_csr_slot(
+          matrix.row_offsets[row], matrix.row_offsets[row + 1], layout.row_starts[row], slot);
+      layout.columns[slot] = matrix.columns[held.entry];
+      layout.values[slot] = held.padding ? T(0) : matrix.values[held.entry];
     }
-    for (; slot < layout.row_starts[row + 1]; ++slot)  // padding (only in non-empty rows)
-      layout.columns[slot] = matrix.columns[end - 1];
-  }
   return layout;
 }
 

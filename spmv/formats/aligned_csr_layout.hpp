@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "spmv/base/host_device.hpp"
 #include "spmv/formats/value_slots.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
@@ -42,6 +43,29 @@ struct AlignedCsrLayout {
   }
 };
 
+// The two rules of the padded layout, shared by the host builders below (the CPU reference)
+// and the device builders (aligned_csr_build.hpp), so both give the same layout:
+//
+// aligned_csr_padded_length: a row of `length` entries takes `length` rounded up to a multiple
+// of the group size (0 stays 0).
+SPK_HOST_DEVICE inline std::int64_t aligned_csr_padded_length(std::int64_t length,
+                                                               int group_size) {
+  return (length + group_size - 1) / group_size * group_size;
+}
+// aligned_csr_slot: what padded slot `slot` of a row (holding CSR entries [row_begin, row_end)
+// and starting at padded slot row_start) stores: the row's entries in order, then padding that
+// repeats the row's last column with value 0.
+struct AlignedCsrSlot {
+  index_t entry;  // the CSR entry whose column (and, unless padding, value) the slot holds
+  bool padding;
+};
+SPK_HOST_DEVICE inline AlignedCsrSlot aligned_csr_slot(index_t row_begin, index_t row_end,
+                                                       index_t row_start, index_t slot) {
+  const index_t offset = slot - row_start;
+  return offset < row_end - row_begin ? AlignedCsrSlot{row_begin + offset, false}
+                                      : AlignedCsrSlot{row_end - 1, true};
+}
+
 // Row starts of the padded layout for CSR row offsets `row_offsets` and group size
 // `group_size` (2, 4, 8, 16 or 32). Throws BadInput when the padded entry count passes the
 // 32-bit index limit; checks that before allocating the result.
@@ -52,6 +76,10 @@ std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offs
 // for update_values.
 ValueSlots aligned_csr_value_slots(const std::vector<index_t>& row_offsets,
                                    const std::vector<index_t>& row_starts);
+
+// Throws BadInput when `padded_total` padded entries (for `group_size` threads per row) pass the
+// 32-bit index limit: the host and the device builders check with it before allocating.
+void check_aligned_csr_size(std::int64_t padded_total, int group_size);
 
 // Throws BadInput for a group size other than 2, 4, 8, 16, 32 or an oversized padded layout.
 template <class T>

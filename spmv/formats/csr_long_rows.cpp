@@ -7,9 +7,7 @@ CsrLongRows find_long_rows(const std::vector<index_t>& row_offsets, index_t long
   for (std::size_t row = 0; row + 1 < row_offsets.size(); ++row) {
     const index_t begin = row_offsets[row], end = row_offsets[row + 1];
     if (end - begin <= long_row_length) continue;
-    // Chunks cut at absolute multiples of kCsrLongRowChunk: from the one holding `begin` to
-    // the one holding `end - 1`.
-    const index_t chunks = (end - 1) / kCsrLongRowChunk - begin / kCsrLongRowChunk + 1;
+    const index_t chunks = long_row_chunk_count(begin, end);
     const auto slot = static_cast<index_t>(long_rows.rows.size());
     long_rows.rows.push_back(static_cast<index_t>(row));
     long_rows.chunk_offsets.push_back(long_rows.chunk_offsets.back() + chunks);

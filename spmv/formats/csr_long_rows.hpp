@@ -17,13 +17,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "spmv/base/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
-
-#if defined(__CUDACC__)
-#define SPK_LONG_ROWS_HOST_DEVICE __host__ __device__
-#else
-#define SPK_LONG_ROWS_HOST_DEVICE
-#endif
 
 namespace spk {
 
@@ -31,8 +26,15 @@ inline constexpr index_t kCsrLongRowChunk = 1024;
 
 // Rows longer than this many entries take the long-row path, for a sub-warp of
 // `threads_per_row` lanes.
-SPK_LONG_ROWS_HOST_DEVICE constexpr index_t csr_vector_long_row_length(int threads_per_row) {
+SPK_HOST_DEVICE constexpr index_t csr_vector_long_row_length(int threads_per_row) {
   return 32 * static_cast<index_t>(threads_per_row);
+}
+
+// The chunks of a long row holding entries [begin, end): cut at absolute multiples of
+// kCsrLongRowChunk, from the one holding `begin` to the one holding `end - 1` (the host split
+// below and the device one, csr_long_rows_build.hpp, both count with it).
+SPK_HOST_DEVICE constexpr index_t long_row_chunk_count(index_t begin, index_t end) {
+  return (end - 1) / kCsrLongRowChunk - begin / kCsrLongRowChunk + 1;
 }
 
 struct CsrLongRows {
@@ -52,7 +54,7 @@ struct EntryRange {
 };
 
 // Entries [begin, end) of the chunk_of_row-th chunk of a long row holding [row_begin, row_end).
-SPK_LONG_ROWS_HOST_DEVICE inline EntryRange long_row_chunk_range(index_t row_begin, index_t row_end,
+SPK_HOST_DEVICE inline EntryRange long_row_chunk_range(index_t row_begin, index_t row_end,
                                                                  index_t chunk_of_row) {
   const index_t first_boundary = (row_begin / kCsrLongRowChunk + chunk_of_row) * kCsrLongRowChunk;
   const index_t begin = chunk_of_row == 0 ? row_begin : first_boundary;

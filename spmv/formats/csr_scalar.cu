@@ -1,7 +1,8 @@
 // csr-scalar: CSR with one thread per row.
 //
-// Layout: plain CSR, uploaded unchanged: row_offsets and columns (DeviceCsrPattern), values
-// in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot map).
+// Layout: plain CSR, copied unchanged on the device: row_offsets and columns (DeviceCsrPattern),
+// values in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot
+// map).
 // Thread mapping: thread t of the grid computes row t on its own, walking the row's entries
 // in order; an exact grid of ceil(rows / block_size) blocks. Neighbouring threads read
 // addresses a whole row apart, so the loads do not coalesce: this is the naive kernel of
@@ -38,10 +39,11 @@ __global__ void __launch_bounds__(max_block_size)
 template <class T>
 class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
  public:
-  CsrScalar(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : HandWrittenBackend<T, CsrScalar<T>>(Format::csr_scalar, matrix, options, stream,
-                                            DeviceValues<T>(matrix.values, "csr-scalar values")),
-        pattern_(matrix, to_string(Format::csr_scalar)) {}
+  CsrScalar(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, CsrScalar<T>>(
+            Format::csr_scalar, matrix, options, stream,
+            DeviceValues<T>(matrix.values, matrix.nnz, "csr-scalar values", stream)),
+        pattern_(matrix, to_string(Format::csr_scalar), stream) {}
 
   template <class Reader, class Output>
   void multiply(Reader x, Output output, T* y) const {

@@ -1,8 +1,9 @@
 // csr-vector (also registered as "csr"): CSR with a sub-warp of 2, 4, 8, 16 or 32 threads per
 // row, reduced with warp shuffles.
 //
-// Layout: plain CSR, uploaded unchanged: row_offsets and columns (DeviceCsrPattern), values
-// in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot map).
+// Layout: plain CSR, copied unchanged on the device: row_offsets and columns (DeviceCsrPattern),
+// values in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot
+// map).
 // Thread mapping: lanes [g*w, g*w + w) of a warp (w = threads per row) compute one row: lane
 // j reads entries j, j+w, j+2w, ... of the row, so a sub-warp reads a contiguous run of
 // values and column indices (coalesced), several runs in flight per lane (unrolled by 4,
@@ -21,7 +22,8 @@
 // entries of it into partial sums, then one warp per long row adds its partials in a fixed
 // order and writes y (csr_long_rows.hpp). A power-law row of 10^5 entries thus spreads over
 // ~100 warps instead of holding one sub-warp for the whole kernel. The number of long rows
-// and chunks is reported in details().
+// and chunks is reported in details(). The split is found on the device
+// (csr_long_rows_build.hpp; the host's find_long_rows is its CPU reference).
 // Byte model: the CSR model (device_csr.hpp) plus, with long rows, the split's index arrays
 // (read once) and the partial sums (written once, read once).
 //
@@ -36,7 +38,7 @@
 
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
-#include "spmv/formats/csr_long_rows.hpp"
+#include "spmv/formats/csr_long_rows_build.hpp"
 #include "spmv/formats/device_csr.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
@@ -121,16 +123,13 @@ __global__ void __launch_bounds__(max_block_size)
   if (lane == 0) output.store(y + long_rows[slot], sum);
 }
 
-// The long-row split of one matrix, on the device.
+// The long-row split of one matrix, built on the device.
 struct DeviceLongRows {
   // Nothing is allocated when there are no long rows.
-  explicit DeviceLongRows(const CsrLongRows& host)
-      : long_row_count(static_cast<index_t>(host.rows.size())),
-        chunks(host.chunks()),
-        rows(host.rows, "csr-vector long rows"),
-        chunk_offsets(host.rows.empty() ? std::vector<index_t>{} : host.chunk_offsets,
-                      "csr-vector long-row chunk offsets"),
-        chunk_rows(host.chunk_rows, "csr-vector long-row chunk rows") {}
+  template <class T>
+  DeviceLongRows(const DeviceCsr<T>& matrix, index_t long_row_length, cudaStream_t stream)
+      : DeviceLongRows(matrix, long_row_length, count_long_rows(matrix, long_row_length, stream),
+                       stream) {}
   std::size_t device_bytes() const {
     return rows.bytes() + chunk_offsets.bytes() + chunk_rows.bytes();
   }
@@ -139,6 +138,20 @@ struct DeviceLongRows {
   DeviceBuffer<index_t> rows;
   DeviceBuffer<index_t> chunk_offsets;
   DeviceBuffer<index_t> chunk_rows;
+
+ private:
+  template <class T>
+  DeviceLongRows(const DeviceCsr<T>& matrix, index_t long_row_length, const LongRowCounts& counts,
+                 cudaStream_t stream)
+      : long_row_count(counts.long_rows),
+        chunks(counts.chunks),
+        rows(static_cast<std::size_t>(counts.long_rows), "csr-vector long rows"),
+        chunk_offsets(counts.long_rows == 0 ? 0 : static_cast<std::size_t>(counts.long_rows) + 1,
+                      "csr-vector long-row chunk offsets"),
+        chunk_rows(static_cast<std::size_t>(counts.chunks), "csr-vector long-row chunk rows") {
+    fill_long_rows(matrix, long_row_length, counts, rows.data(), chunk_offsets.data(),
+                   chunk_rows.data(), stream);
+  }
 };
 
 std::string threads_per_row_source(const SpmvOptions& options, index_t rows, index_t nnz) {
@@ -152,15 +165,15 @@ std::string threads_per_row_source(const SpmvOptions& options, index_t rows, ind
 template <class T>
 class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
  public:
-  CsrVector(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : HandWrittenBackend<T, CsrVector<T>>(Format::csr_vector, matrix, options, stream,
-                                            DeviceValues<T>(matrix.values, "csr-vector values")),
-        threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz(),
+  CsrVector(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, CsrVector<T>>(
+            Format::csr_vector, matrix, options, stream,
+            DeviceValues<T>(matrix.values, matrix.nnz, "csr-vector values", stream)),
+        threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz,
                                                     options.threads_per_row, sizeof(T))),
-        threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz())),
-        pattern_(matrix, to_string(Format::csr_vector)),
-        long_rows_(
-            find_long_rows(matrix.row_offsets, csr_vector_long_row_length(threads_per_row_))),
+        threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz)),
+        pattern_(matrix, to_string(Format::csr_vector), stream),
+        long_rows_(matrix, csr_vector_long_row_length(threads_per_row_), stream),
         partials_(static_cast<std::size_t>(long_rows_.chunks), "csr-vector long-row partial sums") {
   }
 

@@ -1,4 +1,4 @@
-// cusparse: the vendor baseline, cusparseSpMV on the CSR matrix (uploaded unchanged:
+// cusparse: the vendor baseline, cusparseSpMV on the CSR matrix (copied unchanged on the device:
 // DeviceCsrPattern and the values in CSR order) with 32-bit indices, y = alpha A x + beta y
 // in host pointer mode (apply_scaled passes its alpha and beta through; apply is alpha = 1,
 // beta = 0).
@@ -56,12 +56,12 @@ class CusparseCsr final : public SpmvBackend<T> {
     parse_cusparse_algorithm(options.cusparse_algorithm);
   }
 
-  CusparseCsr(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  CusparseCsr(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : SpmvBackend<T>(stream),
         algorithm_name_(options.cusparse_algorithm),
         algorithm_(parse_cusparse_algorithm(options.cusparse_algorithm)),
-        matrix_(matrix, "cusparse"),
-        values_(matrix.values, "cusparse values") {
+        matrix_(matrix, "cusparse", stream),
+        values_(matrix.values, matrix.nnz, "cusparse values", stream) {
     if (uses_cusparse()) create_cusparse_objects();
   }
 

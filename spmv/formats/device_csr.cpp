@@ -11,13 +11,18 @@ std::size_t csr_bytes_per_spmv(index_t rows, index_t cols, std::size_t stored_en
 }
 
 template <class T>
-DeviceCsrPattern::DeviceCsrPattern(const CsrMatrix<T>& matrix, const std::string& format)
+DeviceCsrPattern::DeviceCsrPattern(const DeviceCsr<T>& matrix, const std::string& format,
+                                   cudaStream_t stream)
     : rows_(matrix.rows),
       cols_(matrix.cols),
-      row_offsets_(matrix.row_offsets, format + " row offsets"),
-      columns_(matrix.columns, format + " column indices") {}
+      row_offsets_(copy_device_array(matrix.row_offsets, static_cast<std::size_t>(matrix.rows) + 1,
+                                     format + " row offsets", stream)),
+      columns_(copy_device_array(matrix.columns, static_cast<std::size_t>(matrix.nnz),
+                                 format + " column indices", stream)) {}
 
-template DeviceCsrPattern::DeviceCsrPattern(const CsrMatrix<float>&, const std::string&);
-template DeviceCsrPattern::DeviceCsrPattern(const CsrMatrix<double>&, const std::string&);
+template DeviceCsrPattern::DeviceCsrPattern(const DeviceCsr<float>&, const std::string&,
+                                            cudaStream_t);
+template DeviceCsrPattern::DeviceCsrPattern(const DeviceCsr<double>&, const std::string&,
+                                            cudaStream_t);
 
 }  // namespace spk

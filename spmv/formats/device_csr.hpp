@@ -1,7 +1,7 @@
 #pragma once
-// DeviceCsrPattern: the row offsets and column indices of a CSR matrix in device memory, as
-// uploaded from a host CsrMatrix; shared by csr-scalar, csr-vector and cusparse (their values,
-// in CSR order, are held by the backend).
+// DeviceCsrPattern: the row offsets and column indices of a CSR matrix in device memory, a
+// device-to-device copy of a DeviceCsr's (spmv/device/device_csr.hpp); shared by csr-scalar,
+// csr-vector and cusparse (their values, in CSR order, are held by the backend).
 //
 // CSR byte model of one SpMV (csr_bytes_per_spmv), used by every CSR-family backend:
 //   stored_entries * (sizeof(T) + sizeof(index_t))   values and column indices, read once
@@ -12,8 +12,10 @@
 #include <cstddef>
 #include <string>
 
+#include <cuda_runtime.h>
+
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/host/csr_matrix.hpp"
+#include "spmv/device/device_csr.hpp"
 
 namespace spk {
 
@@ -22,10 +24,10 @@ std::size_t csr_bytes_per_spmv(index_t rows, index_t cols, std::size_t stored_en
 
 class DeviceCsrPattern {
  public:
-  // Uploads `matrix`'s row offsets and column indices; `format` names the backend in
+  // Copies `matrix`'s row offsets and column indices on `stream`; `format` names the backend in
   // allocation errors.
   template <class T>
-  DeviceCsrPattern(const CsrMatrix<T>& matrix, const std::string& format);
+  DeviceCsrPattern(const DeviceCsr<T>& matrix, const std::string& format, cudaStream_t stream);
 
   index_t rows() const { return rows_; }
   index_t cols() const { return cols_; }

@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/cuda_check.hpp"
+#include "spmv/device/device_kernels.cuh"
 #include "spmv/formats/device_values.hpp"
+#include "spmv/formats/ellpack_layout.hpp"
 
 namespace spk {
 
@@ -19,9 +21,8 @@ struct IdentitySlots {
     return static_cast<std::uint64_t>(k);
   }
 };
-template <class Slot>
 struct MappedSlots {
-  const Slot* __restrict__ slots;
+  const std::uint32_t* __restrict__ slots;
   __device__ __forceinline__ std::uint64_t operator()(std::int64_t k) const { return slots[k]; }
 };
 
@@ -84,6 +85,7 @@ __global__ void __launch_bounds__(kEllScatterRows)
   if (row >= block_end_row) return;
   const index_t first = row_offsets[row];
   const index_t length = row_offsets[row + 1] - first;
+  const std::uint64_t tail_start = length > width ? tail_starts[row] : 0;
   for (index_t j = 0; j < length; ++j) {
     Value value;
     if (staged_rows) {
@@ -92,75 +94,63 @@ __global__ void __launch_bounds__(kEllScatterRows)
       value = values[first + j];
       if (first_non_finite != nullptr && !isfinite(value)) atomicMin(first_non_finite, first + j);
     }
-    const std::uint64_t slot =
-        j < width ? static_cast<std::uint64_t>(j) * pitch + static_cast<std::uint64_t>(row)
-                  : tail_starts[row] + static_cast<std::uint64_t>(j - width);
-    stored[slot] = value;
+    stored[ell_entry_slot(row, j, width, pitch, tail_start)] = value;
   }
 }
 
 // Values staged per ELL scatter block: the largest block's, within the 48 KB of shared memory
-// a kernel gets without opting in.
-template <class Value>
-index_t ell_scatter_capacity(const std::vector<index_t>& row_offsets) {
-  const index_t rows = static_cast<index_t>(row_offsets.size()) - 1;
-  index_t largest = 0;
-  for (index_t first = 0; first < rows; first += kEllScatterRows) {
+// a kernel gets without opting in. *largest = the most entries any block of kEllScatterRows
+// rows holds (one thread per block of rows).
+__global__ void ell_scatter_block_entries_kernel(index_t rows,
+                                                 const index_t* __restrict__ row_offsets,
+                                                 index_t* largest) {
+  const index_t blocks = (rows + kEllScatterRows - 1) / kEllScatterRows;
+  for_each_index(blocks, [&](index_t block) {
+    const index_t first = block * kEllScatterRows;
     const index_t end = rows - first < kEllScatterRows ? rows : first + kEllScatterRows;
-    largest = std::max(largest, row_offsets[end] - row_offsets[first]);
-  }
-  constexpr index_t limit = static_cast<index_t>((48 * 1024) / sizeof(Value));
-  return std::min(largest, limit);
+    atomicMax(largest, row_offsets[end] - row_offsets[first]);
+  });
 }
 
-bool every_slot_fits_32_bits(const ValueSlots& slots) {
-  for (const std::uint64_t slot : slots)
-    if (slot > std::numeric_limits<std::uint32_t>::max()) return false;
-  return true;
+template <class Value>
+index_t ell_scatter_capacity(index_t rows, const index_t* row_offsets, cudaStream_t stream) {
+  DeviceBuffer<index_t> largest(std::vector<index_t>{0}, "update_values staging size");
+  const std::int64_t blocks = (std::int64_t{rows} + kEllScatterRows - 1) / kEllScatterRows;
+  ell_scatter_block_entries_kernel<<<setup_grid(blocks), kSetupBlockSize, 0, stream>>>(
+      rows, row_offsets, largest.data());
+  SPK_CHECK_LAUNCH("ell_scatter_block_entries_kernel");
+  constexpr index_t limit = static_cast<index_t>((48 * 1024) / sizeof(Value));
+  return std::min(download_array(largest.data(), 1, stream)[0], limit);
 }
 
 }  // namespace
 
 template <class Value>
-DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored, const std::string& what)
-    : stored_(stored, what), nnz_(static_cast<index_t>(stored.size())) {}
+DeviceValues<Value>::DeviceValues(const Value* csr_values, index_t nnz, const std::string& what,
+                                  cudaStream_t stream)
+    : stored_(copy_device_array(csr_values, static_cast<std::size_t>(nnz), what, stream)),
+      nnz_(nnz) {}
 
 template <class Value>
-DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored, const ValueSlots& slots,
-                                  const std::string& what)
-    : stored_(stored, what), nnz_(static_cast<index_t>(slots.size())) {
-  if (every_slot_fits_32_bits(slots)) {
-    std::vector<std::uint32_t> narrow(slots.size());
-    for (std::size_t k = 0; k < slots.size(); ++k) narrow[k] = static_cast<std::uint32_t>(slots[k]);
-    slots32_ = DeviceBuffer<std::uint32_t>(narrow, what + " slot map");
-  } else {
-    slots64_ = DeviceBuffer<std::uint64_t>(slots, what + " slot map");
-  }
-}
-
-template <class Value>
-DeviceValues<Value>::DeviceValues(const std::vector<Value>& stored,
-                                  const std::vector<index_t>& row_offsets, index_t ell_width,
-                                  std::size_t pitch, const ValueSlots& slots,
-                                  const std::string& what)
-    : stored_(stored, what),
+DeviceValues<Value>::DeviceValues(DeviceBuffer<Value> stored, DeviceBuffer<std::uint32_t> slots)
+    : stored_(std::move(stored)),
       nnz_(static_cast<index_t>(slots.size())),
-      ell_rows_(static_cast<index_t>(row_offsets.size()) - 1),
+      slots_(std::move(slots)) {}
+
+template <class Value>
+DeviceValues<Value>::DeviceValues(DeviceBuffer<Value> stored, index_t nnz, index_t rows,
+                                  const index_t* row_offsets, index_t ell_width, std::size_t pitch,
+                                  DeviceBuffer<std::uint64_t> tail_starts,
+                                  const std::string& what, cudaStream_t stream)
+    : stored_(std::move(stored)),
+      nnz_(nnz),
+      ell_rows_(rows),
       ell_width_(ell_width),
       ell_pitch_(pitch),
-      row_offsets_(row_offsets, what + " row offsets"),
-      ell_capacity_(ell_scatter_capacity<Value>(row_offsets)) {
-  // Where each row's entries past the width start (HYB's COO part): slot of entry `width`.
-  std::vector<std::uint64_t> tails(static_cast<std::size_t>(ell_rows_), 0);
-  bool any_tail = false;
-  for (index_t row = 0; row < ell_rows_; ++row)
-    if (row_offsets[row + 1] - row_offsets[row] > ell_width) {
-      tails[static_cast<std::size_t>(row)] =
-          slots[static_cast<std::size_t>(row_offsets[row] + ell_width)];
-      any_tail = true;
-    }
-  if (any_tail) tail_starts_ = DeviceBuffer<std::uint64_t>(tails, what + " row tails");
-}
+      row_offsets_(copy_device_array(row_offsets, static_cast<std::size_t>(rows) + 1,
+                                     what + " row offsets", stream)),
+      tail_starts_(std::move(tail_starts)),
+      ell_capacity_(ell_scatter_capacity<Value>(rows, row_offsets, stream)) {}
 
 template <class Value>
 void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite,
@@ -174,14 +164,12 @@ void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite
         ell_rows_, row_offsets_.data(), ell_width_, static_cast<std::uint64_t>(ell_pitch_),
         tail_starts_.data(), values, stored_.data(), first_non_finite, ell_capacity_);
     SPK_CHECK_LAUNCH("scatter_ell_rows_kernel");
-  } else if (slots32_.size() > 0)
-    launch_scatter(nnz_, values, MappedSlots<std::uint32_t>{slots32_.data()}, stored_.data(),
-                   first_non_finite, stream);
-  else if (slots64_.size() > 0)
-    launch_scatter(nnz_, values, MappedSlots<std::uint64_t>{slots64_.data()}, stored_.data(),
-                   first_non_finite, stream);
-  else
+  } else if (slots_.size() > 0) {
+    launch_scatter(nnz_, values, MappedSlots{slots_.data()}, stored_.data(), first_non_finite,
+                   stream);
+  } else {
     launch_scatter(nnz_, values, IdentitySlots{}, stored_.data(), first_non_finite, stream);
+  }
 }
 
 template class DeviceValues<float>;

@@ -16,6 +16,7 @@
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/detail_text.hpp"
+#include "spmv/formats/ell_build.hpp"
 #include "spmv/formats/ell_kernels.cuh"
 #include "spmv/formats/ellpack_layout.hpp"
 #include "spmv/formats/kernel_launch.cuh"
@@ -25,12 +26,11 @@ namespace spk {
 
 class EllDevicePart {
  public:
+  // Takes the geometry and the column indices of an ELL array built on the device
+  // (ell_build.hpp); its values go to the backend's value array.
   template <class T>
-  EllDevicePart(const EllpackLayout<T>& layout, const std::string& format)
-      : rows_(layout.rows),
-        width_(layout.width),
-        pitch_(layout.pitch),
-        columns_(layout.columns, format + " ELL column indices") {}
+  explicit EllDevicePart(DeviceEll<T>& ell)
+      : rows_(ell.rows), width_(ell.width), pitch_(ell.pitch), columns_(std::move(ell.columns)) {}
 
   // y[row] = alpha (row . x) + beta y[row] for every row (also when width == 0; y not read
   // when beta == 0). Without row lengths: plain ELLPACK, every slot read, padding skipped;

@@ -1,7 +1,8 @@
 // `ellpack`: plain ELLPACK/ITPACK on the GPU (Bell & Garland's ELL; reviewed in the
 // ELLPACK-R paper, seed /work/shared/seeds/ellpack-r.txt, section 3).
 //
-// Layout: ellpack_layout.hpp. Every row is padded to the longest row; values and column
+// Layout: ellpack_layout.hpp, built on the device from the device CSR arrays (ell_build.hpp;
+// to_ellpack is its CPU reference). Every row is padded to the longest row; values and column
 // indices are column-major with a pitch aligned to 32 elements; padding slots hold column -1
 // and value 0. Conversion refuses (BadInput, giving the fill ratio and suggesting hyb or
 // ellpack-r) when rows * width > spmv.max_ell_fill * nnz and rows * width > 1e5 slots, and
@@ -14,10 +15,11 @@
 //                                                   included (the pitch rows past `rows` are
 //                                                   never read)
 //                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
-// device_bytes   = pitch * width * (sizeof(T) + 4) + nnz * 4 (the slot map of update_values;
-//                  8 per nonzero when pitch * width >= 2^32, device_values.hpp).
+// device_bytes   = pitch * width * (sizeof(T) + 4) + (rows + 1) * 4 (the CSR row offsets
+//                  update_values scatters with, device_values.hpp).
 // Values: one device array of pitch * width slots, held by HandWrittenBackend.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/device.hpp"
@@ -44,8 +46,8 @@ EllPaddingLimits ellpack_limits(const SpmvOptions& options) {
 template <class T>
 class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
  public:
-  Ellpack(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : Ellpack(matrix, to_ellpack(matrix, ellpack_limits(options)), options, stream) {}
+  Ellpack(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : Ellpack(matrix, ellpack_arrays(matrix, options, stream), options, stream) {}
 
   template <class Reader, class Output>
   void multiply(Reader x, Output output, T* y) const {
@@ -60,14 +62,22 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
   }
 
  private:
-  Ellpack(const CsrMatrix<T>& matrix, const EllpackLayout<T>& layout, const SpmvOptions& options,
+  // Width = the longest row; refused by the fill rule, then the size rule, before allocating.
+  static DeviceEll<T> ellpack_arrays(const DeviceCsr<T>& matrix, const SpmvOptions& options,
+                                     cudaStream_t stream) {
+    const EllPaddingLimits limits = ellpack_limits(options);
+    const index_t width = matrix.stats.max_row_length;
+    check_ell_fill(matrix.rows, width, matrix.nnz, limits);
+    return build_ell(matrix, width, 0, limits, stream);
+  }
+
+  Ellpack(const DeviceCsr<T>& matrix, DeviceEll<T>&& ell, const SpmvOptions& options,
           cudaStream_t stream)
       : HandWrittenBackend<T, Ellpack<T>>(
             Format::ellpack, matrix, options, stream,
-            DeviceValues<T>(layout.values, matrix.row_offsets, layout.width, layout.pitch,
-                            ell_value_slots(matrix.row_offsets, layout.width, layout.pitch),
-                            "ellpack values")),
-        ell_(layout, to_string(Format::ellpack)) {}
+            DeviceValues<T>(std::move(ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
+                            ell.width, ell.pitch, {}, "ellpack values", stream)),
+        ell_(ell) {}
 
   typename HandWrittenBackend<T, Ellpack<T>>::Details format_details() const override {
     typename HandWrittenBackend<T, Ellpack<T>>::Details details{

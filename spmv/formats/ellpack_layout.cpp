@@ -26,17 +26,6 @@ std::string format_ratio(double value) {
   return text;
 }
 
-template <class T>
-void check_padded_size(index_t rows, index_t width, const EllPaddingLimits& limits) {
-  const std::size_t bytes = ell_array_bytes<T>(rows, width);
-  if (bytes > limits.max_bytes)
-    throw BadInput(limits.format + ": padding " + std::to_string(rows) + " rows to " +
-                   std::to_string(width) + " slots needs " +
-                   format_bytes(static_cast<double>(bytes)) + " of values and column indices, " +
-                   "more than the device's " + format_bytes(static_cast<double>(limits.max_bytes)) +
-                   "; use spmv.format: hyb or csr");
-}
-
 }  // namespace
 
 std::size_t ell_pitch(index_t rows) {
@@ -63,67 +52,19 @@ std::size_t ell_array_bytes(index_t rows, index_t width) {
   return slots_per_column * columns;
 }
 
-namespace {
-
-// The values array of to_ellpack_with_width(matrix, width) (padding 0).
 template <class T>
-std::vector<T> ellpack_values(const CsrMatrix<T>& matrix, index_t width, std::size_t pitch) {
-  std::vector<T> values(pitch * static_cast<std::size_t>(width), T(0));
-  for (index_t row = 0; row < matrix.rows; ++row) {
-    const index_t begin = matrix.row_offsets[row];
-    const index_t count = std::min(matrix.row_length(row), width);
-    for (index_t slot = 0; slot < count; ++slot)
-      values[static_cast<std::size_t>(slot) * pitch + static_cast<std::size_t>(row)] =
-          matrix.values[begin + slot];
-  }
-  return values;
+void check_ell_size(index_t rows, index_t width, const EllPaddingLimits& limits) {
+  const std::size_t bytes = ell_array_bytes<T>(rows, width);
+  if (bytes > limits.max_bytes)
+    throw BadInput(limits.format + ": padding " + std::to_string(rows) + " rows to " +
+                   std::to_string(width) + " slots needs " +
+                   format_bytes(static_cast<double>(bytes)) + " of values and column indices, " +
+                   "more than the device's " + format_bytes(static_cast<double>(limits.max_bytes)) +
+                   "; use spmv.format: hyb or csr");
 }
 
-}  // namespace
-
-ValueSlots ell_value_slots(const std::vector<index_t>& row_offsets, index_t width,
-                           std::size_t pitch) {
-  const std::size_t rows = row_offsets.empty() ? 0 : row_offsets.size() - 1;
-  ValueSlots slots(row_offsets.empty() ? 0 : static_cast<std::size_t>(row_offsets.back()));
-  std::uint64_t overflow = pitch * static_cast<std::size_t>(width);  // after the ELL slots
-  for (std::size_t row = 0; row < rows; ++row)
-    for (index_t entry = row_offsets[row]; entry < row_offsets[row + 1]; ++entry) {
-      const auto slot = static_cast<std::size_t>(entry - row_offsets[row]);
-      slots[static_cast<std::size_t>(entry)] =
-          slot < static_cast<std::size_t>(width) ? slot * pitch + row : overflow++;
-    }
-  return slots;
-}
-
-template <class T>
-EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>& matrix, index_t width,
-                                       const EllPaddingLimits& limits) {
-  if (width < 0) throw BadInput(limits.format + ": negative ELL width " + std::to_string(width));
-  check_padded_size<T>(matrix.rows, width, limits);
-  EllpackLayout<T> layout;
-  layout.rows = matrix.rows;
-  layout.cols = matrix.cols;
-  layout.width = width;
-  layout.pitch = ell_pitch(matrix.rows);
-  layout.columns.assign(layout.pitch * static_cast<std::size_t>(width), ell_padding_column);
-  for (index_t row = 0; row < matrix.rows; ++row) {
-    const index_t begin = matrix.row_offsets[row];
-    const index_t count = std::min(matrix.row_length(row), width);
-    for (index_t slot = 0; slot < count; ++slot)
-      layout
-          .columns[static_cast<std::size_t>(slot) * layout.pitch + static_cast<std::size_t>(row)] =
-          matrix.columns[begin + slot];
-    layout.stored_entries += count;
-  }
-  layout.values = ellpack_values(matrix, width, layout.pitch);
-  return layout;
-}
-
-template <class T>
-EllpackLayout<T> to_ellpack(const CsrMatrix<T>& matrix, const EllPaddingLimits& limits) {
-  const index_t width = max_row_length(matrix);
-  const std::int64_t padded = std::int64_t{matrix.rows} * width;
-  const std::int64_t nnz = matrix.nnz();
+void check_ell_fill(index_t rows, index_t width, std::int64_t nnz, const EllPaddingLimits& limits) {
+  const std::int64_t padded = std::int64_t{rows} * width;
   const double fill = nnz == 0 ? 1.0 : static_cast<double>(padded) / static_cast<double>(nnz);
   if (padded > limits.fill_floor && fill > limits.max_fill)
     throw BadInput(limits.format + ": padding every row to the longest row (" +
@@ -131,6 +72,54 @@ EllpackLayout<T> to_ellpack(const CsrMatrix<T>& matrix, const EllPaddingLimits& 
                    " slots for " + std::to_string(nnz) + " nonzeros, fill ratio " +
                    format_ratio(fill) + " > spmv.max_ell_fill = " + format_ratio(limits.max_fill) +
                    "; use spmv.format: hyb or ellpack-r (or raise spmv.max_ell_fill)");
+}
+
+ValueSlots ell_value_slots(const std::vector<index_t>& row_offsets, index_t width,
+                           std::size_t pitch) {
+  const std::size_t rows = row_offsets.empty() ? 0 : row_offsets.size() - 1;
+  ValueSlots slots(row_offsets.empty() ? 0 : static_cast<std::size_t>(row_offsets.back()));
+  std::uint64_t tail_start = pitch * static_cast<std::size_t>(width);  // after the ELL slots
+  for (std::size_t row = 0; row < rows; ++row) {
+    const index_t length = row_offsets[row + 1] - row_offsets[row];
+    for (index_t j = 0; j < length; ++j)
+      slots[static_cast<std::size_t>(row_offsets[row] + j)] =
+          ell_entry_slot(static_cast<index_t>(row), j, width, pitch, tail_start);
+    tail_start += static_cast<std::uint64_t>(ell_tail_length(length, width));
+  }
+  return slots;
+}
+
+template <class T>
+EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>& matrix, index_t width,
+                                       const EllPaddingLimits& limits) {
+  if (width < 0) throw BadInput(limits.format + ": negative ELL width " + std::to_string(width));
+  check_ell_size<T>(matrix.rows, width, limits);
+  EllpackLayout<T> layout;
+  layout.rows = matrix.rows;
+  layout.cols = matrix.cols;
+  layout.width = width;
+  layout.pitch = ell_pitch(matrix.rows);
+  const std::size_t slots = layout.pitch * static_cast<std::size_t>(width);
+  layout.columns.assign(slots, ell_padding_column);
+  layout.values.assign(slots, T(0));
+  for (index_t j = 0; j < width; ++j)
+    for (index_t row = 0; row < matrix.rows; ++row) {
+      const index_t entry =
+          ell_slot_entry(matrix.row_offsets[row], matrix.row_offsets[row + 1], j);
+      if (entry < 0) continue;  // padding
+      const std::size_t slot =
+          static_cast<std::size_t>(j) * layout.pitch + static_cast<std::size_t>(row);
+      layout.columns[slot] = matrix.columns[entry];
+      layout.values[slot] = matrix.values[entry];
+      ++layout.stored_entries;
+    }
+  return layout;
+}
+
+template <class T>
+EllpackLayout<T> to_ellpack(const CsrMatrix<T>& matrix, const EllPaddingLimits& limits) {
+  const index_t width = max_row_length(matrix);
+  check_ell_fill(matrix.rows, width, matrix.nnz(), limits);
   return to_ellpack_with_width(matrix, width, limits);
 }
 
@@ -151,6 +140,7 @@ void ellpack_reference_spmv(const EllpackLayout<T>& layout, const T* x, T* y) {
 
 #define SPK_INSTANTIATE_ELLPACK_LAYOUT(T)                                             \
   template index_t max_row_length(const CsrMatrix<T>&);                               \
+  template void check_ell_size<T>(index_t, index_t, const EllPaddingLimits&);         \
   template std::size_t ell_array_bytes<T>(index_t, index_t);                          \
   template EllpackLayout<T> to_ellpack(const CsrMatrix<T>&, const EllPaddingLimits&); \
   template EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>&, index_t,       \

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "spmv/base/host_device.hpp"
 #include "spmv/formats/value_slots.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
@@ -61,6 +62,29 @@ struct EllpackLayout {
   }
 };
 
+// The two rules of every ELL-family array, shared by the host builders below (the CPU
+// reference) and the device builders (ell_build.hpp), so both give the same layout:
+//
+// ell_slot_entry: the CSR entry that slot j of a row holding entries [row_begin, row_end)
+// stores, or -1 when slot j is padding (j >= the row's length).
+SPK_HOST_DEVICE inline index_t ell_slot_entry(index_t row_begin, index_t row_end, index_t slot) {
+  return slot < row_end - row_begin ? row_begin + slot : -1;
+}
+// ell_entry_slot: where the j-th entry of row `row` sits in the format's value array: slot
+// j * pitch + row below the width, else entry j - width of the row's tail, which starts at
+// value slot tail_start (HYB's COO part follows the pitch * width ELL slots).
+SPK_HOST_DEVICE inline std::uint64_t ell_entry_slot(index_t row, index_t j, index_t width,
+                                                    std::uint64_t pitch, std::uint64_t tail_start) {
+  return j < width ? static_cast<std::uint64_t>(j) * pitch + static_cast<std::uint64_t>(row)
+                   : tail_start + static_cast<std::uint64_t>(j - width);
+}
+
+// ell_tail_length: how many entries of a row of `length` entries lie past the width (HYB's COO
+// entries of the row; 0 for plain ELLPACK, whose width is the longest row).
+SPK_HOST_DEVICE inline index_t ell_tail_length(index_t length, index_t width) {
+  return length > width ? length - width : 0;
+}
+
 // rows rounded up to a multiple of ell_pitch_alignment.
 std::size_t ell_pitch(index_t rows);
 // The longest row of `matrix` (0 for a matrix without rows).
@@ -69,6 +93,13 @@ index_t max_row_length(const CsrMatrix<T>& matrix);
 // Bytes of the padded value and column arrays, pitch * width * (sizeof(T) + 4).
 template <class T>
 std::size_t ell_array_bytes(index_t rows, index_t width);
+
+// The refusal rules above, from the sizes alone (the host and device builders both call them
+// before allocating): the fill rule for a width of `width` slots over nnz entries (ellpack),
+// and the size rule.
+void check_ell_fill(index_t rows, index_t width, std::int64_t nnz, const EllPaddingLimits& limits);
+template <class T>
+void check_ell_size(index_t rows, index_t width, const EllPaddingLimits& limits);
 
 // Plain ELLPACK: width = longest row. Throws BadInput under the refusal rules above.
 template <class T>

@@ -2,7 +2,8 @@
 // Exper. 2010; seed /work/shared/seeds/ellpack-r.txt, notes
 // /work/shared/notes/seeds-ellpack-r-and-csr-report.md).
 //
-// Layout: ellpack_r_layout.hpp. The ELLPACK arrays (column-major, pitch aligned to 32
+// Layout: ellpack_r_layout.hpp, built on the device from the device CSR arrays (ell_build.hpp;
+// to_ellpack_r is its CPU reference). The ELLPACK arrays (column-major, pitch aligned to 32
 // elements, padded to the longest row with column -1 / value 0) plus rl[], the length of each
 // row. Storage guard: no fill-ratio refusal (the kernel never reads padding, so
 // spmv.max_ell_fill does not apply); the padded arrays must fit the device memory (BadInput
@@ -16,18 +17,18 @@
 // bytes_per_spmv = nnz * (sizeof(T) + 4)   values and columns actually read (padding is not)
 //                + rows * 4                rl[]
 //                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
-// device_bytes   = pitch * width * (sizeof(T) + 4) + rows * 4 + nnz * 4 (the slot map of
-//                  update_values; 8 per nonzero when pitch * width >= 2^32, device_values.hpp).
+// device_bytes   = pitch * width * (sizeof(T) + 4) + rows * 4 + (rows + 1) * 4 (the CSR row
+//                  offsets update_values scatters with, device_values.hpp).
 // Device arrays: the ELL columns (EllDevicePart), rl[], and the values (pitch * width slots,
 // held by HandWrittenBackend).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_device_part.cuh"
-#include "spmv/formats/ellpack_r_layout.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {
@@ -44,8 +45,10 @@ EllPaddingLimits ellpack_r_limits() {
 template <class T>
 class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
  public:
-  EllpackR(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : EllpackR(matrix, to_ellpack_r(matrix, ellpack_r_limits()), options, stream) {}
+  EllpackR(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : EllpackR(matrix,
+                 build_ell(matrix, matrix.stats.max_row_length, 0, ellpack_r_limits(), stream),
+                 options, stream) {}
 
   template <class Reader, class Output>
   void multiply(Reader x, Output output, T* y) const {
@@ -62,16 +65,16 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
   }
 
  private:
-  EllpackR(const CsrMatrix<T>& matrix, const EllpackRLayout<T>& layout, const SpmvOptions& options,
+  EllpackR(const DeviceCsr<T>& matrix, DeviceEll<T>&& ell, const SpmvOptions& options,
            cudaStream_t stream)
       : HandWrittenBackend<T, EllpackR<T>>(
             Format::ellpack_r, matrix, options, stream,
-            DeviceValues<T>(layout.ell.values, matrix.row_offsets, layout.ell.width,
-                            layout.ell.pitch,
-                            ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
-                            "ellpack-r values")),
-        ell_(layout.ell, to_string(Format::ellpack_r)),
-        row_lengths_(layout.row_lengths, "ellpack-r row lengths") {}
+            DeviceValues<T>(std::move(ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
+                            ell.width, ell.pitch, {}, "ellpack-r values", stream)),
+        ell_(ell),
+        row_lengths_(static_cast<std::size_t>(matrix.rows), "ellpack-r row lengths") {
+    fill_row_lengths(matrix, row_lengths_.data(), stream);
+  }
 
   typename HandWrittenBackend<T, EllpackR<T>>::Details format_details() const override {
     const index_t rows = this->rows();

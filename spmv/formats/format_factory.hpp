@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "spkrylov/options.hpp"
-#include "spmv/host/csr_matrix.hpp"
+#include "spmv/device/device_csr.hpp"
 #include "spmv/spmv_backend.hpp"
 
 namespace spk {
@@ -19,7 +19,7 @@ template <Format format>
 struct FormatBackend;
 
 template <Format format, class T>
-std::unique_ptr<SpmvBackend<T>> make_format_backend(const CsrMatrix<T>& matrix,
+std::unique_ptr<SpmvBackend<T>> make_format_backend(const DeviceCsr<T>& matrix,
                                                     const SpmvOptions& options,
                                                     cudaStream_t stream);
 

@@ -4,7 +4,8 @@
 // declaration: it must not instantiate a factory without the format's FormatBackend.
 //
 // The factory calls Backend::check_options(options) first, so bad options are refused before
-// any (possibly long) conversion of the matrix, then builds the backend.
+// any (possibly long) conversion of the matrix, then builds the backend from the device CSR
+// arrays (the layout is built on the device).
 #include <memory>
 
 #include "spmv/formats/format_factory.hpp"
@@ -12,7 +13,7 @@
 namespace spk {
 
 template <Format format, class T>
-std::unique_ptr<SpmvBackend<T>> make_format_backend(const CsrMatrix<T>& matrix,
+std::unique_ptr<SpmvBackend<T>> make_format_backend(const DeviceCsr<T>& matrix,
                                                     const SpmvOptions& options,
                                                     cudaStream_t stream) {
   using Backend = typename FormatBackend<format>::template type<T>;
@@ -30,6 +31,6 @@ std::unique_ptr<SpmvBackend<T>> make_format_backend(const CsrMatrix<T>& matrix,
     using type = Backend<T>;                                                         \
   };                                                                                 \
   template std::unique_ptr<SpmvBackend<float>> make_format_backend<format, float>(   \
-      const CsrMatrix<float>&, const SpmvOptions&, cudaStream_t);                    \
+      const DeviceCsr<float>&, const SpmvOptions&, cudaStream_t);                    \
   template std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double>( \
-      const CsrMatrix<double>&, const SpmvOptions&, cudaStream_t)
+      const DeviceCsr<double>&, const SpmvOptions&, cudaStream_t)

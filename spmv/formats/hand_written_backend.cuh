@@ -34,6 +34,7 @@
 #include "spkrylov/options.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "spmv/device/device_csr.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"
@@ -90,13 +91,13 @@ class HandWrittenBackend : public SpmvBackend<T> {
 
  protected:
   // values: the matrix's values in the format's layout and the slot of each nonzero.
-  HandWrittenBackend(Format format, const CsrMatrix<T>& matrix, const SpmvOptions& options,
+  HandWrittenBackend(Format format, const DeviceCsr<T>& matrix, const SpmvOptions& options,
                      cudaStream_t stream, DeviceValues<Value> values)
       : SpmvBackend<T>(stream),
         format_(format),
         rows_(matrix.rows),
         cols_(matrix.cols),
-        nnz_(matrix.nnz()),
+        nnz_(matrix.nnz),
         launch_(options, static_cast<std::size_t>(matrix.cols), to_string(format)),
         values_(std::move(values)) {}
 

@@ -1,7 +1,8 @@
 // `hyb`: ELLPACK + COO (Bell & Garland's hybrid; reviewed as "HYB [13]" in the ELLPACK-R
 // paper, seed /work/shared/seeds/ellpack-r.txt).
 //
-// Layout: hyb_layout.hpp. The first K entries of every row in a column-major, pitch-aligned
+// Layout: hyb_layout.hpp, built on the device from the device CSR arrays (ell_build.hpp, the
+// row-length histogram included; to_hyb is its CPU reference). The first K entries of every row in a column-major, pitch-aligned
 // ELL array (-1 padding); the overflow as row-sorted COO triples. K is spmv.hyb_width when
 // >= 0, otherwise the documented cost rule over the row-length histogram (hyb_layout.hpp),
 // which keeps small regular matrices entirely in ELL. The ELL part must fit the device
@@ -17,13 +18,14 @@
 //                + cols * sizeof(T) + rows * sizeof(T) x read once, y written once
 //                + coo_rows * 2 * sizeof(T)            y re-read and re-written by the COO
 //                                                      atomics, once per overflowing row.
-// device_bytes   = pitch * K * (sizeof(T) + 4) + coo_entries * (sizeof(T) + 8) + nnz * 4 (the
-//                  slot map of update_values, ELL slots and COO entries alike; 8 per nonzero
-//                  when the value array has 2^32 slots or more, device_values.hpp).
+// device_bytes   = pitch * K * (sizeof(T) + 4) + coo_entries * (sizeof(T) + 8) + (rows + 1) * 4
+//                  (the CSR row offsets update_values scatters with) + rows * 8 when some row
+//                  spills into COO (where each row's COO entries start, device_values.hpp).
 // Values: one device array (held by HandWrittenBackend), the pitch * K ELL slots followed by
 // the coo_entries COO values.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spmv/base/device.hpp"
@@ -45,18 +47,11 @@ EllPaddingLimits hyb_limits() {
   return limits;
 }
 
-// The ELL slots, then the COO values: the backend's one value array.
-template <class T>
-std::vector<T> hyb_stored_values(std::vector<T> ell_values, const std::vector<T>& coo_values) {
-  ell_values.insert(ell_values.end(), coo_values.begin(), coo_values.end());
-  return ell_values;
-}
-
 template <class T>
 class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
  public:
-  Hyb(const CsrMatrix<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : Hyb(matrix, to_hyb(matrix, options.hyb_width, hyb_limits()), options, stream) {}
+  Hyb(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : Hyb(matrix, build_hyb(matrix, options.hyb_width, hyb_limits(), stream), options, stream) {}
 
   // The ELL part writes every y[i] = alpha (ELL row . x) + beta y[i]; the COO part then adds
   // alpha times its sums, on the same stream.
@@ -87,18 +82,17 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
   }
 
  private:
-  Hyb(const CsrMatrix<T>& matrix, const HybLayout<T>& layout, const SpmvOptions& options,
+  Hyb(const DeviceCsr<T>& matrix, DeviceHyb<T>&& hyb, const SpmvOptions& options,
       cudaStream_t stream)
       : HandWrittenBackend<T, Hyb<T>>(
             Format::hyb, matrix, options, stream,
-            DeviceValues<T>(hyb_stored_values(layout.ell.values, layout.coo.values),
-                            matrix.row_offsets, layout.ell.width, layout.ell.pitch,
-                            ell_value_slots(matrix.row_offsets, layout.ell.width, layout.ell.pitch),
-                            "hyb values")),
-        choice_(layout.choice),
-        ell_(layout.ell, to_string(Format::hyb)),
-        coo_rows_(layout.coo.rows, "hyb COO row indices"),
-        coo_columns_(layout.coo.columns, "hyb COO column indices") {}
+            DeviceValues<T>(std::move(hyb.ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
+                            hyb.ell.width, hyb.ell.pitch, std::move(hyb.tail_starts),
+                            "hyb values", stream)),
+        choice_(hyb.choice),
+        ell_(hyb.ell),
+        coo_rows_(std::move(hyb.coo_rows)),
+        coo_columns_(std::move(hyb.coo_columns)) {}
 
   typename HandWrittenBackend<T, Hyb<T>>::Details format_details() const override {
     const index_t nnz_count = this->nnz();

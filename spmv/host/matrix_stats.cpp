@@ -87,41 +87,48 @@ std::string yes_no(bool value) {
 
 }  // namespace
 
-RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t>& row_offsets) {
+RowStats row_stats_from_sums(index_t rows, index_t cols, std::int64_t nnz,
+                             const RowLengthSums& sums) {
   RowStats stats;
   stats.rows = rows;
   stats.cols = cols;
-  stats.nnz = rows > 0 ? row_offsets[static_cast<std::size_t>(rows)] : 0;
+  stats.nnz = nnz;
+  stats.min_row_length = rows == 0 ? 0 : sums.min_length;
+  stats.max_row_length = rows == 0 ? 0 : sums.max_length;
+  stats.empty_rows = sums.empty_rows;
+  stats.aligned16_entries = sums.aligned16_entries;
+  if (rows > 0) {
+    const double row_count = static_cast<double>(rows);
+    stats.avg_row_length = static_cast<double>(nnz) / row_count;
+    const double variance = static_cast<double>(sums.sum_of_squares) / row_count -
+                            stats.avg_row_length * stats.avg_row_length;
+    stats.row_length_stddev = std::sqrt(std::max(0.0, variance));
+  }
+  if (stats.avg_row_length > 0.0)
+    stats.row_length_variation = stats.row_length_stddev / stats.avg_row_length;
+  if (nnz > 0)
+    stats.ell_fill_ratio = static_cast<double>(rows) *
+                           static_cast<double>(stats.max_row_length) / static_cast<double>(nnz);
+  return stats;
+}
+
+RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t>& row_offsets) {
   index_t min_length = std::numeric_limits<index_t>::max(), max_length = 0, empty = 0;
   std::int64_t aligned16 = 0;
-  double sum_of_squares = 0.0;  // sums of squared integers: exact, so any thread order agrees
+  std::uint64_t sum_of_squares = 0;
 #pragma omp parallel for schedule(static) reduction(min : min_length) reduction(max : max_length) \
     reduction(+ : empty, aligned16, sum_of_squares)
   for (index_t row = 0; row < rows; ++row) {
     const index_t length = row_offsets[row + 1] - row_offsets[row];
     min_length = std::min(min_length, length);
     max_length = std::max(max_length, length);
-    sum_of_squares += static_cast<double>(length) * static_cast<double>(length);
+    sum_of_squares += static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length);
     aligned16 += (std::int64_t{length} + 15) / 16 * 16;
     if (length == 0) ++empty;
   }
-  stats.min_row_length = rows == 0 ? 0 : min_length;
-  stats.max_row_length = max_length;
-  stats.empty_rows = empty;
-  stats.aligned16_entries = aligned16;
-  if (rows > 0) {
-    const double row_count = static_cast<double>(rows);
-    stats.avg_row_length = static_cast<double>(stats.nnz) / row_count;
-    const double variance =
-        sum_of_squares / row_count - stats.avg_row_length * stats.avg_row_length;
-    stats.row_length_stddev = std::sqrt(std::max(0.0, variance));
-  }
-  if (stats.avg_row_length > 0.0)
-    stats.row_length_variation = stats.row_length_stddev / stats.avg_row_length;
-  if (stats.nnz > 0)
-    stats.ell_fill_ratio = static_cast<double>(rows) * static_cast<double>(max_length) /
-                           static_cast<double>(stats.nnz);
-  return stats;
+  const std::int64_t nnz = rows > 0 ? row_offsets[static_cast<std::size_t>(rows)] : 0;
+  return row_stats_from_sums(rows, cols, nnz,
+                             RowLengthSums{min_length, max_length, empty, aligned16, sum_of_squares});
 }
 
 MatrixStats compute_matrix_stats(const CsrMatrix<double>& matrix) {

@@ -38,6 +38,22 @@ struct RowStats {
   }
 };
 
+// The exact integer sums RowStats is derived from: what one pass over the row lengths
+// accumulates, on the host (compute_row_stats) or on the device (device_row_stats,
+// spmv/device/device_row_stats.hpp). Integer sums do not depend on the order of the pass.
+struct RowLengthSums {
+  index_t min_length = 0;  // over all rows (any value when rows == 0)
+  index_t max_length = 0;
+  index_t empty_rows = 0;
+  std::int64_t aligned16_entries = 0;
+  std::uint64_t sum_of_squares = 0;  // of the row lengths
+};
+
+// RowStats of a pattern with `rows` rows, `cols` columns and `nnz` entries from its sums: the
+// one place the derived fields (mean, deviation, fill ratio) are computed.
+RowStats row_stats_from_sums(index_t rows, index_t cols, std::int64_t nnz,
+                             const RowLengthSums& sums);
+
 // `row_offsets` has rows + 1 entries (a CsrMatrix's, or any CSR pattern's).
 RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t>& row_offsets);
 

@@ -57,7 +57,7 @@ class AutoTuned final : public SpmvBackend<T> {
 template <class T>
 class DeviceCandidateBench final : public CandidateBench {
  public:
-  DeviceCandidateBench(const CsrMatrix<T>& matrix, cudaStream_t stream)
+  DeviceCandidateBench(const DeviceCsr<T>& matrix, cudaStream_t stream)
       : matrix_(matrix),
         stream_(stream),
         x_(std::vector<T>(static_cast<std::size_t>(matrix.cols), T(1)), "auto tuning x"),
@@ -89,12 +89,23 @@ class DeviceCandidateBench final : public CandidateBench {
         .median_ms;
   }
 
-  const CsrMatrix<T>& matrix_;
+  const DeviceCsr<T>& matrix_;
   cudaStream_t stream_;
   DeviceBuffer<T> x_, y_;
   std::chrono::steady_clock::time_point start_;
   std::unique_ptr<SpmvBackend<T>> current_, kept_;
 };
+
+// The fingerprint (a host hash) of the device matrix's pattern: the row offsets and column
+// indices come back to the host for it, the values do not.
+template <class T>
+MatrixFingerprint device_fingerprint(const DeviceCsr<T>& matrix, cudaStream_t stream) {
+  const std::vector<index_t> row_offsets =
+      download_array(matrix.row_offsets, static_cast<std::size_t>(matrix.rows) + 1, stream);
+  const std::vector<index_t> columns =
+      download_array(matrix.columns, static_cast<std::size_t>(matrix.nnz), stream);
+  return fingerprint_pattern(matrix.rows, matrix.cols, row_offsets.data(), columns.data());
+}
 
 }  // namespace
 
@@ -103,13 +114,13 @@ const char* spkrylov_version() {
 }
 
 template <class T>
-std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
+std::unique_ptr<SpmvBackend<T>> make_auto_backend(const DeviceCsr<T>& matrix,
                                                   const SpmvOptions& options, cudaStream_t stream,
                                                   TuningReport* tuning) {
   const auto started = std::chrono::steady_clock::now();
   const DeviceInfo device = current_device_info();
   TuningKey key;
-  key.matrix = fingerprint_of(matrix);
+  key.matrix = device_fingerprint(matrix, stream);
   key.gpu_name = device.name;
   key.compute_capability = device.compute_major * 10 + device.compute_minor;
   key.precision = sizeof(T) == 8 ? "double" : "single";
@@ -146,8 +157,7 @@ std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
   }
 
   const CandidatePlan plan =
-      plan_format_candidates(compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets),
-                             options, sizeof(T), device.global_memory_bytes);
+      plan_format_candidates(matrix.stats, options, sizeof(T), device.global_memory_bytes);
   DeviceCandidateBench<T> bench(matrix, stream);
   run_tuning(plan, options.tune_budget_ms, bench, report);
   if (!report.cache_path.empty()) cache.store(key, TuningChoice{report.chosen, report.chosen_ms});
@@ -157,10 +167,10 @@ std::unique_ptr<SpmvBackend<T>> make_auto_backend(const CsrMatrix<T>& matrix,
   return tuned;
 }
 
-template std::unique_ptr<SpmvBackend<float>> make_auto_backend(const CsrMatrix<float>&,
+template std::unique_ptr<SpmvBackend<float>> make_auto_backend(const DeviceCsr<float>&,
                                                                const SpmvOptions&, cudaStream_t,
                                                                TuningReport*);
-template std::unique_ptr<SpmvBackend<double>> make_auto_backend(const CsrMatrix<double>&,
+template std::unique_ptr<SpmvBackend<double>> make_auto_backend(const DeviceCsr<double>&,
                                                                 const SpmvOptions&, cudaStream_t,
                                                                 TuningReport*);
 

@@ -1,0 +1,9 @@
+#pragma once
+// SPK_HOST_DEVICE: marks a small inline function that both the host code and the kernels call
+// (__host__ __device__ under nvcc, nothing for the host compiler), so that a rule such as
+// "where slot j of row r goes" is written once and the CPU and GPU paths cannot disagree.
+#if defined(__CUDACC__)
+#define SPK_HOST_DEVICE __host__ __device__
+#else
+#define SPK_HOST_DEVICE
+#endif
