@@ -2,6 +2,7 @@
 // (INT_MAX: none), a one-thread kernel finds the row and column of the faulty entries, and the
 // facts come back in one small copy.
 #include <climits>
+#include <vector>
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
@@ -64,27 +65,16 @@ __global__ void __launch_bounds__(1)
   locate_entry(facts->non_finite_value, rows, row_offsets, columns);
 }
 
-template <class Facts>
-Facts read_back(const DeviceBuffer<Facts>& facts, cudaStream_t stream) {
-  Facts result{};
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(&result, facts.data(), sizeof result, cudaMemcpyDeviceToHost, stream));
-  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return result;
-}
-
 }  // namespace
 
 RowOffsetsFacts device_row_offsets_facts(index_t rows, const index_t* row_offsets,
                                          cudaStream_t stream) {
-  const RowOffsetsFacts start{0, 0, kNone};
-  DeviceBuffer<RowOffsetsFacts> facts(1, "row offsets check");
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(facts.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
+  DeviceBuffer<RowOffsetsFacts> facts(std::vector<RowOffsetsFacts>{{0, 0, kNone}},
+                                      "row offsets check");
   row_offsets_facts_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(rows, row_offsets,
                                                                              facts.data());
   SPK_CHECK_LAUNCH("row_offsets_facts_kernel");
-  RowOffsetsFacts result = read_back(facts, stream);
+  RowOffsetsFacts result = download_array(facts.data(), 1, stream)[0];
   if (result.first_decreasing_row == kNone) result.first_decreasing_row = -1;
   return result;
 }
@@ -95,13 +85,8 @@ EntryFacts device_entry_facts(index_t rows, index_t cols, const index_t* row_off
   EntryFacts start;
   start.column_out_of_range.entry = kNone;
   start.non_finite_value.entry = kNone;
-  DeviceBuffer<EntryFacts> facts(1, "matrix entries check");
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(facts.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
-  index_t nnz = 0;
-  SPK_CUDA_CHECK(cudaMemcpyAsync(&nnz, row_offsets + rows, sizeof nnz, cudaMemcpyDeviceToHost,
-                                 stream));
-  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  DeviceBuffer<EntryFacts> facts(std::vector<EntryFacts>{start}, "matrix entries check");
+  const index_t nnz = download_array(row_offsets + rows, 1, stream)[0];
   if (nnz > 0) {
     entry_faults_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, cols, columns,
                                                                          values, facts.data());
@@ -109,7 +94,7 @@ EntryFacts device_entry_facts(index_t rows, index_t cols, const index_t* row_off
   }
   locate_entries_kernel<<<1, 1, 0, stream>>>(rows, row_offsets, columns, facts.data());
   SPK_CHECK_LAUNCH("locate_entries_kernel");
-  return read_back(facts, stream);
+  return download_array(facts.data(), 1, stream)[0];
 }
 
 template EntryFacts device_entry_facts(index_t, index_t, const index_t*, const index_t*,

@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <vector>
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
@@ -55,18 +56,12 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 
 RowStats device_row_stats(index_t rows, index_t cols, const index_t* row_offsets,
                           cudaStream_t stream) {
-  const DeviceRowLengthSums start{INT_MAX, 0, 0, 0, 0, 0};
-  DeviceBuffer<DeviceRowLengthSums> sums(1, "row statistics");
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(sums.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
-  // A block size that is a multiple of 32: every warp is full for the shuffles.
+  DeviceBuffer<DeviceRowLengthSums> sums(
+      std::vector<DeviceRowLengthSums>{{INT_MAX, 0, 0, 0, 0, 0}}, "row statistics");
   row_length_sums_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(rows, row_offsets,
                                                                            sums.data());
   SPK_CHECK_LAUNCH("row_length_sums_kernel");
-  DeviceRowLengthSums result{};
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(&result, sums.data(), sizeof result, cudaMemcpyDeviceToHost, stream));
-  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const DeviceRowLengthSums result = download_array(sums.data(), 1, stream)[0];
   return row_stats_from_sums(
       rows, cols, result.nnz,
       RowLengthSums{result.min_length, result.max_length, result.empty_rows,

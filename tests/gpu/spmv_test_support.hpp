@@ -19,6 +19,8 @@
 //   expect_update_values_capturable update_values captured in a CUDA graph (no allocation, no
 //                           synchronization) and replayed
 //   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
+//   FreshRandom             a random engine seeded afresh each run; its seed is in every
+//                           failure message of the scope that holds it
 //
 // Tolerance. The reference is the fp64 CPU product of the very same T-valued matrix and x, so
 // the error is the backend's rounding alone. A dot product of m terms summed in precision u
@@ -340,5 +342,15 @@ inline std::vector<NamedShape> awkward_shapes(std::mt19937_64& rng) {
                                   37, 1000, [&](index_t) { return up_to(300); }, rng)});
   return shapes;
 }
+
+class FreshRandom {
+ public:
+  std::mt19937_64& engine() { return engine_; }
+
+ private:
+  unsigned seed_ = std::random_device{}();
+  ::testing::ScopedTrace trace_{__FILE__, __LINE__, "random seed " + std::to_string(seed_)};
+  std::mt19937_64 engine_{seed_};
+};
 
 }  // namespace spk::test

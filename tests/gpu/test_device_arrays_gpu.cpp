@@ -23,12 +23,11 @@
 #include "spkrylov/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "tests/gpu/spmv_test_support.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {
 namespace {
-
-unsigned fresh_seed() { return std::random_device{}(); }
 
 // n x n, diagonally dominant by rows (so Jacobi-preconditioned BiCGSTAB converges): row r gets
 // row_length(r) - 1 distinct random off-diagonal columns, sorted, plus its diagonal entry
@@ -209,9 +208,8 @@ void expect_same_solves(const CsrMatrix<double>& source, Method method, std::mt1
 
 TEST(SolverDeviceArraysGpu, EveryFormatSolvesBitwiseAsFromHostArrays) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const unsigned seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
   auto lengths = std::uniform_int_distribution<index_t>(2, 9);
   // Nonsymmetric, rows of 2..9 entries and one of 200 (BiCGSTAB); SPD with rows of about 2..17
   // and a row of about 150 (CG).
@@ -337,9 +335,8 @@ std::vector<ArraysCase> bad_and_awkward_cases(std::mt19937_64& rng) {
 // the same solve, for every format.
 TEST(SolverDeviceArraysGpu, BadAndAwkwardArraysGiveWhatHostArraysGive) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const unsigned seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
   for (const ArraysCase& c : bad_and_awkward_cases(rng)) {
     SCOPED_TRACE(c.name);
     CsrMatrix<double> host;
@@ -381,7 +378,8 @@ TEST(SolverDeviceArraysGpu, BadAndAwkwardArraysGiveWhatHostArraysGive) {
 // pointer is refused before any kernel reads it, and the device stays usable.
 TEST(SolverDeviceArraysGpu, NullAndHostPointersWithOnDeviceAreRefused) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  std::mt19937_64 rng(fresh_seed());
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
   const CsrMatrix<double> matrix = dominant_matrix(50, [](index_t) { return 3; }, false, rng);
   const DeviceArrays<double> device(matrix);
   const std::vector<double> b(50, 1.0);

@@ -61,8 +61,7 @@ void expect_same_bits(const std::vector<U>& device, const std::vector<V>& host,
     }
 }
 
-// The shapes every device builder is checked on: the awkward ones and a fresh random pattern
-// (seed from the clock, printed on failure).
+// The shapes every device builder is checked on: the awkward ones and a random pattern.
 std::vector<test::NamedShape> layout_shapes(std::mt19937_64& rng) {
   std::vector<test::NamedShape> shapes = test::awkward_shapes(rng);
   auto lengths = std::uniform_int_distribution<index_t>(0, 70);
@@ -73,8 +72,6 @@ std::vector<test::NamedShape> layout_shapes(std::mt19937_64& rng) {
                         rng)});
   return shapes;
 }
-
-unsigned fresh_seed() { return std::random_device{}(); }
 
 template <class T>
 void expect_row_stats_match(const CsrMatrix<T>& matrix, const DeviceCsr<T>& device) {
@@ -200,9 +197,8 @@ void expect_device_layouts_match(const CsrMatrix<T>& matrix, const test::TestStr
 TEST(DeviceLayouts, EveryDeviceBuiltLayoutMatchesTheHostLayoutBitwise) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::TestStream stream;
-  const unsigned seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
   for (const test::NamedShape& shape : layout_shapes(rng)) {
     SCOPED_TRACE(shape.name);
     const CsrMatrix<double> matrix = test::with_random_values(shape.matrix, rng);
@@ -222,9 +218,8 @@ TEST(DeviceLayouts, EveryDeviceBuiltLayoutMatchesTheHostLayoutBitwise) {
 // column, empty rows, rows without a diagonal entry, a duplicated diagonal entry).
 TEST(DeviceLayouts, JacobiDiagonalPositionsMatchTheHost) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const unsigned seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
   std::vector<test::NamedShape> shapes = layout_shapes(rng);
   CsrMatrix<double> duplicated;  // rows 0 and 2 hold their diagonal twice, row 1 not at all
   duplicated.rows = duplicated.cols = 3;
@@ -257,9 +252,8 @@ TEST(DeviceLayouts, JacobiDiagonalPositionsMatchTheHost) {
 TEST(DeviceLayouts, CsrCheckFactsMatchTheHost) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::TestStream stream;
-  const unsigned seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
   const CsrMatrix<double> good = test::random_pattern_matrix(
       400, 400, [](index_t row) { return row % 7; }, rng);
   std::vector<std::pair<std::string, CsrMatrix<double>>> cases{{"valid", good}};
