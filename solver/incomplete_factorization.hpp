@@ -21,6 +21,7 @@
 #include "solver/factor_pattern.hpp"
 #include "solver/jacobi_entry.hpp"
 #include "solver/preconditioner.hpp"
+#include "solver/space_pattern.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -36,11 +37,12 @@ class IncompleteFactorizationPreconditioner final : public KrylovPreconditioner<
   using T = typename Space::value_type;
   using Factors = typename FactorsOf<Space>::type;
 
-  // matrix: the pattern (host); csr_values: its values in the space, in matrix's CSR order.
-  IncompleteFactorizationPreconditioner(Space& space, FactorKind kind, const CsrMatrix<T>& matrix,
+  // pattern: the matrix's pattern in the space (analysed on the host: on the GPU it is
+  // downloaded once, host_pattern); csr_values: its values in the space, in CSR order.
+  IncompleteFactorizationPreconditioner(Space& space, FactorKind kind, const SpacePattern& pattern,
                                         const T* csr_values)
       : space_(space),
-        pattern_(make_factor_pattern(kind, matrix)),
+        pattern_(make_factor_pattern(kind, host_pattern<T>(space, pattern))),
         factors_(space, pattern_),
         fault_(space.template allocate<std::uint64_t>(1, "factorization fault code")) {
     const auto start = std::chrono::steady_clock::now();
