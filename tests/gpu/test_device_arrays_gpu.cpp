@@ -231,6 +231,50 @@ TEST(SolverDeviceArraysGpu, EveryFormatSolvesBitwiseAsFromHostArrays) {
   }
 }
 
+// Every preconditioner reads the matrix's pattern and values in the space at setup (on the GPU
+// the device arrays, or for IC(0)/ILU(0) a host copy of the pattern): the same solve, before
+// and after an update_values, from device arrays as from host arrays (default format).
+TEST(SolverDeviceArraysGpu, EveryPreconditionerSolvesBitwiseAsFromHostArrays) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::FreshRandom fresh;
+  std::mt19937_64& rng = fresh.engine();
+  auto lengths = std::uniform_int_distribution<index_t>(2, 9);
+  const CsrMatrix<double> nonsymmetric =
+      dominant_matrix(3000, [&](index_t) { return lengths(rng); }, false, rng);
+  const CsrMatrix<double> spd =
+      dominant_matrix(3000, [&](index_t) { return lengths(rng); }, true, rng);
+  struct Case {
+    Preconditioner preconditioner;
+    Method method;
+    const CsrMatrix<double>* matrix;
+  };
+  for (const Case& c : {Case{Preconditioner::none, Method::cg, &spd},
+                        Case{Preconditioner::jacobi, Method::cg, &spd},
+                        Case{Preconditioner::chebyshev, Method::cg, &spd},
+                        Case{Preconditioner::ic0, Method::cg, &spd},
+                        Case{Preconditioner::ilu0, Method::bicgstab, &nonsymmetric}}) {
+    SCOPED_TRACE(to_string(c.preconditioner));
+    const CsrMatrix<double>& matrix = *c.matrix;
+    const DeviceArrays<double> device(matrix);
+    const std::vector<double> b = test::random_vector(static_cast<std::size_t>(matrix.rows), 7);
+    // New values: each scaled on its own (BiCGSTAB), or all by one factor (CG: A stays SPD).
+    std::vector<double> new_values = matrix.values;
+    std::uniform_real_distribution<double> scale(0.9, 1.1);
+    const double common = scale(rng);
+    for (double& value : new_values) value *= c.method == Method::cg ? common : scale(rng);
+    Options options;
+    options.device = Device::gpu;
+    options.solver.method = c.method;
+    options.solver.preconditioner = c.preconditioner;
+    options.solver.tolerance = 1e-10;
+    const Outcome<double> from_host = run(arrays_of(matrix), options, b, new_values);
+    const Outcome<double> from_device = run(device.arrays, options, b, new_values);
+    ASSERT_TRUE(from_host.error.empty()) << from_host.error;
+    EXPECT_TRUE(from_host.results[0].converged()) << from_host.results[0].message;
+    expect_same_outcome(from_device, from_host);
+  }
+}
+
 // A case of the bad-input comparison: arrays (possibly malformed) and the options to use.
 struct ArraysCase {
   std::string name;
