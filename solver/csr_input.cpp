@@ -56,8 +56,7 @@ void check_system(index_t rows, index_t cols, const EntryFacts& facts,
 // With on_device: a pointer the GPU can read (a host pointer would fault the kernels).
 void check_device_pointer(const void* pointer, std::size_t count, const char* what) {
   if (count == 0) return;
-  if (pointer == nullptr)
-    throw BadInput(std::string("CsrArrays: ") + what + " is a null pointer");
+  if (pointer == nullptr) throw BadInput(std::string("CsrArrays: ") + what + " is a null pointer");
   if (!device_can_read(pointer))
     throw BadInput(std::string("CsrArrays: ") + what +
                    " is host memory the GPU cannot read, but on_device is set");
@@ -112,14 +111,13 @@ DeviceCsr<T> checked_device_csr(const CsrArrays<T>& arrays, const SolverOptions&
       device_entry_facts(rows, cols, arrays.row_offsets, arrays.columns, arrays.values, stream);
   check_columns(facts, cols);
   check_system(rows, cols, facts, options);
-  return describe_device_csr(rows, cols, arrays.row_offsets, arrays.columns, arrays.values,
-                             stream);
+  return describe_device_csr(rows, cols, arrays.row_offsets, arrays.columns, arrays.values, stream);
 }
 
-#define SPK_INSTANTIATE_CSR_INPUT(T)                                                          \
-  template CsrMatrix<T> host_matrix_from_arrays(const CsrArrays<T>&, const SolverOptions&);  \
-  template DeviceCsr<T> checked_device_csr(const CsrArrays<T>&, const SolverOptions&,        \
-                                           cudaStream_t);                                    \
+#define SPK_INSTANTIATE_CSR_INPUT(T)                                                        \
+  template CsrMatrix<T> host_matrix_from_arrays(const CsrArrays<T>&, const SolverOptions&); \
+  template DeviceCsr<T> checked_device_csr(const CsrArrays<T>&, const SolverOptions&,       \
+                                           cudaStream_t);                                   \
   template std::vector<T> copy_to_host(const T*, std::size_t, bool, const char*);
 SPK_INSTANTIATE_CSR_INPUT(float)
 SPK_INSTANTIATE_CSR_INPUT(double)

@@ -103,7 +103,8 @@ __global__ void gershgorin_kernel(std::size_t n, const index_t* __restrict__ row
 
 __global__ void __launch_bounds__(kSetupBlockSize)
     diagonal_positions_kernel(index_t rows, const index_t* __restrict__ row_offsets,
-                              const index_t* __restrict__ columns, index_t* __restrict__ positions) {
+                              const index_t* __restrict__ columns,
+                              index_t* __restrict__ positions) {
   for_each_row_by_warp(rows, [&](index_t row, index_t lane) {
     const index_t found =
         last_diagonal_entry(row, row_offsets[row] + lane, row_offsets[row + 1], 32, columns);

@@ -55,8 +55,8 @@ class DeviceSpace {
   template <class U>
   void copy_within(const U* source, std::size_t count, U* destination) {
     if (count == 0) return;
-    SPK_CUDA_CHECK(cudaMemcpyAsync(destination, source, count * sizeof(U),
-                                   cudaMemcpyDeviceToDevice, context_.stream()));
+    SPK_CUDA_CHECK(cudaMemcpyAsync(destination, source, count * sizeof(U), cudaMemcpyDeviceToDevice,
+                                   context_.stream()));
   }
 
   KrylovScalars<T>* scalars() { return scalars_.data(); }

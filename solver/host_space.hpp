@@ -106,8 +106,7 @@ class HostSpace {
                                index_t* positions) {
 #pragma omp parallel for schedule(static)
     for (index_t row = 0; row < rows; ++row)
-      positions[row] =
-          last_diagonal_entry(row, row_offsets[row], row_offsets[row + 1], 1, columns);
+      positions[row] = last_diagonal_entry(row, row_offsets[row], row_offsets[row + 1], 1, columns);
   }
   // result[i] = 1 / values[positions[i]]; *fault = the first bad row's diagonal_fault code.
   void invert_entries(std::size_t n, const T* values, const index_t* positions, T* result,

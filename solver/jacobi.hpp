@@ -1,10 +1,10 @@
 #pragma once
 // Jacobi (diagonal) preconditioner: M = diag(A), applied as z = D^-1 r (one elementwise
 // product per apply). Setup finds, once, where each row's diagonal entry sits in the CSR
-// value array (in the space: a kernel on the device, from the device CSR arrays); computing D^-1 from (new) values is then one gather-and-invert pass in the
-// space (invert_entries), with no host copy on the device. A missing, zero, non-finite or
-// uninvertible diagonal entry is reported by check() as BadDiagonal, naming the first such
-// row (0-based).
+// value array (in the space: a kernel on the device, from the device CSR arrays); computing D^-1
+// from (new) values is then one gather-and-invert pass in the space (invert_entries), with no host
+// copy on the device. A missing, zero, non-finite or uninvertible diagonal entry is reported by
+// check() as BadDiagonal, naming the first such row (0-based).
 #include <cstdint>
 #include <string>
 

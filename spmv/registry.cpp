@@ -61,10 +61,10 @@ std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
   return make_spmv_backend(uploaded.view(), options, stream, tuning);
 }
 
-#define SPK_INSTANTIATE_MAKE_SPMV_BACKEND(T)                                             \
-  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend(                            \
-      const DeviceCsr<T>&, const SpmvOptions&, cudaStream_t, TuningReport*);             \
-  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend(                            \
+#define SPK_INSTANTIATE_MAKE_SPMV_BACKEND(T)                                 \
+  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend(                \
+      const DeviceCsr<T>&, const SpmvOptions&, cudaStream_t, TuningReport*); \
+  template std::unique_ptr<SpmvBackend<T>> make_spmv_backend(                \
       const CsrMatrix<T>&, const SpmvOptions&, cudaStream_t, TuningReport*);
 SPK_INSTANTIATE_MAKE_SPMV_BACKEND(float)
 SPK_INSTANTIATE_MAKE_SPMV_BACKEND(double)

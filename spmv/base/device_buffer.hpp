@@ -75,8 +75,8 @@ DeviceBuffer<U> copy_device_array(const U* source, std::size_t count, const std:
                                   cudaStream_t stream) {
   DeviceBuffer<U> copy(count, what);
   if (count > 0)
-    SPK_CUDA_CHECK(cudaMemcpyAsync(copy.data(), source, count * sizeof(U),
-                                   cudaMemcpyDeviceToDevice, stream));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(copy.data(), source, count * sizeof(U), cudaMemcpyDeviceToDevice, stream));
   return copy;
 }
 

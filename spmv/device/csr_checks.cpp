@@ -1,6 +1,6 @@
-#include <cmath>
-
 #include "spmv/device/csr_checks.hpp"
+
+#include <cmath>
 
 namespace spk {
 

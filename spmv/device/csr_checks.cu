@@ -88,8 +88,8 @@ EntryFacts device_entry_facts(index_t rows, index_t cols, const index_t* row_off
   DeviceBuffer<EntryFacts> facts(std::vector<EntryFacts>{start}, "matrix entries check");
   const index_t nnz = download_array(row_offsets + rows, 1, stream)[0];
   if (nnz > 0) {
-    entry_faults_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, cols, columns,
-                                                                         values, facts.data());
+    entry_faults_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, cols, columns, values,
+                                                                         facts.data());
     SPK_CHECK_LAUNCH("entry_faults_kernel");
   }
   locate_entries_kernel<<<1, 1, 0, stream>>>(rows, row_offsets, columns, facts.data());

@@ -1,5 +1,4 @@
 #include "spmv/device/device_csr.hpp"
-
 #include "spmv/device/device_row_stats.hpp"
 
 namespace spk {
@@ -23,8 +22,8 @@ UploadedCsr<T>::UploadedCsr(const CsrMatrix<T>& matrix, cudaStream_t stream)
     : row_offsets_(matrix.row_offsets, "matrix row offsets"),
       columns_(matrix.columns, "matrix column indices"),
       values_(matrix.values, "matrix values"),
-      view_(describe_device_csr<T>(matrix.rows, matrix.cols, row_offsets_.data(),
-                                   columns_.data(), values_.data(), stream)) {}
+      view_(describe_device_csr<T>(matrix.rows, matrix.cols, row_offsets_.data(), columns_.data(),
+                                   values_.data(), stream)) {}
 
 template <class T>
 CsrMatrix<T> download_csr(const DeviceCsr<T>& matrix, cudaStream_t stream) {
@@ -39,10 +38,10 @@ CsrMatrix<T> download_csr(const DeviceCsr<T>& matrix, cudaStream_t stream) {
   return host;
 }
 
-#define SPK_INSTANTIATE_DEVICE_CSR(T)                                                   \
-  template DeviceCsr<T> describe_device_csr(index_t, index_t, const index_t*,           \
-                                            const index_t*, const T*, cudaStream_t);    \
-  template class UploadedCsr<T>;                                                        \
+#define SPK_INSTANTIATE_DEVICE_CSR(T)                                                         \
+  template DeviceCsr<T> describe_device_csr(index_t, index_t, const index_t*, const index_t*, \
+                                            const T*, cudaStream_t);                          \
+  template class UploadedCsr<T>;                                                              \
   template CsrMatrix<T> download_csr(const DeviceCsr<T>&, cudaStream_t);
 SPK_INSTANTIATE_DEVICE_CSR(float)
 SPK_INSTANTIATE_DEVICE_CSR(double)

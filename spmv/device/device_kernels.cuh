@@ -53,11 +53,14 @@ __device__ __forceinline__ U warp_max(U value) {
 
 template <class U>
 __device__ __forceinline__ U warp_sum(U value) {
-  for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(0xffffffffu, value, offset);
+  for (int offset = 16; offset > 0; offset /= 2)
+    value += __shfl_xor_sync(0xffffffffu, value, offset);
   return value;
 }
 
-__device__ __forceinline__ bool lowest_lane() { return threadIdx.x % 32u == 0; }
+__device__ __forceinline__ bool lowest_lane() {
+  return threadIdx.x % 32u == 0;
+}
 
 template <class Body>
 __device__ __forceinline__ void for_each_row_by_warp(std::int32_t rows, Body&& body) {

@@ -1,5 +1,3 @@
-#include "spmv/device/device_row_stats.hpp"
-
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -7,6 +5,7 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/device/device_kernels.cuh"
+#include "spmv/device/device_row_stats.hpp"
 
 namespace spk {
 
@@ -56,17 +55,16 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 
 RowStats device_row_stats(index_t rows, index_t cols, const index_t* row_offsets,
                           cudaStream_t stream) {
-  DeviceBuffer<DeviceRowLengthSums> sums(
-      std::vector<DeviceRowLengthSums>{{INT_MAX, 0, 0, 0, 0, 0}}, "row statistics");
+  DeviceBuffer<DeviceRowLengthSums> sums(std::vector<DeviceRowLengthSums>{{INT_MAX, 0, 0, 0, 0, 0}},
+                                         "row statistics");
   row_length_sums_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(rows, row_offsets,
                                                                            sums.data());
   SPK_CHECK_LAUNCH("row_length_sums_kernel");
   const DeviceRowLengthSums result = download_array(sums.data(), 1, stream)[0];
-  return row_stats_from_sums(
-      rows, cols, result.nnz,
-      RowLengthSums{result.min_length, result.max_length, result.empty_rows,
-                    static_cast<std::int64_t>(result.aligned16_entries),
-                    static_cast<std::uint64_t>(result.sum_of_squares)});
+  return row_stats_from_sums(rows, cols, result.nnz,
+                             RowLengthSums{result.min_length, result.max_length, result.empty_rows,
+                                           static_cast<std::int64_t>(result.aligned16_entries),
+                                           static_cast<std::uint64_t>(result.sum_of_squares)});
 }
 
 }  // namespace spk

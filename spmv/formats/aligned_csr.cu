@@ -7,11 +7,11 @@
 //
 // Layout (AlignedCsrLayout, aligned_csr_layout.hpp): CSR whose rows are zero-padded to start
 // on a multiple of g entries and to be a multiple of g entries long, built on the device from the
-// device CSR arrays (aligned_csr_build.hpp; to_aligned_csr is its CPU reference). cudaMalloc returns
-// 256-byte aligned arrays, so every sub-warp load of g values or g column indices is aligned to
-// g * sizeof(element) bytes and touches the fewest 32-byte sectors possible. Aligning rows to
-// 128-byte segments instead was considered and not done: since Fermi, DRAM and L2 move 32-byte
-// sectors, so 128-byte alignment of a 64-byte half-warp load only adds padding (up to 31
+// device CSR arrays (aligned_csr_build.hpp; to_aligned_csr is its CPU reference). cudaMalloc
+// returns 256-byte aligned arrays, so every sub-warp load of g values or g column indices is
+// aligned to g * sizeof(element) bytes and touches the fewest 32-byte sectors possible. Aligning
+// rows to 128-byte segments instead was considered and not done: since Fermi, DRAM and L2 move
+// 32-byte sectors, so 128-byte alignment of a 64-byte half-warp load only adds padding (up to 31
 // entries per row for float) and saves no sector. The padding overhead (padded entries / nnz -
 // 1) is reported in details().
 //
@@ -72,10 +72,10 @@ template <class T>
 class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
  public:
   AlignedCsr(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : AlignedCsr(matrix,
-                   build_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row),
-                                     stream),
-                   options, stream) {}
+      : AlignedCsr(
+            matrix,
+            build_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row), stream),
+            options, stream) {}
 
   template <class Reader, class Output>
   void multiply(Reader x, Output output, T* y) const {

@@ -1,11 +1,10 @@
-#include "spmv/formats/aligned_csr_build.hpp"
-
 #include <cub/device/device_scan.cuh>
 
 #include "spmv/base/cub_call.cuh"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/device/device_kernels.cuh"
+#include "spmv/formats/aligned_csr_build.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
 
 namespace spk {
@@ -29,10 +28,9 @@ __global__ void __launch_bounds__(kSetupBlockSize)
     padded_lengths_kernel(index_t rows, int group_size, const index_t* __restrict__ row_offsets,
                           index_t* __restrict__ padded_lengths) {
   for_each_index(rows + 1, [&](index_t row) {
-    padded_lengths[row] =
-        row < rows ? static_cast<index_t>(aligned_csr_padded_length(
-                         row_offsets[row + 1] - row_offsets[row], group_size))
-                   : 0;
+    padded_lengths[row] = row < rows ? static_cast<index_t>(aligned_csr_padded_length(
+                                           row_offsets[row + 1] - row_offsets[row], group_size))
+                                     : 0;
   });
 }
 
@@ -40,9 +38,9 @@ template <class T>
 __global__ void __launch_bounds__(kSetupBlockSize)
     aligned_csr_fill_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                             const index_t* __restrict__ csr_columns,
-                            const T* __restrict__ csr_values, const index_t* __restrict__ row_starts,
-                            index_t* __restrict__ columns, T* __restrict__ values,
-                            std::uint32_t* __restrict__ slots) {
+                            const T* __restrict__ csr_values,
+                            const index_t* __restrict__ row_starts, index_t* __restrict__ columns,
+                            T* __restrict__ values, std::uint32_t* __restrict__ slots) {
   for_each_row_by_warp(rows, [&](index_t row, index_t lane) {
     const index_t begin = row_offsets[row], end = row_offsets[row + 1];
     const index_t start = row_starts[row], next = row_starts[row + 1];
@@ -58,8 +56,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 }  // namespace
 
 template <class T>
-index_t fill_aligned_csr_row_starts(const DeviceCsr<T>& matrix, int group_size,
-                                    index_t* row_starts, cudaStream_t stream) {
+index_t fill_aligned_csr_row_starts(const DeviceCsr<T>& matrix, int group_size, index_t* row_starts,
+                                    cudaStream_t stream) {
   check_threads_per_row(group_size, "aligned-csr");
   const index_t rows = matrix.rows;
   DeviceBuffer<unsigned long long> total(std::vector<unsigned long long>{0}, "aligned-csr size");
@@ -109,11 +107,10 @@ DeviceAlignedCsr<T> build_aligned_csr(const DeviceCsr<T>& matrix, int group_size
   return layout;
 }
 
-#define SPK_INSTANTIATE_ALIGNED_CSR_BUILD(T)                                                    \
-  template index_t fill_aligned_csr_row_starts(const DeviceCsr<T>&, int, index_t*,              \
-                                               cudaStream_t);                                   \
-  template void fill_aligned_csr(const DeviceCsr<T>&, const index_t*, index_t*, T*,             \
-                                 std::uint32_t*, cudaStream_t);                                 \
+#define SPK_INSTANTIATE_ALIGNED_CSR_BUILD(T)                                                      \
+  template index_t fill_aligned_csr_row_starts(const DeviceCsr<T>&, int, index_t*, cudaStream_t); \
+  template void fill_aligned_csr(const DeviceCsr<T>&, const index_t*, index_t*, T*,               \
+                                 std::uint32_t*, cudaStream_t);                                   \
   template DeviceAlignedCsr<T> build_aligned_csr(const DeviceCsr<T>&, int, cudaStream_t);
 SPK_INSTANTIATE_ALIGNED_CSR_BUILD(float)
 SPK_INSTANTIATE_ALIGNED_CSR_BUILD(double)

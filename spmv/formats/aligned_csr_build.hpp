@@ -19,8 +19,8 @@ namespace spk {
 // or a padded count past the 32-bit index limit: checked (one integer read back) before
 // anything is written.
 template <class T>
-index_t fill_aligned_csr_row_starts(const DeviceCsr<T>& matrix, int group_size,
-                                    index_t* row_starts, cudaStream_t stream);
+index_t fill_aligned_csr_row_starts(const DeviceCsr<T>& matrix, int group_size, index_t* row_starts,
+                                    cudaStream_t stream);
 
 // The padded columns and values (row_starts[rows] slots each: every slot written, padding
 // included) and slots[k], the padded slot of CSR entry k (nnz entries). A warp per row.

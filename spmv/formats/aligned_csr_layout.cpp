@@ -19,8 +19,7 @@ std::vector<index_t> aligned_csr_row_starts(const std::vector<index_t>& row_offs
   if (row_offsets.empty()) return {0};
   std::int64_t padded_total = 0;
   for (std::size_t row = 0; row + 1 < row_offsets.size(); ++row)
-    padded_total +=
-        aligned_csr_padded_length(row_offsets[row + 1] - row_offsets[row], group_size);
+    padded_total += aligned_csr_padded_length(row_offsets[row + 1] - row_offsets[row], group_size);
   check_aligned_csr_size(padded_total, group_size);
 
   std::vector<index_t> row_starts(row_offsets.size());
@@ -41,7 +40,8 @@ ValueSlots aligned_csr_value_slots(const std::vector<index_t>& row_offsets,
     for (index_t slot = row_starts[row]; slot < row_starts[row + 1]; ++slot) {
       const AlignedCsrSlot held =
           aligned_csr_slot(row_offsets[row], row_offsets[row + 1], row_starts[row], slot);
-      if (!held.padding) slots[static_cast<std::size_t>(held.entry)] = static_cast<std::uint64_t>(slot);
+      if (!held.padding)
+        slots[static_cast<std::size_t>(held.entry)] = static_cast<std::uint64_t>(slot);
     }
   return slots;
 }

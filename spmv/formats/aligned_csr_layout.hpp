@@ -48,8 +48,7 @@ struct AlignedCsrLayout {
 //
 // aligned_csr_padded_length: a row of `length` entries takes `length` rounded up to a multiple
 // of the group size (0 stays 0).
-SPK_HOST_DEVICE inline std::int64_t aligned_csr_padded_length(std::int64_t length,
-                                                               int group_size) {
+SPK_HOST_DEVICE inline std::int64_t aligned_csr_padded_length(std::int64_t length, int group_size) {
   return (length + group_size - 1) / group_size * group_size;
 }
 // aligned_csr_slot: what padded slot `slot` of a row (holding CSR entries [row_begin, row_end)

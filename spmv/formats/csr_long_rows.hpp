@@ -55,7 +55,7 @@ struct EntryRange {
 
 // Entries [begin, end) of the chunk_of_row-th chunk of a long row holding [row_begin, row_end).
 SPK_HOST_DEVICE inline EntryRange long_row_chunk_range(index_t row_begin, index_t row_end,
-                                                                 index_t chunk_of_row) {
+                                                       index_t chunk_of_row) {
   const index_t first_boundary = (row_begin / kCsrLongRowChunk + chunk_of_row) * kCsrLongRowChunk;
   const index_t begin = chunk_of_row == 0 ? row_begin : first_boundary;
   const std::int64_t next = static_cast<std::int64_t>(first_boundary) + kCsrLongRowChunk;

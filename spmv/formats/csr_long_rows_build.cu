@@ -1,11 +1,10 @@
-#include "spmv/formats/csr_long_rows_build.hpp"
-
 #include <cub/device/device_scan.cuh>
 
 #include "spmv/base/cub_call.cuh"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/device/device_kernels.cuh"
+#include "spmv/formats/csr_long_rows_build.hpp"
 
 namespace spk {
 
@@ -22,8 +21,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
                            const index_t* __restrict__ row_offsets, LongRowCounts* counts) {
   int long_rows = 0, chunks = 0;
   for_each_index(rows, [&](index_t row) {
-    const index_t row_chunks = chunks_of_row(row_offsets[row], row_offsets[row + 1],
-                                             long_row_length);
+    const index_t row_chunks =
+        chunks_of_row(row_offsets[row], row_offsets[row + 1], long_row_length);
     long_rows += row_chunks > 0 ? 1 : 0;
     chunks += row_chunks;
   });
@@ -90,9 +89,8 @@ void fill_long_rows(const DeviceCsr<T>& matrix, index_t long_row_length,
   DeviceBuffer<index_t> chunks(entries, "csr-vector long-row chunk counts");
   DeviceBuffer<index_t> slot_of_row(entries, "csr-vector long-row slots");
   DeviceBuffer<index_t> chunk_starts(entries, "csr-vector long-row chunk starts");
-  long_row_flags_kernel<<<setup_grid(std::int64_t{matrix.rows} + 1), kSetupBlockSize, 0,
-                          stream>>>(matrix.rows, long_row_length, matrix.row_offsets,
-                                    is_long.data(), chunks.data());
+  long_row_flags_kernel<<<setup_grid(std::int64_t{matrix.rows} + 1), kSetupBlockSize, 0, stream>>>(
+      matrix.rows, long_row_length, matrix.row_offsets, is_long.data(), chunks.data());
   SPK_CHECK_LAUNCH("long_row_flags_kernel");
   run_cub("csr-vector long-row slots scan", stream, [&](void* scratch, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveSum(scratch, bytes, is_long.data(), slot_of_row.data(),
@@ -109,9 +107,9 @@ void fill_long_rows(const DeviceCsr<T>& matrix, index_t long_row_length,
   SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the scratch arrays are freed
 }
 
-#define SPK_INSTANTIATE_LONG_ROWS_BUILD(T)                                                     \
-  template LongRowCounts count_long_rows(const DeviceCsr<T>&, index_t, cudaStream_t);          \
-  template void fill_long_rows(const DeviceCsr<T>&, index_t, const LongRowCounts&, index_t*,   \
+#define SPK_INSTANTIATE_LONG_ROWS_BUILD(T)                                                   \
+  template LongRowCounts count_long_rows(const DeviceCsr<T>&, index_t, cudaStream_t);        \
+  template void fill_long_rows(const DeviceCsr<T>&, index_t, const LongRowCounts&, index_t*, \
                                index_t*, index_t*, cudaStream_t);
 SPK_INSTANTIATE_LONG_ROWS_BUILD(float)
 SPK_INSTANTIATE_LONG_ROWS_BUILD(double)

@@ -9,10 +9,10 @@
 //   + cols * sizeof(T)                                x, read once
 //   + rows * sizeof(T)                                y, written once
 // aligned-csr passes its padded entry count as stored_entries.
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <string>
-
-#include <cuda_runtime.h>
 
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/device/device_csr.hpp"

@@ -140,8 +140,8 @@ DeviceValues<Value>::DeviceValues(DeviceBuffer<Value> stored, DeviceBuffer<std::
 template <class Value>
 DeviceValues<Value>::DeviceValues(DeviceBuffer<Value> stored, index_t nnz, index_t rows,
                                   const index_t* row_offsets, index_t ell_width, std::size_t pitch,
-                                  DeviceBuffer<std::uint64_t> tail_starts,
-                                  const std::string& what, cudaStream_t stream)
+                                  DeviceBuffer<std::uint64_t> tail_starts, const std::string& what,
+                                  cudaStream_t stream)
     : stored_(std::move(stored)),
       nnz_(nnz),
       ell_rows_(rows),

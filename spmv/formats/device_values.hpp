@@ -41,8 +41,7 @@ class DeviceValues {
  public:
   // Values stored in CSR order: a copy of the nnz device values `csr_values` (made on
   // `stream`), no map.
-  DeviceValues(const Value* csr_values, index_t nnz, const std::string& what,
-               cudaStream_t stream);
+  DeviceValues(const Value* csr_values, index_t nnz, const std::string& what, cudaStream_t stream);
   // Values stored in a layout with a slot map: `stored` holds every slot (padding included),
   // slots[k] is the slot of nonzero k (slots.size() == nnz).
   DeviceValues(DeviceBuffer<Value> stored, DeviceBuffer<std::uint32_t> slots);

@@ -1,9 +1,6 @@
-#include "spmv/formats/ell_build.hpp"
-
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
-
 #include <string>
 
 #include "spkrylov/errors.hpp"
@@ -11,6 +8,7 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/device/device_kernels.cuh"
+#include "spmv/formats/ell_build.hpp"
 
 namespace spk {
 
@@ -27,8 +25,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   for_each_index(slots, [&](std::int64_t slot) {
     const auto row = static_cast<index_t>(slot % pitch);
     const auto j = static_cast<index_t>(slot / pitch);
-    const index_t entry = row < rows ? ell_slot_entry(row_offsets[row], row_offsets[row + 1], j)
-                                     : index_t{-1};
+    const index_t entry =
+        row < rows ? ell_slot_entry(row_offsets[row], row_offsets[row + 1], j) : index_t{-1};
     columns[slot] = entry >= 0 ? csr_columns[entry] : ell_padding_column;
     values[slot] = entry >= 0 ? csr_values[entry] : T(0);
   });
@@ -37,9 +35,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 __global__ void __launch_bounds__(kSetupBlockSize)
     row_lengths_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                        index_t* __restrict__ row_lengths) {
-  for_each_index(rows, [&](index_t row) {
-    row_lengths[row] = row_offsets[row + 1] - row_offsets[row];
-  });
+  for_each_index(rows,
+                 [&](index_t row) { row_lengths[row] = row_offsets[row + 1] - row_offsets[row]; });
 }
 
 // tail_lengths[r] = ell_tail_length of row r; tail_lengths[rows] = 0 (for the exclusive scan).
@@ -64,8 +61,7 @@ __global__ void __launch_bounds__(kSetupBlockSize)
     const index_t begin = row_offsets[row];
     const index_t tail = ell_tail_length(row_offsets[row + 1] - begin, width);
     const index_t first = tail_offsets[row];  // COO index of the row's first tail entry
-    if (lane == 0)
-      tail_starts[row] = tail > 0 ? ell_slots + static_cast<std::uint64_t>(first) : 0;
+    if (lane == 0) tail_starts[row] = tail > 0 ? ell_slots + static_cast<std::uint64_t>(first) : 0;
     for (index_t i = lane; i < tail; i += 32) {
       coo_rows[first + i] = row;
       coo_columns[first + i] = csr_columns[begin + width + i];
@@ -92,8 +88,8 @@ int significant_bits(unsigned int largest) {
 }  // namespace
 
 template <class T>
-void fill_ell_slots(const DeviceCsr<T>& matrix, index_t width, std::size_t pitch,
-                    index_t* columns, T* values, cudaStream_t stream) {
+void fill_ell_slots(const DeviceCsr<T>& matrix, index_t width, std::size_t pitch, index_t* columns,
+                    T* values, cudaStream_t stream) {
   const auto slots = static_cast<std::int64_t>(pitch * static_cast<std::size_t>(width));
   if (slots == 0) return;
   ell_slots_kernel<<<setup_grid(slots), kSetupBlockSize, 0, stream>>>(
@@ -199,15 +195,15 @@ DeviceHyb<T> build_hyb(const DeviceCsr<T>& matrix, int requested_width,
   return hyb;
 }
 
-#define SPK_INSTANTIATE_ELL_BUILD(T)                                                            \
-  template void fill_ell_slots(const DeviceCsr<T>&, index_t, std::size_t, index_t*, T*,         \
-                               cudaStream_t);                                                   \
-  template void fill_row_lengths(const DeviceCsr<T>&, index_t*, cudaStream_t);                  \
-  template void fill_hyb_tail(const DeviceCsr<T>&, index_t, std::uint64_t, index_t*, index_t*, \
-                              T*, std::uint64_t*, cudaStream_t);                                \
-  template RowLengthHistogram device_row_length_histogram(const DeviceCsr<T>&, cudaStream_t);    \
-  template DeviceEll<T> build_ell(const DeviceCsr<T>&, index_t, std::size_t,                   \
-                                  const EllPaddingLimits&, cudaStream_t);                       \
+#define SPK_INSTANTIATE_ELL_BUILD(T)                                                               \
+  template void fill_ell_slots(const DeviceCsr<T>&, index_t, std::size_t, index_t*, T*,            \
+                               cudaStream_t);                                                      \
+  template void fill_row_lengths(const DeviceCsr<T>&, index_t*, cudaStream_t);                     \
+  template void fill_hyb_tail(const DeviceCsr<T>&, index_t, std::uint64_t, index_t*, index_t*, T*, \
+                              std::uint64_t*, cudaStream_t);                                       \
+  template RowLengthHistogram device_row_length_histogram(const DeviceCsr<T>&, cudaStream_t);      \
+  template DeviceEll<T> build_ell(const DeviceCsr<T>&, index_t, std::size_t,                       \
+                                  const EllPaddingLimits&, cudaStream_t);                          \
   template DeviceHyb<T> build_hyb(const DeviceCsr<T>&, int, const EllPaddingLimits&, cudaStream_t);
 SPK_INSTANTIATE_ELL_BUILD(float)
 SPK_INSTANTIATE_ELL_BUILD(double)

@@ -22,8 +22,8 @@ namespace spk {
 // one thread per slot. values may be longer (HYB's COO values follow); only the ELL slots are
 // written.
 template <class T>
-void fill_ell_slots(const DeviceCsr<T>& matrix, index_t width, std::size_t pitch,
-                    index_t* columns, T* values, cudaStream_t stream);
+void fill_ell_slots(const DeviceCsr<T>& matrix, index_t width, std::size_t pitch, index_t* columns,
+                    T* values, cudaStream_t stream);
 
 // ELLPACK-R's rl[]: row_lengths[r] = entries of row r (rows entries).
 template <class T>

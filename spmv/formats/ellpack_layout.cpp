@@ -104,8 +104,7 @@ EllpackLayout<T> to_ellpack_with_width(const CsrMatrix<T>& matrix, index_t width
   layout.values.assign(slots, T(0));
   for (index_t j = 0; j < width; ++j)
     for (index_t row = 0; row < matrix.rows; ++row) {
-      const index_t entry =
-          ell_slot_entry(matrix.row_offsets[row], matrix.row_offsets[row + 1], j);
+      const index_t entry = ell_slot_entry(matrix.row_offsets[row], matrix.row_offsets[row + 1], j);
       if (entry < 0) continue;  // padding
       const std::size_t slot =
           static_cast<std::size_t>(j) * layout.pitch + static_cast<std::size_t>(row);

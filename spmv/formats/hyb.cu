@@ -2,8 +2,9 @@
 // paper, seed /work/shared/seeds/ellpack-r.txt).
 //
 // Layout: hyb_layout.hpp, built on the device from the device CSR arrays (ell_build.hpp, the
-// row-length histogram included; to_hyb is its CPU reference). The first K entries of every row in a column-major, pitch-aligned
-// ELL array (-1 padding); the overflow as row-sorted COO triples. K is spmv.hyb_width when
+// row-length histogram included; to_hyb is its CPU reference). The first K entries of every row in
+// a column-major, pitch-aligned ELL array (-1 padding); the overflow as row-sorted COO triples. K
+// is spmv.hyb_width when
 // >= 0, otherwise the documented cost rule over the row-length histogram (hyb_layout.hpp),
 // which keeps small regular matrices entirely in ELL. The ELL part must fit the device
 // memory (BadInput otherwise).
@@ -87,8 +88,8 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
       : HandWrittenBackend<T, Hyb<T>>(
             Format::hyb, matrix, options, stream,
             DeviceValues<T>(std::move(hyb.ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
-                            hyb.ell.width, hyb.ell.pitch, std::move(hyb.tail_starts),
-                            "hyb values", stream)),
+                            hyb.ell.width, hyb.ell.pitch, std::move(hyb.tail_starts), "hyb values",
+                            stream)),
         choice_(hyb.choice),
         ell_(hyb.ell),
         coo_rows_(std::move(hyb.coo_rows)),

@@ -107,8 +107,8 @@ RowStats row_stats_from_sums(index_t rows, index_t cols, std::int64_t nnz,
   if (stats.avg_row_length > 0.0)
     stats.row_length_variation = stats.row_length_stddev / stats.avg_row_length;
   if (nnz > 0)
-    stats.ell_fill_ratio = static_cast<double>(rows) *
-                           static_cast<double>(stats.max_row_length) / static_cast<double>(nnz);
+    stats.ell_fill_ratio = static_cast<double>(rows) * static_cast<double>(stats.max_row_length) /
+                           static_cast<double>(nnz);
   return stats;
 }
 
@@ -127,8 +127,8 @@ RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t
     if (length == 0) ++empty;
   }
   const std::int64_t nnz = rows > 0 ? row_offsets[static_cast<std::size_t>(rows)] : 0;
-  return row_stats_from_sums(rows, cols, nnz,
-                             RowLengthSums{min_length, max_length, empty, aligned16, sum_of_squares});
+  return row_stats_from_sums(
+      rows, cols, nnz, RowLengthSums{min_length, max_length, empty, aligned16, sum_of_squares});
 }
 
 MatrixStats compute_matrix_stats(const CsrMatrix<double>& matrix) {

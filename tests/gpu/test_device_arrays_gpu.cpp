@@ -116,8 +116,8 @@ void solve_into(Solver<T>& solver, const std::vector<T>& b, Outcome<T>& outcome)
   outcome.results.push_back(solver.solve(b_device.data(), x_device.data()));
   std::vector<T> x(b.size(), std::numeric_limits<T>::quiet_NaN());
   if (!x.empty())
-    SPK_CUDA_CHECK(cudaMemcpy(x.data(), x_device.data(), x.size() * sizeof(T),
-                              cudaMemcpyDeviceToHost));
+    SPK_CUDA_CHECK(
+        cudaMemcpy(x.data(), x_device.data(), x.size() * sizeof(T), cudaMemcpyDeviceToHost));
   outcome.solutions.push_back(std::move(x));
 }
 
@@ -239,10 +239,10 @@ TEST(SolverDeviceArraysGpu, EveryPreconditionerSolvesBitwiseAsFromHostArrays) {
   test::FreshRandom fresh;
   std::mt19937_64& rng = fresh.engine();
   auto lengths = std::uniform_int_distribution<index_t>(2, 9);
-  const CsrMatrix<double> nonsymmetric =
-      dominant_matrix(3000, [&](index_t) { return lengths(rng); }, false, rng);
-  const CsrMatrix<double> spd =
-      dominant_matrix(3000, [&](index_t) { return lengths(rng); }, true, rng);
+  const CsrMatrix<double> nonsymmetric = dominant_matrix(
+      3000, [&](index_t) { return lengths(rng); }, false, rng);
+  const CsrMatrix<double> spd = dominant_matrix(
+      3000, [&](index_t) { return lengths(rng); }, true, rng);
   struct Case {
     Preconditioner preconditioner;
     Method method;
@@ -304,8 +304,8 @@ ArraysCase case_of(const std::string& name, const CsrMatrix<double>& matrix, boo
 
 std::vector<ArraysCase> bad_and_awkward_cases(std::mt19937_64& rng) {
   auto lengths = std::uniform_int_distribution<index_t>(1, 8);
-  const CsrMatrix<double> good =
-      dominant_matrix(500, [&](index_t) { return lengths(rng); }, false, rng);
+  const CsrMatrix<double> good = dominant_matrix(
+      500, [&](index_t) { return lengths(rng); }, false, rng);
   auto entry = std::uniform_int_distribution<index_t>(0, good.nnz() - 1);
   auto row = std::uniform_int_distribution<index_t>(1, good.rows - 2);
   std::vector<ArraysCase> cases;
@@ -321,12 +321,10 @@ std::vector<ArraysCase> bad_and_awkward_cases(std::mt19937_64& rng) {
   changed("row offsets starting at 1", [&](ArraysCase& c) { c.offsets[0] = 1; });
   changed("column past the last", [&](ArraysCase& c) { c.columns[entry(rng)] = c.cols; });
   changed("negative column", [&](ArraysCase& c) { c.columns[entry(rng)] = -7; });
-  changed("NaN value", [&](ArraysCase& c) {
-    c.values[entry(rng)] = std::numeric_limits<double>::quiet_NaN();
-  });
-  changed("infinite value", [&](ArraysCase& c) {
-    c.values[entry(rng)] = -std::numeric_limits<double>::infinity();
-  });
+  changed("NaN value",
+          [&](ArraysCase& c) { c.values[entry(rng)] = std::numeric_limits<double>::quiet_NaN(); });
+  changed("infinite value",
+          [&](ArraysCase& c) { c.values[entry(rng)] = -std::numeric_limits<double>::infinity(); });
   changed("not square", [&](ArraysCase& c) { c.cols = c.rows + 3; });
   changed("tolerance 0", [&](ArraysCase& c) { c.tolerance = 0.0; });
   changed("zero diagonal with Jacobi", [&](ArraysCase& c) {
@@ -353,8 +351,8 @@ std::vector<ArraysCase> bad_and_awkward_cases(std::mt19937_64& rng) {
                             dominant_matrix(
                                 1, [](index_t) { return 1; }, false, shape_rng),
                             false, preconditioner));
-    CsrMatrix<double> with_empty_row =
-        dominant_matrix(300, [&](index_t) { return lengths(shape_rng); }, false, shape_rng);
+    CsrMatrix<double> with_empty_row = dominant_matrix(
+        300, [&](index_t) { return lengths(shape_rng); }, false, shape_rng);
     const index_t empty_row = 123;  // drop row 123's entries
     const index_t begin = with_empty_row.row_offsets[empty_row];
     const index_t end = with_empty_row.row_offsets[empty_row + 1];
@@ -365,11 +363,12 @@ std::vector<ArraysCase> bad_and_awkward_cases(std::mt19937_64& rng) {
     for (index_t r = empty_row + 1; r <= with_empty_row.rows; ++r)
       with_empty_row.row_offsets[r] -= end - begin;
     cases.push_back(case_of("an empty row" + suffix, with_empty_row, false, preconditioner));
-    cases.push_back(case_of("one row of 5000 entries" + suffix,
-                            dominant_matrix(
-                                5000, [&](index_t r) { return r == 4321 ? 5000 : lengths(shape_rng); },
-                                false, shape_rng),
-                            false, preconditioner));
+    cases.push_back(
+        case_of("one row of 5000 entries" + suffix,
+                dominant_matrix(
+                    5000, [&](index_t r) { return r == 4321 ? 5000 : lengths(shape_rng); }, false,
+                    shape_rng),
+                false, preconditioner));
   }
   return cases;
 }
@@ -424,7 +423,8 @@ TEST(SolverDeviceArraysGpu, NullAndHostPointersWithOnDeviceAreRefused) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::FreshRandom fresh;
   std::mt19937_64& rng = fresh.engine();
-  const CsrMatrix<double> matrix = dominant_matrix(50, [](index_t) { return 3; }, false, rng);
+  const CsrMatrix<double> matrix = dominant_matrix(
+      50, [](index_t) { return 3; }, false, rng);
   const DeviceArrays<double> device(matrix);
   const std::vector<double> b(50, 1.0);
   Options options;

@@ -37,8 +37,7 @@ namespace {
 template <class U>
 DeviceBuffer<U> poisoned(std::size_t count, const test::TestStream& stream) {
   DeviceBuffer<U> buffer(count, "test output");
-  if (count > 0)
-    SPK_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0xA5, buffer.bytes(), stream.get()));
+  if (count > 0) SPK_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0xA5, buffer.bytes(), stream.get()));
   return buffer;
 }
 
@@ -55,8 +54,8 @@ void expect_same_bits(const std::vector<U>& device, const std::vector<V>& host,
   ASSERT_EQ(device.size(), host.size()) << what;
   for (std::size_t i = 0; i < device.size(); ++i)
     if (std::memcmp(&device[i], &host[i], sizeof(U)) != 0) {
-      ADD_FAILURE() << what << ": element " << i << " differs (device " << device[i]
-                    << ", host " << host[i] << ")";
+      ADD_FAILURE() << what << ": element " << i << " differs (device " << device[i] << ", host "
+                    << host[i] << ")";
       return;
     }
 }
@@ -65,11 +64,11 @@ void expect_same_bits(const std::vector<U>& device, const std::vector<V>& host,
 std::vector<test::NamedShape> layout_shapes(std::mt19937_64& rng) {
   std::vector<test::NamedShape> shapes = test::awkward_shapes(rng);
   auto lengths = std::uniform_int_distribution<index_t>(0, 70);
-  shapes.push_back({"random 3000x2500, rows 0..70 long, two full rows",
-                    test::random_pattern_matrix(
-                        3000, 2500,
-                        [&](index_t row) { return row == 17 || row == 2900 ? 2500 : lengths(rng); },
-                        rng)});
+  shapes.push_back(
+      {"random 3000x2500, rows 0..70 long, two full rows",
+       test::random_pattern_matrix(
+           3000, 2500, [&](index_t row) { return row == 17 || row == 2900 ? 2500 : lengths(rng); },
+           rng)});
   return shapes;
 }
 
@@ -175,8 +174,8 @@ void expect_device_layouts_match(const CsrMatrix<T>& matrix, const test::TestStr
   }
 
   // csr-vector's long-row split, for each sub-warp width's threshold and a small one.
-  for (const index_t long_row_length : {index_t{40}, csr_vector_long_row_length(2),
-                                        csr_vector_long_row_length(32)}) {
+  for (const index_t long_row_length :
+       {index_t{40}, csr_vector_long_row_length(2), csr_vector_long_row_length(32)}) {
     SCOPED_TRACE("long rows over " + std::to_string(long_row_length));
     const CsrLongRows host = find_long_rows(matrix.row_offsets, long_row_length);
     const LongRowCounts counts = count_long_rows(device, long_row_length, stream.get());
@@ -281,8 +280,7 @@ TEST(DeviceLayouts, CsrCheckFactsMatchTheHost) {
     SCOPED_TRACE(name);
     const UploadedCsr<double> uploaded(matrix, stream.get());
     const DeviceCsr<double>& device = uploaded.view();
-    const RowOffsetsFacts host_offsets =
-        row_offsets_facts(matrix.rows, matrix.row_offsets.data());
+    const RowOffsetsFacts host_offsets = row_offsets_facts(matrix.rows, matrix.row_offsets.data());
     const RowOffsetsFacts device_offsets =
         device_row_offsets_facts(matrix.rows, device.row_offsets, stream.get());
     EXPECT_EQ(device_offsets.first, host_offsets.first);
@@ -305,8 +303,10 @@ TEST(DeviceLayouts, CsrCheckFactsMatchTheHost) {
   offsets[300] = offsets[299] - 1;
   offsets[120] = offsets[121] + 2;
   const DeviceBuffer<index_t> device_offsets(offsets);
-  const RowOffsetsFacts facts = device_row_offsets_facts(good.rows, device_offsets.data(), stream.get());
-  EXPECT_EQ(facts.first_decreasing_row, row_offsets_facts(good.rows, offsets.data()).first_decreasing_row);
+  const RowOffsetsFacts facts =
+      device_row_offsets_facts(good.rows, device_offsets.data(), stream.get());
+  EXPECT_EQ(facts.first_decreasing_row,
+            row_offsets_facts(good.rows, offsets.data()).first_decreasing_row);
 }
 
 }  // namespace
