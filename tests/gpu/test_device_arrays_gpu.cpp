@@ -206,17 +206,30 @@ void expect_same_solves(const CsrMatrix<double>& source, Method method, std::mt1
   std::filesystem::remove(cache);
 }
 
+// The two matrices of the bitwise comparisons: nonsymmetric with rows of 2..9 entries (for
+// BiCGSTAB), and SPD with rows of about 2..17 (for CG); with `long_rows`, the nonsymmetric one
+// has a row of 200 entries and the SPD one a row of about 150.
+struct SolveMatrices {
+  CsrMatrix<double> nonsymmetric;
+  CsrMatrix<double> spd;
+};
+
+SolveMatrices solve_matrices(std::mt19937_64& rng, bool long_rows) {
+  auto lengths = std::uniform_int_distribution<index_t>(2, 9);
+  const index_t long_row = long_rows ? 1234 : -1;
+  SolveMatrices matrices;
+  matrices.nonsymmetric = dominant_matrix(
+      4000, [&](index_t row) { return row == long_row ? 200 : lengths(rng); }, false, rng);
+  matrices.spd = dominant_matrix(
+      3000, [&](index_t row) { return row == long_row ? 150 : lengths(rng); }, true, rng);
+  return matrices;
+}
+
 TEST(SolverDeviceArraysGpu, EveryFormatSolvesBitwiseAsFromHostArrays) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::FreshRandom fresh;
   std::mt19937_64& rng = fresh.engine();
-  auto lengths = std::uniform_int_distribution<index_t>(2, 9);
-  // Nonsymmetric, rows of 2..9 entries and one of 200 (BiCGSTAB); SPD with rows of about 2..17
-  // and a row of about 150 (CG).
-  const CsrMatrix<double> nonsymmetric = dominant_matrix(
-      4000, [&](index_t row) { return row == 1234 ? 200 : lengths(rng); }, false, rng);
-  const CsrMatrix<double> spd = dominant_matrix(
-      3000, [&](index_t row) { return row == 77 ? 150 : lengths(rng); }, true, rng);
+  const auto [nonsymmetric, spd] = solve_matrices(rng, true);
   {
     SCOPED_TRACE("BiCGSTAB, double");
     expect_same_solves<double>(nonsymmetric, Method::bicgstab, rng);
@@ -238,11 +251,7 @@ TEST(SolverDeviceArraysGpu, EveryPreconditionerSolvesBitwiseAsFromHostArrays) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::FreshRandom fresh;
   std::mt19937_64& rng = fresh.engine();
-  auto lengths = std::uniform_int_distribution<index_t>(2, 9);
-  const CsrMatrix<double> nonsymmetric = dominant_matrix(
-      3000, [&](index_t) { return lengths(rng); }, false, rng);
-  const CsrMatrix<double> spd = dominant_matrix(
-      3000, [&](index_t) { return lengths(rng); }, true, rng);
+  const auto [nonsymmetric, spd] = solve_matrices(rng, false);
   struct Case {
     Preconditioner preconditioner;
     Method method;
