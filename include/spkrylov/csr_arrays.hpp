@@ -19,7 +19,9 @@ using global_index_t = std::int64_t;
 
 /// A CSR matrix the caller owns (0-based; rows + 1 row offsets starting at 0, nnz column
 /// indices sorted or not, nnz values): host pointers, or device pointers with `on_device`.
-/// The Solver copies what it needs at construction; the arrays may be freed afterwards.
+/// The Solver copies what it needs at construction; the arrays may be freed afterwards. On
+/// the GPU, device arrays are checked and turned into the chosen format on the device (read
+/// on the solver's stream); they must be memory the GPU can read.
 template <class T>
 struct CsrArrays {
   index_t rows = 0;
