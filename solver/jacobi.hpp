@@ -7,6 +7,7 @@
 // check() as BadDiagonal, naming the first such row (0-based).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "solver/jacobi_entry.hpp"
 #include "solver/preconditioner.hpp"
@@ -15,6 +16,12 @@
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
+
+// The index of a_ii in the CSR value array of each row, -1 where the row has none (the last
+// one where a row holds it twice): host arrays, for host-side setups (the AMG hierarchy); the
+// spaces find the same positions in their own memory (find_diagonal_positions).
+std::vector<index_t> diagonal_positions(index_t rows, const std::vector<index_t>& row_offsets,
+                                        const std::vector<index_t>& columns);
 
 // Throws BadDiagonal for a fault code other than no_fault.
 void throw_diagonal_fault(const std::string& preconditioner, std::uint64_t fault);
