@@ -20,6 +20,23 @@
 
 namespace spk {
 
+// action(q, r) for every column two sorted index ranges [q, q_end) and [r, r_end) share.
+template <class Action>
+SPK_HOST_DEVICE inline void for_each_shared_column(const index_t* columns, index_t q, index_t q_end,
+                                                   index_t r, index_t r_end, const Action& action) {
+  while (q < q_end && r < r_end) {
+    if (columns[q] < columns[r]) {
+      ++q;
+    } else if (columns[q] > columns[r]) {
+      ++r;
+    } else {
+      action(q, r);
+      ++q;
+      ++r;
+    }
+  }
+}
+
 // Returns diagonal_fault::no_fault or the fault code 4 * i + reason of a zero, non-finite
 // pivot u_ii (reason missing_or_zero / not_finite).
 template <class T>
@@ -33,19 +50,8 @@ SPK_HOST_DEVICE inline std::uint64_t ilu0_row(index_t i, const index_t* row_offs
     const T l = values[p] / values[diagonal[k]];  // l_ik = a_ik / u_kk
     values[p] = l;
     // a_ij -= l_ik u_kj for the j > k that rows i and k share (a merge of sorted columns)
-    index_t q = p + 1, r = diagonal[k] + 1;
-    const index_t r_end = row_offsets[k + 1];
-    while (q < end && r < r_end) {
-      if (columns[q] < columns[r]) {
-        ++q;
-      } else if (columns[q] > columns[r]) {
-        ++r;
-      } else {
-        values[q] -= l * values[r];
-        ++q;
-        ++r;
-      }
-    }
+    for_each_shared_column(columns, p + 1, end, diagonal[k] + 1, row_offsets[k + 1],
+                           [&](index_t q, index_t r) { values[q] -= l * values[r]; });
   }
   const T pivot = values[diag];
   if (!is_finite(static_cast<double>(pivot)))
@@ -67,19 +73,8 @@ SPK_HOST_DEVICE inline std::uint64_t ic0_row(index_t i, const index_t* row_offse
     const index_t j = columns[p];
     T s = values[p];
     // s = a_ij - sum_{k < j} l_ik l_jk (a merge of row i and row j below column j)
-    index_t q = begin, r = row_offsets[j];
-    const index_t r_end = diagonal[j];
-    while (q < p && r < r_end) {
-      if (columns[q] < columns[r]) {
-        ++q;
-      } else if (columns[q] > columns[r]) {
-        ++r;
-      } else {
-        s -= values[q] * values[r];
-        ++q;
-        ++r;
-      }
-    }
+    for_each_shared_column(columns, begin, p, row_offsets[j], diagonal[j],
+                           [&](index_t q, index_t r) { s -= values[q] * values[r]; });
     if (p < diag) {
       values[p] = s / values[diagonal[j]];  // l_ij = s / l_jj
     } else if (s > T(0) && is_finite(static_cast<double>(s))) {
