@@ -48,9 +48,7 @@ void check_system(index_t rows, index_t cols, const EntryFacts& facts,
   if (bad.found())
     throw BadInput("the matrix has a non-finite value at row " + std::to_string(bad.row) +
                    ", column " + std::to_string(bad.column) + " (0-based)");
-  if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance))
-    throw BadInput("solver.tolerance must be a positive number");
-  if (options.max_iterations < 0) throw BadInput("solver.max_iterations must be >= 0");
+  validate_solver_options(options);
 }
 
 // With on_device: a pointer the GPU can read (a host pointer would fault the kernels).

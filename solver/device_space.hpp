@@ -83,6 +83,8 @@ class DeviceSpace {
   cudaStream_t stream() const { return context_.stream(); }
   // Drops the captured graph: the next graph run records again (new b or x pointers).
   void invalidate_graph() noexcept { destroy_graph(); }
+  bool any_process(bool flag) { return flag; }
+  std::size_t first_global_index() const { return 0; }
 
   void dot(std::size_t n, const T* x, const T* y, T* result);
   void square_root(T* value);

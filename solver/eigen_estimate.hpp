@@ -36,9 +36,10 @@ double tridiagonal_lambda_max(const std::vector<double>& diagonal,
 template <class T>
 double gershgorin_lambda_max(const CsrMatrix<T>& matrix);
 
-// The fixed right-hand side of the Lanczos steps: entries in [-1, 1) from a counter hash.
+// The fixed right-hand side of the Lanczos steps: entries in [-1, 1) from a counter hash of
+// the global index, first_index + i for entry i (so every partition sees the same vector).
 template <class T>
-std::vector<T> lanczos_start_vector(std::size_t n);
+std::vector<T> lanczos_start_vector(std::size_t n, std::size_t first_index = 0);
 
 template <class Space>
 double lanczos_lambda_max(Space& space, const LinearOperator<typename Space::value_type>& matrix,
@@ -61,7 +62,7 @@ double lanczos_lambda_max(Space& space, const LinearOperator<typename Space::val
     space.upload(std::vector<T>{static_cast<T>(value)}, slot);
   };
 
-  space.upload(lanczos_start_vector<T>(n), r.data());                   // r = v (x0 = 0)
+  space.upload(lanczos_start_vector<T>(n, space.first_global_index()), r.data());  // r = v, x0 = 0
   space.multiply_elementwise(n, inverse_diagonal, r.data(), z.data());  // z = D^-1 r
   space.copy(n, z.data(), p.data());                                    // p = z
   space.dot(n, r.data(), z.data(), rho_slot);                           // rho = (r, z)

@@ -49,6 +49,8 @@ class HostSpace {
     for (int i = 0; i < count; ++i) body();
   }
   void invalidate_graph() noexcept {}
+  bool any_process(bool flag) { return flag; }
+  std::size_t first_global_index() const { return 0; }
 
   // Sum of term(i), i < n, in an order that depends on n only: fixed blocks summed in
   // parallel, then the block sums in sequence. An OpenMP `reduction` combines the threads'

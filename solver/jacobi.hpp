@@ -39,9 +39,12 @@ class JacobiPreconditioner final : public KrylovPreconditioner<Space> {
         positions_(space.template allocate<index_t>(n_, "Jacobi diagonal positions")),
         inverse_diagonal_(space.template allocate<T>(n_, "Jacobi inverse diagonal")),
         fault_(space.template allocate<std::uint64_t>(1, "Jacobi fault code")) {
-    if (pattern.rows != pattern.cols)
-      throw BadInput("jacobi: the matrix is not square (" + std::to_string(pattern.rows) + " x " +
-                     std::to_string(pattern.cols) + ")");
+    // Wider than square is fine: a process's rows of a distributed matrix (own columns
+    // first, then the halo's; distributed/local_halo_split.hpp) hold a_ii at column i.
+    if (pattern.rows > pattern.cols)
+      throw BadInput("jacobi: the matrix has fewer columns than rows (" +
+                     std::to_string(pattern.rows) + " x " + std::to_string(pattern.cols) +
+                     "): row i needs its diagonal entry a_ii");
     space.find_diagonal_positions(pattern.rows, pattern.row_offsets, pattern.columns,
                                   positions_.data());
     update_values(csr_values);

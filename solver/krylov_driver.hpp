@@ -104,7 +104,9 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       if (progress)
         progress({scalars.iteration, static_cast<double>(scalars.residual_norm), scalars.threshold,
                   elapsed_s()});
-      if (scalars.running() && options.time_limit_s > 0.0 && elapsed_s() > options.time_limit_s) {
+      // Every process of a distributed solve stops at the same block (any_process).
+      if (scalars.running() && options.time_limit_s > 0.0 &&
+          space.any_process(elapsed_s() > options.time_limit_s)) {
         host_status = SolveStatus::time_limit;
         break;
       }

@@ -1,6 +1,16 @@
 #include "spkrylov/options.hpp"
 
+#include <cmath>
+
+#include "spkrylov/errors.hpp"
+
 namespace spk {
+
+void validate_solver_options(const SolverOptions& options) {
+  if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance))
+    throw BadInput("solver.tolerance must be a positive number");
+  if (options.max_iterations < 0) throw BadInput("solver.max_iterations must be >= 0");
+}
 
 const char* to_string(Method method) {
   switch (method) {

@@ -21,6 +21,10 @@
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
+//   any_process(flag)                    flag, or (distributed) whether any process's flag is
+//                                        set: a host decision every process must share
+//   first_global_index()                 where this space's vectors start in the whole
+//                                        vector: 0, or (distributed) this process's first row
 // Scalars (alpha, result) are pointers into the space: device pointers on the GPU, so no
 // iteration waits for the host.
 #include <cstddef>

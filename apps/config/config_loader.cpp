@@ -326,6 +326,15 @@ OutputSpec read_output(const ConfigValue& value) {
   return output;
 }
 
+DistributedSpec read_distributed(const ConfigValue& value) {
+  const ConfigMap map(value, {"partition"});
+  DistributedSpec distributed;
+  map.if_present("partition", [&](const ConfigValue& v) {
+    distributed.partition = v.as_enum(row_balance_names());
+  });
+  return distributed;
+}
+
 std::vector<CompareEntry> read_compare(const ConfigValue& value, const SpmvOptions& spmv) {
   std::vector<CompareEntry> entries;
   if (value.node().IsNull()) return entries;  // `compare:` with nothing: no comparison
@@ -334,8 +343,8 @@ std::vector<CompareEntry> read_compare(const ConfigValue& value, const SpmvOptio
 }
 
 RunConfig read_run_config(const ConfigValue& root, const std::string& source_name) {
-  const ConfigMap top(
-      root, {"matrix", "rhs", "solver", "spmv", "precision", "device", "output", "compare"});
+  const ConfigMap top(root, {"matrix", "rhs", "solver", "spmv", "precision", "device", "output",
+                             "compare", "distributed"});
   if (!top.has("matrix"))
     throw BadInput(shown_name(source_name) +
                    ": matrix: required key missing (give matrix: {file: PATH} or "
@@ -355,6 +364,8 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
   top.if_present("output", [&](const ConfigValue& v) { config.output = read_output(v); });
   top.if_present("compare",
                  [&](const ConfigValue& v) { config.compare = read_compare(v, config.spmv); });
+  top.if_present("distributed",
+                 [&](const ConfigValue& v) { config.distributed = read_distributed(v); });
   return config;
 }
 

@@ -36,6 +36,11 @@ std::vector<std::pair<std::string, Enum>> name_table(std::initializer_list<Enum>
 
 }  // namespace
 
+const std::vector<std::pair<std::string, RowBalance>>& row_balance_names() {
+  static const auto table = name_table({RowBalance::nonzeros, RowBalance::rows});
+  return table;
+}
+
 const std::vector<std::pair<std::string, Method>>& method_names() {
   static const auto table = name_table({Method::cg, Method::bicgstab});
   return table;

@@ -24,6 +24,8 @@ const std::vector<std::pair<std::string, Device>>& device_names();
 // spmv.format: every format of the registry's table, in its order (<spkrylov/options.hpp>).
 const std::vector<std::pair<std::string, Format>>& format_names();
 const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names();
+// distributed.partition
+const std::vector<std::pair<std::string, RowBalance>>& row_balance_names();  // nnz, rows
 
 // rhs.from_solution: the manufactured solution x* (b = A x*).
 const std::vector<std::string>& rhs_solution_names();  // random, ones

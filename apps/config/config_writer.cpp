@@ -164,6 +164,10 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::Key << "compare" << YAML::Value << YAML::BeginSeq;
   for (const CompareEntry& entry : config.compare) emit_spmv_keys(out, entry.spmv);
   out << YAML::EndSeq;
+  out << YAML::Key << "distributed" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "partition" << YAML::Value << to_string(config.distributed.partition)
+      << YAML::Comment("used by mpirun -np N");
+  out << YAML::EndMap;
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/row_partition.hpp"
 #include "spkrylov/options.hpp"
 #include "spmv/host/generator_spec.hpp"
 
@@ -45,6 +46,12 @@ struct CompareEntry {
   SpmvOptions spmv;
 };
 
+// distributed: how `mpirun -np N spkrylov solve` splits the rows into contiguous blocks, one
+// per process (distributed/row_partition.hpp). One process ignores it.
+struct DistributedSpec {
+  RowBalance partition = RowBalance::nonzeros;  // nnz | rows
+};
+
 struct RunConfig {
   std::string source = "<built-in default>";  // where it came from, for messages
   MatrixSpec matrix;
@@ -55,6 +62,7 @@ struct RunConfig {
   Device device = Device::automatic;
   OutputSpec output;
   std::vector<CompareEntry> compare;
+  DistributedSpec distributed;
 };
 
 }  // namespace spk

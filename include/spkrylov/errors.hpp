@@ -9,7 +9,9 @@
 //   ├── spk::NotSupported      valid input the program cannot handle (complex matrices, ...)
 //   ├── spk::CudaError         a CUDA runtime, cuBLAS or cuSPARSE call failed
 //   │   └── spk::OutOfDeviceMemory   a device allocation failed (says requested and free bytes)
-//   └── spk::NoDevice          a GPU was required but none is usable
+//   ├── spk::NoDevice          a GPU was required but none is usable
+//   └── spk::CommunicationError   an MPI call of a distributed solve failed (names the call
+//                              and the rank)
 //
 // A solve that does not converge is *not* an exception; it is a status in the result.
 #include <stdexcept>
@@ -35,12 +37,15 @@ class BadDiagonal : public BadInput {
   BadDiagonal(const std::string& preconditioner, long long row, const std::string& problem)
       : BadInput(preconditioner + ": row " + std::to_string(row) + " (0-based): " + problem +
                  "; use Preconditioner::none or fix the matrix"),
+        preconditioner_(preconditioner),
         row_(row),
         problem_(problem) {}
+  const std::string& preconditioner() const { return preconditioner_; }
   long long row() const { return row_; }
   const std::string& problem() const { return problem_; }
 
  private:
+  std::string preconditioner_;
   long long row_;
   std::string problem_;
 };
@@ -68,6 +73,11 @@ class OutOfDeviceMemory : public CudaError {
 };
 
 class NoDevice : public Error {
+ public:
+  using Error::Error;
+};
+
+class CommunicationError : public Error {
  public:
   using Error::Error;
 };

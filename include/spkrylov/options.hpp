@@ -110,6 +110,10 @@ inline int spmv_per_iteration(Method method) {
   return method == Method::bicgstab ? 2 : 1;
 }
 
+// Throws spk::BadInput when the tolerance is not a positive finite number or max_iterations is
+// negative. Every solver checks its options with it.
+void validate_solver_options(const SolverOptions& options);
+
 const char* to_string(Method method);
 const char* to_string(ToleranceMode mode);
 const char* to_string(Preconditioner preconditioner);

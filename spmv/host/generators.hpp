@@ -42,15 +42,23 @@
 // avg_row_length outside [1, n], exponent <= 1, unknown kind) throw BadInput naming the
 // generator and the parameter.
 #include <cstdint>
+#include <optional>
 
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/generator_spec.hpp"
+#include "spmv/host/grid_stencil.hpp"
 
 namespace spk {
 
 enum class ConvectionScheme { upwind, central };
 
 CsrMatrix<double> generate_matrix(const GeneratorSpec& spec);
+
+// The stencil of a grid kind (all but powerlaw: nullopt), its parameters checked (BadInput),
+// for building a range of rows only (assemble_grid_rows, grid_entries_before).
+std::optional<GridStencil> grid_stencil_of(const GeneratorSpec& spec);
+// spec.convection as a scheme (BadInput naming the kind when it is neither upwind nor central).
+ConvectionScheme convection_scheme_of(const GeneratorSpec& spec);
 
 CsrMatrix<double> generate_poisson2d(int n);
 CsrMatrix<double> generate_poisson3d(int n, int stencil);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/row_block.hpp"
 
 namespace spk {
 
@@ -30,6 +31,16 @@ struct GridStencil {
 // rows or nnz exceed the 32-bit index range, checked before allocating).
 CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
                                          const std::string& name);
+
+// Rows [first_row, end_row) of the same operator with global (64-bit) column indices: only
+// those rows are built, so the whole grid may have more than 2^31 rows (BadInput when the
+// block's own rows or nonzeros exceed 32 bits, or the range is not within the grid).
+RowBlock<double> assemble_grid_rows(const GridStencil& stencil, int n, std::int64_t first_row,
+                                    std::int64_t end_row, const std::string& name);
+
+// Stored entries in the rows before `row` (0 <= row <= rows), in O(stencil points) arithmetic:
+// nothing is built. What a nonzero-balanced partition of the rows needs (distributed/).
+std::int64_t grid_entries_before(const GridStencil& stencil, int n, std::int64_t row);
 
 // Rows and nonzeros the assembly will produce, in 64 bits (no range check); INT64_MAX when
 // they do not even fit 64 bits, or (nonzeros) when the rows exceed the 32-bit range.

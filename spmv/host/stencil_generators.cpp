@@ -77,19 +77,35 @@ void check_peclet(const char* name, double peclet) {
                    " must be finite and >= 0");
 }
 
+GridStencil poisson3d_stencil(int stencil) {
+  if (stencil == 7) return laplacian_stencil(3);
+  if (stencil == 27) return laplacian27_stencil();
+  throw BadInput("poisson3d: stencil = " + std::to_string(stencil) +
+                 " is invalid (expected 7 or 27)");
+}
+
 }  // namespace
+
+std::optional<GridStencil> grid_stencil_of(const GeneratorSpec& spec) {
+  if (spec.kind == "poisson2d") return laplacian_stencil(2);
+  if (spec.kind == "poisson3d") return poisson3d_stencil(spec.stencil);
+  if (spec.kind == "convdiff2d" || spec.kind == "convdiff3d") {
+    check_peclet(spec.kind.c_str(), spec.peclet);
+    return convection_diffusion_stencil(spec.kind == "convdiff2d" ? 2 : 3, spec.peclet,
+                                        convection_scheme_of(spec));
+  }
+  if (spec.kind == "elasticity3d") return elasticity_stencil();
+  return std::nullopt;
+}
 
 CsrMatrix<double> generate_poisson2d(int n) {
   return assemble_grid_operator(laplacian_stencil(2), n, "poisson2d n=" + std::to_string(n));
 }
 
 CsrMatrix<double> generate_poisson3d(int n, int stencil) {
-  const std::string name =
-      "poisson3d n=" + std::to_string(n) + " stencil=" + std::to_string(stencil);
-  if (stencil == 7) return assemble_grid_operator(laplacian_stencil(3), n, name);
-  if (stencil == 27) return assemble_grid_operator(laplacian27_stencil(), n, name);
-  throw BadInput("poisson3d: stencil = " + std::to_string(stencil) +
-                 " is invalid (expected 7 or 27)");
+  return assemble_grid_operator(
+      poisson3d_stencil(stencil), n,
+      "poisson3d n=" + std::to_string(n) + " stencil=" + std::to_string(stencil));
 }
 
 CsrMatrix<double> generate_convdiff2d(int n, double peclet, ConvectionScheme scheme) {

@@ -100,6 +100,7 @@ void expect_same_config(const RunConfig& a, const RunConfig& b) {
     SCOPED_TRACE("compare[" + std::to_string(i) + "]");
     expect_same_spmv(a.compare[i].spmv, b.compare[i].spmv);
   }
+  EXPECT_EQ(a.distributed.partition, b.distributed.partition);
 }
 
 const char* const kGenerated = "matrix: {generate: {kind: poisson3d, n: 8}}\n";
@@ -202,6 +203,20 @@ TEST(ConfigDefaults, BuiltInProblemIsPoisson3dCg) {
   EXPECT_TRUE(config.output.solution.empty() && config.output.history.empty() &&
               config.output.report.empty() && config.output.plot.empty());
   EXPECT_TRUE(config.compare.empty());
+  EXPECT_EQ(config.distributed.partition, RowBalance::nonzeros);
+}
+
+TEST(ConfigDistributed, PartitionIsNnzOrRows) {
+  EXPECT_EQ(parse(std::string(kGenerated) + "distributed: {partition: rows}\n").distributed.partition,
+            RowBalance::rows);
+  EXPECT_EQ(parse(std::string(kGenerated) + "distributed: {partition: nnz}\n").distributed.partition,
+            RowBalance::nonzeros);
+  EXPECT_EQ(parse(kGenerated, {"distributed.partition=rows"}).distributed.partition,
+            RowBalance::rows);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {partition: metis}\n"),
+            "run.yaml:2: distributed.partition: unknown value 'metis' (valid: nnz, rows)");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {ranks: 4}\n"),
+            "run.yaml:2: distributed.ranks: unknown key (valid keys: partition)");
 }
 
 TEST(ConfigDefaults, KeysNotGivenKeepTheirDefaults) {
@@ -438,7 +453,7 @@ TEST(ConfigSchema, EmptyCompareMeansNoComparison) {
 TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solverr: {method: cg}\n"),
             "run.yaml:2: solverr: unknown key (valid keys: matrix, rhs, solver, spmv, precision, "
-            "device, output, compare)");
+            "device, output, compare, distributed)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
             "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
             "max_iterations, preconditioner, preconditioner_options, divergence_factor, "
@@ -916,6 +931,7 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   second.format = Format::cusparse;
   second.x_cache = XCache::texture;
   config.compare = {{first}, {second}};
+  config.distributed.partition = RowBalance::rows;
   expect_round_trip(config);
 }
 

@@ -1,0 +1,47 @@
+#pragma once
+// DistributedOperator<T>: y = A x for this process's rows of a distributed matrix, from its
+// local block, its halo block and the halo exchange (distributed/local_halo_split.hpp), with
+// the exchange overlapped by the local product, as PETSc's MatMult_MPIAIJ does:
+//
+//   start the exchange (post receives, pack and send the entries neighbours need)
+//   y = alpha A_local x + beta y          while the halo travels
+//   wait for the halo
+//   y = alpha A_halo x_halo + y           (the accumulating apply, beta = 1)
+//
+// x and y are this process's rows (rows() = cols() = its row count), so the Krylov methods
+// see a square operator. The blocks are any LinearOperator (the CPU reference CSR today).
+// Each apply is collective: every process of the communicator must call it.
+#include <string>
+
+#include "distributed/halo_exchange.hpp"
+#include "spmv/linear_operator.hpp"
+
+namespace spk {
+
+template <class T>
+class DistributedOperator final : public LinearOperator<T> {
+ public:
+  // local: rows x rows; halo: rows x halo size. All three must outlive the operator.
+  DistributedOperator(const LinearOperator<T>& local, const LinearOperator<T>& halo,
+                      HaloExchange<T>& exchange, bool halo_has_entries)
+      : local_(local), halo_(halo), exchange_(exchange), halo_has_entries_(halo_has_entries) {}
+
+  void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
+    exchange_.start(x);                                              // x's entries -> neighbours
+    local_.apply_scaled(alpha, x, beta, y);                          // y = alpha A_local x + beta y
+    const T* x_halo = exchange_.finish();                            // neighbours' entries of x
+    if (halo_has_entries_) halo_.apply_scaled(alpha, x_halo, T(1), y);  // y += alpha A_halo x_halo
+  }
+
+  index_t rows() const override { return local_.rows(); }
+  index_t cols() const override { return local_.rows(); }
+  std::string name() const override { return local_.name() + " local + halo"; }
+
+ private:
+  const LinearOperator<T>& local_;
+  const LinearOperator<T>& halo_;
+  HaloExchange<T>& exchange_;
+  bool halo_has_entries_;
+};
+
+}  // namespace spk

@@ -1,0 +1,52 @@
+#pragma once
+// One process's rows of a distributed matrix, split as PETSc (MPIAIJ: diagonal and
+// off-diagonal blocks) and Ginkgo (local and non-local matrices) do:
+//
+//   local    rows x rows: the entries whose column this process owns, column j - first_row
+//   halo     rows x H: the other entries, their columns compressed to the H distinct ones
+//            (the "halo"), slot k standing for global column halo_columns[k]
+//
+// so that y = A x is y = local x_own + halo x_halo, with x_halo the H entries of x that other
+// processes own. halo_columns is ascending, hence grouped by owner in rank order: the entries
+// from one process land in consecutive slots (`sources`). `pattern` keeps every entry in the
+// caller's order with own columns first and halo slot k as column rows + k: the preconditioners
+// read the whole rows from it (Jacobi finds a_ii at column i, Gershgorin sums the full row).
+// Nothing here communicates.
+#include <vector>
+
+#include "distributed/row_partition.hpp"
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/row_block.hpp"
+
+namespace spk {
+
+// Halo slots [first_slot, first_slot + count) hold entries of x owned by process `rank`.
+struct HaloSource {
+  int rank = 0;
+  index_t first_slot = 0;
+  index_t count = 0;
+};
+
+template <class T>
+struct SplitRows {
+  global_index_t first_row = 0;
+  CsrMatrix<T> local;
+  CsrMatrix<T> halo;
+  CsrMatrix<T> pattern;
+  std::vector<global_index_t> halo_columns;
+  std::vector<HaloSource> sources;
+};
+
+// Splits this process's rows (`rows`, the block [partition.first_row(rank), end_row(rank)))
+// into the local and halo parts. BadInput when a column is outside [0, global rows) (naming
+// the global row) or the block is not the partition's.
+template <class T>
+SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& partition,
+                                  int rank);
+
+// New values for the same pattern (nnz values in the caller's order) into pattern, local and
+// halo.
+template <class T>
+void scatter_values(SplitRows<T>& split, const T* values);
+
+}  // namespace spk

@@ -1,0 +1,102 @@
+#pragma once
+/// @file
+/// spk::DistributedSolver<T>: CG or BiCGSTAB over the processes of an MPI communicator. Each
+/// process hands over its own rows of the matrix (contiguous blocks in rank order: rank 0 the
+/// first rows, and so on), with global column indices; b and x are split the same way.
+/// Installed, with the spkrylov::distributed target, when spkrylov is built with MPI
+/// (SPK_WITH_MPI); the single-process library (spkrylov::spkrylov) needs no MPI.
+///
+/// @code
+///   #include <spkrylov/distributed.hpp>
+///   // this rank's rows: local row offsets, global (64-bit) columns, values
+///   spk::DistributedCsrArrays<double> rows{local_rows, offsets.data(), columns.data(),
+///                                          values.data()};
+///   spk::Options options;
+///   options.solver.preconditioner = spk::Preconditioner::jacobi;
+///   spk::DistributedSolver<double> solver(MPI_COMM_WORLD, rows, options);  // collective
+///   std::vector<double> x_local(local_rows, 0.0);
+///   spk::SolveResult result = solver.solve(b_local, x_local);  // collective
+///   solver.update_values(new_values.data());                    // collective
+/// @endcode
+///
+/// Every call is collective: all processes of the communicator make it, in the same order.
+/// Every process gets the same SolveResult (status, iterations, residuals of the whole
+/// system): the inner products are summed in the same order everywhere, so every process
+/// stops at the same iteration. The matrix product overlaps the halo exchange (the entries of
+/// x other processes own) with the product of the local block.
+///
+/// Today: the CPU path (Device::cpu; Device::automatic runs it too), preconditioners none,
+/// jacobi and chebyshev (ic0 and ilu0 on one process only; amg: NotSupported).
+///
+/// Errors: bad input on any process (a column out of range, a non-finite value, a zero Jacobi
+/// pivot, options that differ from rank 0's) is thrown on EVERY process, the same type and
+/// message ("rank R: ..." with several processes; BadDiagonal names the global row), so no
+/// process is left waiting. A failed MPI call throws spk::CommunicationError naming the call
+/// and rank on the process where it failed; the others may then wait forever: call
+/// MPI_Abort after such an error.
+#include <mpi.h>
+
+#include <memory>
+#include <spkrylov/csr_arrays.hpp>
+#include <spkrylov/distributed_info.hpp>
+#include <spkrylov/errors.hpp>
+#include <spkrylov/options.hpp>
+#include <spkrylov/result.hpp>
+#include <spkrylov/setup_info.hpp>
+#include <vector>
+
+namespace spk {
+
+/// This process's rows: rows + 1 local row offsets (starting at 0), nnz global column
+/// indices in [0, global rows), nnz values; host pointers. Copied at construction.
+template <class T>
+struct DistributedCsrArrays {
+  index_t rows = 0;
+  const index_t* row_offsets = nullptr;
+  const global_index_t* columns = nullptr;
+  const T* values = nullptr;
+};
+
+template <class T>
+class DistributedSolver {
+ public:
+  /// Collective over `comm` (which is duplicated: spkrylov's messages never match yours).
+  DistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& rows, const Options& options);
+  ~DistributedSolver();
+  DistributedSolver(DistributedSolver&&) noexcept;
+  DistributedSolver& operator=(DistributedSolver&&) noexcept;
+
+  /// b and x: this process's rows() entries; x is the initial guess and gets the solution.
+  SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
+                    const ProgressCallback& progress = {});
+  SolveResult solve(const T* b, T* x, const ProgressCallback& progress = {});
+
+  /// y = A x for this process's rows (x: its rows() entries of the whole x). Collective.
+  void multiply(const T* x, T* y);
+
+  /// New coefficients, same pattern: this process's nnz values in the order given at
+  /// construction. Checked on every process before anything changes (a non-finite value or a
+  /// zero Jacobi pivot anywhere throws everywhere and keeps the old system).
+  void update_values(const T* values);
+  void update_values(const std::vector<T>& values);
+
+  /// Median time of one distributed product (with its halo exchange), in ms. Collective.
+  double time_spmv_ms(int repetitions);
+
+  const SetupInfo& setup_info() const;
+  const SolverOptions& options() const;
+  ProcessInfo process_info() const;
+  CommunicationTimes communication_times() const;
+  int rank() const;
+  int processes() const;
+  index_t rows() const;
+  global_index_t first_row() const;
+  global_index_t global_rows() const;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace spk
