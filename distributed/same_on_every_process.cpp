@@ -41,7 +41,8 @@ void require_same_as_rank0(MPI_Comm comm, const std::string& text, const std::st
   const std::string reference = broadcast_text(comm, text);
   on_every_process(comm, [&] {
     if (text != reference)
-      throw BadInput(what + " differs from rank 0's: " + first_difference(text, reference));
+      throw BadInput("mismatch between processes in " + what + ": " +
+                     first_difference(text, reference));
   });
 }
 

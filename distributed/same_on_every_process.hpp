@@ -3,7 +3,8 @@
 // options) found at setup, before it can make them take different paths and wait for each
 // other forever. Rank 0's text is broadcast; a process whose own differs fails, and every
 // process throws that failure (agreed_errors.hpp):
-//   "rank 2: <what> differs from rank 0's: 'tolerance: 1e-06' here, 'tolerance: 1e-08' on rank 0"
+//   "rank 2: mismatch between processes in <what>: 'tolerance: 1e-06' here, 'tolerance: 1e-08'
+//    on rank 0"
 // The texts are compared line by line; the first differing line is quoted (40 characters).
 #include <mpi.h>
 

@@ -4,6 +4,8 @@
 //   spkrylov info MATRIX.mtx | --generate kind=poisson3d,n=64
 //   spkrylov bench [--suite default|small|none] [--matrix FILE.mtx ...] [--csv F] [--json F]
 //   spkrylov bench --solvers [--suite default|small] [--formats a,b] [--csv F]
+//   mpirun -np N spkrylov solve [CONFIG.yaml] ...   (the distributed plugin, see
+//                                                     distributed_launch.hpp)
 //
 // Exit codes: 0 converged (or success), 1 bad input or error, 2 not converged.
 // Every spk::Error is caught here, once, and printed as one line.
@@ -13,6 +15,7 @@
 #include "bench_command.hpp"
 #include "bench_solvers.hpp"
 #include "bench_update_values.hpp"
+#include "distributed_launch.hpp"
 #include "exit_codes.hpp"
 #include "info_command.hpp"
 #include "solve_command.hpp"
@@ -99,11 +102,17 @@ int main(int argc, char** argv) {
   }
 
   try {
+    const spk::app::Launcher launcher = spk::app::detect_launcher();
+    if (launcher.present && launcher.several_processes() &&
+        (info_command->parsed() || bench_command->parsed()))
+      return spk::app::refuse_several_processes(info_command->parsed() ? "info" : "bench",
+                                                launcher);
     if (info_command->parsed()) return spk::app::run_info_command(info);
     if (bench_command->parsed()) {
       if (bench.update_values) return spk::app::run_update_values_bench(bench);
       return bench.solvers ? spk::app::run_solver_bench(bench) : spk::app::run_bench_command(bench);
     }
+    if (launcher.present) return spk::app::run_launched_solve(solve, launcher);
     return spk::app::run_solve_command(solve);  // `spkrylov` alone runs the default solve
   } catch (const spk::Error& error) {
     std::cerr << "error: " << error.what() << "\n";

@@ -37,40 +37,51 @@ Problem load_matrix(const MatrixSpec& spec) {
   return problem;
 }
 
+void check_solvable(const std::string& name, std::int64_t rows, std::int64_t cols,
+                    std::int64_t nnz) {
+  if (rows != cols)
+    throw BadInput(shown_name(name) + ": the matrix is not square (" + std::to_string(rows) +
+                   " x " + std::to_string(cols) + "); Krylov solvers need a square matrix");
+  if (rows == 0)
+    throw BadInput(shown_name(name) + ": the matrix is empty (0 x 0); nothing to solve");
+  if (nnz == 0)
+    throw BadInput(shown_name(name) + ": the matrix has no nonzero entries (" +
+                   std::to_string(rows) + " x " + std::to_string(cols) +
+                   "); the system is singular");
+}
+
+std::vector<double> random_entries(std::uint64_t seed, std::int64_t first, std::size_t count) {
+  std::mt19937_64 engine(seed);
+  engine.discard(static_cast<unsigned long long>(first));  // one engine draw per entry
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> entries(count);
+  for (auto& value : entries) value = uniform(engine);
+  return entries;
+}
+
+void check_rhs_length(const std::string& file, std::int64_t entries, std::int64_t rows) {
+  if (entries != rows)
+    throw BadInput(shown_name(file) + ": right-hand side has " + std::to_string(entries) +
+                   " entries, the matrix has " + std::to_string(rows) + " rows");
+}
+
 Problem build_problem(const RunConfig& config) {
   Problem problem = load_matrix(config.matrix);
   const CsrMatrix<double>& a = problem.matrix;
-  if (!a.square())
-    throw BadInput(shown_name(problem.name) + ": the matrix is not square (" +
-                   std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                   "); Krylov solvers need a square matrix");
-  if (a.rows == 0)
-    throw BadInput(shown_name(problem.name) + ": the matrix is empty (0 x 0); nothing to solve");
-  if (a.nnz() == 0)
-    throw BadInput(shown_name(problem.name) + ": the matrix has no nonzero entries (" +
-                   std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                   "); the system is singular");
+  check_solvable(problem.name, a.rows, a.cols, a.nnz());
   const std::size_t n = static_cast<std::size_t>(a.rows);
-  std::mt19937_64 engine(config.rhs.seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   switch (config.rhs.kind) {
     case RhsSpec::Kind::ones: problem.rhs.assign(n, 1.0); break;
-    case RhsSpec::Kind::random:
-      problem.rhs.resize(n);
-      for (auto& value : problem.rhs) value = uniform(engine);
-      break;
+    case RhsSpec::Kind::random: problem.rhs = random_entries(config.rhs.seed, 0, n); break;
     case RhsSpec::Kind::file: {
       problem.rhs = read_vector_market(config.rhs.file);
-      if (problem.rhs.size() != n)
-        throw BadInput(shown_name(config.rhs.file) + ": right-hand side has " +
-                       std::to_string(problem.rhs.size()) + " entries, the matrix has " +
-                       std::to_string(n) + " rows");
+      check_rhs_length(config.rhs.file, static_cast<std::int64_t>(problem.rhs.size()), a.rows);
       break;
     }
     case RhsSpec::Kind::from_solution: {
-      std::vector<double> exact(n, 1.0);
-      if (config.rhs.solution == "random")
-        for (auto& value : exact) value = uniform(engine);
+      std::vector<double> exact = config.rhs.solution == "random"
+                                      ? random_entries(config.rhs.seed, 0, n)
+                                      : std::vector<double>(n, 1.0);
       problem.rhs.resize(n);
       reference_spmv(a, exact.data(), problem.rhs.data());
       problem.exact_solution = std::move(exact);

@@ -1,5 +1,6 @@
 #include "run_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -41,17 +42,57 @@ void print_preconditioner(std::ostream& out, const PreconditionerInfo& info) {
         << info.levels[level].nnz << " nonzeros, " << info.levels[level].format << "\n";
 }
 
+// The matrix's size and shape: the statistics, or (several processes) their combination,
+// whose symmetry no process could check.
+void print_matrix_shape(std::ostream& out, const RunReport& report) {
+  const MatrixStats& stats = report.stats;
+  out << "             ";
+  if (report.distributed)
+    out << report.distributed->global_rows << " x " << report.distributed->global_rows << ", "
+        << report.distributed->global_nnz;
+  else
+    out << stats.rows << " x " << stats.cols << ", " << stats.nnz;
+  out << " nonzeros, rows " << stats.min_row_length << ".." << stats.max_row_length
+      << number_text(" (avg %.1f)", stats.avg_row_length)
+      << (report.distributed             ? ", symmetry not checked (distributed)"
+          : stats.numerically_symmetric ? ", symmetric"
+                                        : ", nonsymmetric")
+      << (stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
+}
+
+// One row per process: its rows, entries, halo, neighbours and communication during the solve.
+void print_processes(std::ostream& out, const DistributedRun& run, double solve_s) {
+  out << "processes    " << run.processes.size() << ", rows split by " << run.partition
+      << "; communication not hidden by the overlap: "
+      << number_text("%.1f%%", 100.0 * run.not_hidden_share(solve_s))
+      << " of the solve (the largest share of any process)\n";
+  out << "             rank        rows    nonzeros      halo     sends  neighbours  halo wait ms"
+         "   sums ms  not hidden\n";
+  char line[200];
+  for (std::size_t p = 0; p < run.processes.size(); ++p) {
+    const ProcessInfo& info = run.processes[p];
+    const CommunicationTimes& times = run.times[p];
+    std::snprintf(line, sizeof line, "             %4d  %10d  %10lld  %8d  %8d  %10d  %12.2f  %8.2f  %9.1f%%\n",
+                  info.rank, info.rows, info.nnz, info.halo_size, info.send_size, info.neighbours,
+                  1e3 * times.halo_wait_s, 1e3 * times.reduction_s,
+                  solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0);
+    out << line;
+  }
+}
+
 }  // namespace
+
+double DistributedRun::not_hidden_share(double solve_s) const {
+  double largest = 0.0;
+  for (const CommunicationTimes& time : times) largest = std::max(largest, time.not_hidden_s());
+  return solve_s > 0.0 ? largest / solve_s : 0.0;
+}
 
 void print_text_report(std::ostream& out, const RunReport& report) {
   const SolveResult& r = report.result;
   out << "config       " << report.config_origin << "\n";
   out << "matrix       " << report.problem_name << "\n";
-  out << "             " << report.stats.rows << " x " << report.stats.cols << ", "
-      << report.stats.nnz << " nonzeros, rows " << report.stats.min_row_length << ".."
-      << report.stats.max_row_length << number_text(" (avg %.1f)", report.stats.avg_row_length)
-      << (report.stats.numerically_symmetric ? ", symmetric" : ", nonsymmetric")
-      << (report.stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
+  print_matrix_shape(out, report);
   out << "device       " << report.setup.device_name << ", " << report.precision << " precision\n";
   out << "format       " << report.setup.operator_name;
   for (const auto& [name, value] : report.setup.format_details) out << ", " << name << "=" << value;
@@ -92,6 +133,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
       << number_text("%.4f ms", r.ms_per_iteration()) << " per iteration";
   if (report.spmv_ms > 0.0) out << ", SpMV alone " << number_text("%.4f ms", report.spmv_ms);
   out << "\n";
+  if (report.distributed) print_processes(out, *report.distributed, r.solve_s);
   print_tuning_summary(out, report.setup.tuning,
                        solve_spmv_count(report.result, report.solver.method));
 }
@@ -118,14 +160,65 @@ void write_preconditioner_json(JsonWriter& json, const PreconditionerInfo& info)
   json.end_object();
 }
 
+// The matrix statistics; several processes: the global sizes, and null for the symmetry.
+void write_matrix_json(JsonWriter& json, const RunReport& report) {
+  json.key("matrix").begin_object();
+  json.field("name", report.problem_name);
+  for (auto [name, value] : matrix_stats_fields(report.stats)) {
+    if (report.distributed) {
+      if (name == "rows" || name == "cols") value = std::to_string(report.distributed->global_rows);
+      if (name == "nnz") value = std::to_string(report.distributed->global_nnz);
+      if (name == "structurally_symmetric" || name == "numerically_symmetric") value = "null";
+    }
+    json.key(name).literal(value);
+  }
+  json.end_object();
+}
+
+// "distributed": null for one process, else the partition and one object per process.
+void write_distributed_json(JsonWriter& json, const RunReport& report) {
+  if (!report.distributed) {
+    json.key("distributed").null();
+    return;
+  }
+  const DistributedRun& run = *report.distributed;
+  const double solve_s = report.result.solve_s;
+  json.key("distributed").begin_object();
+  json.field("processes", run.processes.size());
+  json.field("partition", run.partition);
+  json.field("not_hidden_share", run.not_hidden_share(solve_s));
+  json.key("per_process").begin_array();
+  for (std::size_t p = 0; p < run.processes.size(); ++p) {
+    const ProcessInfo& info = run.processes[p];
+    const CommunicationTimes& times = run.times[p];
+    json.begin_object();
+    json.field("rank", info.rank);
+    json.field("first_row", static_cast<long long>(info.first_row));
+    json.field("rows", info.rows);
+    json.field("nnz", info.nnz);
+    json.field("local_nnz", info.local_nnz);
+    json.field("halo_nnz", info.halo_nnz);
+    json.field("halo_size", info.halo_size);
+    json.field("send_size", info.send_size);
+    json.field("neighbours", info.neighbours);
+    json.field("halo_start_ms", 1e3 * times.halo_start_s);
+    json.field("halo_wait_ms", 1e3 * times.halo_wait_s);
+    json.field("reduction_ms", 1e3 * times.reduction_s);
+    json.field("exchanges", times.exchanges);
+    json.field("reductions", times.reductions);
+    json.field("not_hidden_ms", 1e3 * times.not_hidden_s());
+    json.field("not_hidden_share", solve_s > 0.0 ? times.not_hidden_s() / solve_s : 0.0);
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+}
+
 void write_run_object(JsonWriter& json, const RunReport& report) {
   const SolveResult& r = report.result;
   json.begin_object();
   json.field("config", report.resolved_config);
-  json.key("matrix").begin_object();
-  json.field("name", report.problem_name);
-  for (const auto& [name, value] : matrix_stats_fields(report.stats)) json.key(name).literal(value);
-  json.end_object();
+  write_matrix_json(json, report);
   json.field("device", report.setup.device_name);
   json.field("space", to_string(report.setup.device));
   json.field("precision", report.precision);
@@ -162,6 +255,7 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
     write_tuning_json(json, report.setup.tuning, solve_spmv_count(r, report.solver.method));
   else
     json.key("tuning").null();
+  write_distributed_json(json, report);
   json.end_object();
 }
 

@@ -6,11 +6,26 @@
 #include <vector>
 
 #include "apps/config/run_config.hpp"
+#include "spkrylov/distributed_info.hpp"
 #include "spkrylov/result.hpp"
 #include "spkrylov/solver.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
 namespace spk::app {
+
+// A run over several processes (mpirun): what each process held and how long it spent
+// communicating during the solve, in rank order. The matrix statistics of the RunReport are
+// then combined over the processes, without the symmetry (no process holds the whole matrix).
+struct DistributedRun {
+  std::string partition;  // "nnz" | "rows" (distributed.partition)
+  global_index_t global_rows = 0;
+  long long global_nnz = 0;
+  std::vector<ProcessInfo> processes;
+  std::vector<CommunicationTimes> times;
+
+  // The largest share of the solve time any process spent communicating without overlap.
+  double not_hidden_share(double solve_s) const;
+};
 
 struct RunReport {
   std::string resolved_config;  // YAML
@@ -24,6 +39,7 @@ struct RunReport {
   double load_s = 0.0;
   double spmv_ms = 0.0;                  // one SpMV alone (median), 0 when not measured
   std::optional<double> solution_error;  // ||x - x_true|| / ||x_true||
+  std::optional<DistributedRun> distributed;
 };
 
 void print_text_report(std::ostream& out, const RunReport& report);

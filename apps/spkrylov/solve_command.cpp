@@ -1,17 +1,16 @@
 #include "solve_command.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "apps/config/config_loader.hpp"
 #include "compare_table.hpp"
-#include "convergence_plot.hpp"
 #include "exit_codes.hpp"
 #include "problem.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
+#include "solve_steps.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
 #include "spmv/base/device.hpp"
@@ -21,17 +20,6 @@
 namespace spk::app {
 
 namespace {
-
-// Where the run's config came from, and where every key of it can be seen.
-std::string describe_config_origin(const SolveCommandOptions& options,
-                                   const std::string& json_report) {
-  std::string text = options.config_path.empty() ? "built-in default" : options.config_path;
-  if (!options.overrides.empty())
-    text += " + " + std::to_string(options.overrides.size()) + " --set";
-  text += "; every key: add --print-config";
-  if (!json_report.empty()) text += ", or see \"config\" in " + json_report;
-  return text;
-}
 
 // device: gpu without a usable GPU: the reason, and the config keys that run without one.
 Device resolve_configured_device(Device choice) {
@@ -69,9 +57,8 @@ Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
   try {
     return Solver<T>(arrays_of(matrix), Options{options, spmv, space});
   } catch (const BadDiagonal& error) {
-    throw BadInput(problem.name + ": " + to_string(options.preconditioner) + ": row " +
-                   std::to_string(error.row() + 1) + " (1-based, as in the matrix file): " +
-                   error.problem() + "; use solver.preconditioner: none");
+    throw BadInput(
+        bad_diagonal_message(problem.name, options.preconditioner, error.row(), error.problem()));
   } catch (const BadInput& error) {
     throw BadInput(shown_name(problem.name) + ": " + error.what());
   } catch (const NotSupported& error) {
@@ -99,8 +86,7 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
 std::vector<SpmvOptions> runs_for(const RunConfig& config, Device space) {
   if (config.compare.empty()) return {config.spmv};
   if (space == Device::cpu) {
-    std::cerr << "notice: compare: the " << config.compare.size()
-              << " SpMV setups differ only on the GPU; the CPU reference path solves once\n";
+    notice_compare_on_cpu(config);
     return {config.spmv};
   }
   std::vector<SpmvOptions> runs;
@@ -138,36 +124,10 @@ void write_histories_csv(const std::string& path, const std::vector<RunReport>& 
   }
 }
 
-// The convergence plot: the relative residual ||r|| / ||b|| (the stopping quantity of the
-// default tolerance_mode, comparable across problems) unless output.plot_residual is
-// absolute; the title names the matrix file without its directories.
-void write_plot(const RunConfig& config, const std::vector<RunReport>& runs) {
-  const bool relative = config.output.plot_residual == "relative";
-  std::vector<PlotSeries> series;
-  for (const auto& run : runs) {
-    const SolveResult& result = run.result;
-    const double scale = relative && result.b_norm > 0.0 ? 1.0 / result.b_norm : 1.0;
-    PlotSeries line{run.setup.operator_name + " (" + to_string(result.status) + ", " +
-                        std::to_string(result.iterations) + " it)",
-                    result.history.residual, result.history.elapsed_s, scale * result.threshold};
-    for (double& value : line.residual) value *= scale;
-    series.push_back(std::move(line));
-  }
-  const std::string matrix = config.matrix.file.empty()
-                                 ? runs.front().problem_name
-                                 : std::filesystem::path(config.matrix.file).filename().string();
-  write_convergence_svg(
-      config.output.plot, std::string(to_string(config.solver.method)) + " on " + matrix,
-      relative ? "recursive residual ||r|| / ||b||" : "recursive residual ||r||", series);
-}
-
 }  // namespace
 
 int run_solve_command(const SolveCommandOptions& options) {
-  const RunConfig config =
-      options.config_path.empty()
-          ? parse_run_config(to_yaml(default_run_config()), "<built-in default>", options.overrides)
-          : load_run_config(options.config_path, options.overrides);
+  const RunConfig config = load_solve_config(options);
   if (options.print_config) {
     std::cout << to_yaml(config);
     return 0;

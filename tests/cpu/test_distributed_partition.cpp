@@ -48,6 +48,7 @@ TEST(GridRows, EveryRangeOfRowsEqualsThoseRowsOfTheWholeMatrix) {
     for (const auto& [first, end] : std::vector<std::pair<index_t, index_t>>{
              {0, whole.rows}, {0, 0}, {1, 2}, {whole.rows / 3, 2 * whole.rows / 3 + 1},
              {whole.rows - 1, whole.rows}}) {
+      if (end > whole.rows) continue;  // n = 1: a single row
       const RowBlock<double> block = assemble_grid_rows(stencil, spec.n, first, end, "test");
       const RowBlock<double> expected = rows_of(whole, first, end);
       EXPECT_EQ(block.global_rows, whole.rows);
@@ -204,7 +205,7 @@ TEST(GridRows, OneProcessOfAGridBeyond32BitIndicesIsBuiltAlone) {
   const RowPartition partition = partition_rows(
       rows, 4096, RowBalance::nonzeros,
       [&](global_index_t r) { return grid_entries_before(stencil, n, r); });
-  const int rank = 3000;  // its rows lie past 2^31
+  const int rank = 4050;  // its rows lie past 2^31
   const global_index_t first = partition.first_row(rank), end = partition.end_row(rank);
   EXPECT_GT(first, std::int64_t{std::numeric_limits<index_t>::max()});
   EXPECT_NEAR(static_cast<double>(grid_entries_before(stencil, n, end) -

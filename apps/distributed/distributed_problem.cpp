@@ -1,0 +1,190 @@
+#include "distributed_problem.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "distributed/agreed_errors.hpp"
+#include "distributed/distributed_matrix.hpp"
+#include "distributed/mpi_check.hpp"
+#include "problem.hpp"
+#include "spmv/host/generators.hpp"
+#include "spmv/host/matrix_market.hpp"
+
+namespace spk::app {
+
+namespace {
+
+constexpr int scatter_tag = 23;
+
+// Rank 0 sends every other process its part of `data` (counts[p] entries from offsets[p]);
+// the others receive theirs. Returns this process's part.
+template <class U>
+std::vector<U> scatter_parts(const Communicator& communicator, const U* data,
+                             const std::vector<std::int64_t>& offsets,
+                             const std::vector<std::int64_t>& counts) {
+  const int rank = communicator.rank();
+  std::vector<U> mine(static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]));
+  if (rank == 0) {
+    for (int p = 1; p < communicator.size(); ++p)
+      SPK_MPI_CHECK(MPI_Send(data + offsets[static_cast<std::size_t>(p)],
+                             static_cast<int>(counts[static_cast<std::size_t>(p)]),
+                             mpi_datatype<U>(), p, scatter_tag, communicator.get()));
+    std::copy(data, data + mine.size(), mine.begin());
+  } else {
+    SPK_MPI_CHECK(MPI_Recv(mine.data(), static_cast<int>(mine.size()), mpi_datatype<U>(), 0,
+                           scatter_tag, communicator.get(), MPI_STATUS_IGNORE));
+  }
+  return mine;
+}
+
+// Every process's rows of `whole` (held by rank 0 only; nullptr elsewhere).
+RowBlock<double> scatter_rows(const Communicator& communicator, const CsrMatrix<double>* whole,
+                              const RowPartition& partition) {
+  const auto processes = static_cast<std::size_t>(communicator.size());
+  std::vector<std::int64_t> row_offsets(processes), row_counts(processes);
+  for (std::size_t p = 0; p < processes; ++p) {
+    row_offsets[p] = partition.first_row(static_cast<int>(p));
+    row_counts[p] = partition.rows(static_cast<int>(p)) + 1;  // with the end offset
+  }
+  RowBlock<double> rows;
+  rows.global_rows = partition.global_rows();
+  rows.first_row = partition.first_row(communicator.rank());
+  rows.rows = static_cast<index_t>(partition.rows(communicator.rank()));
+  rows.row_offsets = scatter_parts(communicator, whole ? whole->row_offsets.data() : nullptr,
+                                   row_offsets, row_counts);
+  // Entries [begin, end) of each process, and its offsets relative to begin.
+  std::vector<std::int64_t> entry_offsets(processes), entry_counts(processes);
+  if (whole)
+    for (std::size_t p = 0; p < processes; ++p) {
+      entry_offsets[p] = whole->row_offsets[static_cast<std::size_t>(row_offsets[p])];
+      entry_counts[p] =
+          whole->row_offsets[static_cast<std::size_t>(row_offsets[p] + row_counts[p] - 1)] -
+          entry_offsets[p];
+    }
+  const index_t begin = rows.row_offsets.front();
+  for (index_t& offset : rows.row_offsets) offset -= begin;
+  entry_counts[static_cast<std::size_t>(communicator.rank())] = rows.row_offsets.back();
+  const std::vector<index_t> columns = scatter_parts(
+      communicator, whole ? whole->columns.data() : nullptr, entry_offsets, entry_counts);
+  rows.columns.assign(columns.begin(), columns.end());
+  rows.values = scatter_parts(communicator, whole ? whole->values.data() : nullptr,
+                              entry_offsets, entry_counts);
+  return rows;
+}
+
+// Every process's rows of a whole vector held by rank 0.
+std::vector<double> scatter_vector(const Communicator& communicator, const std::vector<double>& whole,
+                                   const RowPartition& partition) {
+  std::vector<std::int64_t> offsets, counts;
+  for (int p = 0; p < partition.processes(); ++p) {
+    offsets.push_back(partition.first_row(p));
+    counts.push_back(partition.rows(p));
+  }
+  return scatter_parts(communicator, whole.data(), offsets, counts);
+}
+
+RowPartition broadcast_partition(const Communicator& communicator, RowPartition partition) {
+  partition.offsets.resize(static_cast<std::size_t>(communicator.size()) + 1);
+  SPK_MPI_CHECK(MPI_Bcast(partition.offsets.data(), static_cast<int>(partition.offsets.size()),
+                          MPI_INT64_T, 0, communicator.get()));
+  return partition;
+}
+
+// A grid kind: every process builds its own rows.
+void build_grid_rows(const GeneratorSpec& spec, RowBalance balance,
+                     const Communicator& communicator, DistributedProblem& problem) {
+  GridStencil stencil;
+  std::int64_t rows = 0;
+  on_every_process(communicator.get(), [&] {
+    stencil = *grid_stencil_of(spec);
+    if (spec.n < 1)
+      throw BadInput(problem.name + ": n = " + std::to_string(spec.n) + " must be at least 1");
+    rows = grid_operator_rows(stencil, spec.n);
+    if (rows == std::numeric_limits<std::int64_t>::max())
+      throw BadInput(problem.name + ": rows exceed the 64-bit index range");
+  });
+  const auto entries_before = [&](global_index_t row) {
+    return grid_entries_before(stencil, spec.n, row);
+  };
+  problem.partition = partition_rows(rows, communicator.size(), balance, entries_before);
+  const int rank = communicator.rank();
+  on_every_process(communicator.get(), [&] {
+    problem.rows = assemble_grid_rows(stencil, spec.n, problem.partition.first_row(rank),
+                                      problem.partition.end_row(rank), problem.name);
+  });
+}
+
+// A file or the powerlaw generator: rank 0 builds the whole matrix and sends the rows.
+void scatter_whole_matrix(const RunConfig& config, const Communicator& communicator,
+                          DistributedProblem& problem) {
+  CsrMatrix<double> whole;
+  on_every_process(communicator.get(), [&] {
+    if (communicator.rank() != 0) return;
+    whole = load_matrix(config.matrix).matrix;
+    check_solvable(problem.name, whole.rows, whole.cols, whole.nnz());
+    problem.partition =
+        partition_rows(whole.rows, communicator.size(), config.distributed.partition,
+                       [&](global_index_t row) { return whole.row_offsets[row]; });
+  });
+  problem.partition = broadcast_partition(communicator, problem.partition);
+  problem.rows = scatter_rows(communicator, communicator.rank() == 0 ? &whole : nullptr,
+                              problem.partition);
+}
+
+// This process's rows of b (and of x* for from_solution).
+void build_rhs(const RunConfig& config, const Communicator& communicator,
+               DistributedProblem& problem) {
+  const RowBlock<double>& rows = problem.rows;
+  const auto n = static_cast<std::size_t>(rows.rows);
+  switch (config.rhs.kind) {
+    case RhsSpec::Kind::ones: problem.rhs.assign(n, 1.0); return;
+    case RhsSpec::Kind::random:
+      problem.rhs = random_entries(config.rhs.seed, rows.first_row, n);
+      return;
+    case RhsSpec::Kind::file: {
+      std::vector<double> whole;
+      on_every_process(communicator.get(), [&] {
+        if (communicator.rank() != 0) return;
+        whole = read_vector_market(config.rhs.file);
+        check_rhs_length(config.rhs.file, static_cast<std::int64_t>(whole.size()),
+                         rows.global_rows);
+      });
+      problem.rhs = scatter_vector(communicator, whole, problem.partition);
+      return;
+    }
+    case RhsSpec::Kind::from_solution: {
+      std::vector<double> exact = config.rhs.solution == "random"
+                                      ? random_entries(config.rhs.seed, rows.first_row, n)
+                                      : std::vector<double>(n, 1.0);
+      SplitRows<double> split;
+      on_every_process(communicator.get(), [&] {
+        split = split_local_and_halo(rows, problem.partition, communicator.rank());
+      });
+      const DistributedMatrix<double> a(communicator.get(), std::move(split));
+      problem.rhs.resize(n);
+      a.op().apply(exact.data(), problem.rhs.data());  // b = A x*
+      problem.exact_solution = std::move(exact);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+DistributedProblem build_distributed_problem(const RunConfig& config,
+                                             const Communicator& communicator) {
+  const auto start = std::chrono::steady_clock::now();
+  DistributedProblem problem;
+  problem.name = config.matrix.generate ? describe(*config.matrix.generate) : config.matrix.file;
+  if (config.matrix.generate && config.matrix.generate->kind != "powerlaw")
+    build_grid_rows(*config.matrix.generate, config.distributed.partition, communicator, problem);
+  else
+    scatter_whole_matrix(config, communicator, problem);
+  build_rhs(config, communicator, problem);
+  problem.load_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return problem;
+}
+
+}  // namespace spk::app

@@ -1,0 +1,42 @@
+#pragma once
+// This process's share of the linear system of `mpirun -np N spkrylov solve`: its rows of the
+// matrix, of b and of the known solution. Every process count gets the system one process
+// solves, cut into contiguous row blocks (distributed.partition: nnz or rows):
+//
+//   generate, grid kinds   every process builds only its own rows (assemble_grid_rows), the
+//                          partition from the entry counts in closed form: no process ever
+//                          holds the whole matrix, whose rows may exceed 2^31
+//   generate powerlaw,     rank 0 builds or reads the whole matrix (the single-process
+//   matrix.file            memory: about 12 bytes per entry for the CSR, more while a file is
+//                          parsed), cuts it and sends each process its rows
+//   rhs ones, random       each process its own rows (random: the single-process stream,
+//                          skipped to the process's first row)
+//   rhs file               read by rank 0, each process sent its rows
+//   rhs from_solution      x* as ones or random, b = A x* with the halo exchange
+//
+// Every step that can fail on one process runs as an agreed step (agreed_errors.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apps/config/run_config.hpp"
+#include "distributed/communicator.hpp"
+#include "distributed/row_partition.hpp"
+#include "spmv/host/row_block.hpp"
+
+namespace spk::app {
+
+struct DistributedProblem {
+  std::string name;  // as in the single-process report
+  RowPartition partition;
+  RowBlock<double> rows;
+  std::vector<double> rhs;                            // this process's rows of b
+  std::optional<std::vector<double>> exact_solution;  // and of x* (from_solution)
+  double load_s = 0.0;
+};
+
+// Collective over the communicator.
+DistributedProblem build_distributed_problem(const RunConfig& config,
+                                             const Communicator& communicator);
+
+}  // namespace spk::app

@@ -1,0 +1,178 @@
+#include "distributed_solve.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "apps/config/config_loader.hpp"
+#include "distributed/agreed_errors.hpp"
+#include "distributed/communicator.hpp"
+#include "distributed/same_on_every_process.hpp"
+#include "distributed_problem.hpp"
+#include "distributed_report.hpp"
+#include "exit_codes.hpp"
+#include "progress_line.hpp"
+#include "solve_steps.hpp"
+#include "spkrylov/distributed.hpp"
+#include "spmv/base/device.hpp"
+#include "spmv/base/printable_text.hpp"
+#include "spmv/host/matrix_market.hpp"
+
+namespace spk::app {
+
+namespace {
+
+// The resolved config without its first line (which names the file, as each process found
+// it): what every process must agree on.
+std::string config_contents(const std::string& resolved) {
+  return resolved.substr(resolved.find('\n') + 1);
+}
+
+// device: gpu is not implemented for several processes yet; auto runs the CPU path, and says
+// so where a GPU would have been used.
+void check_device(const RunConfig& config, bool prints) {
+  if (config.device == Device::gpu)
+    throw NotSupported(
+        "device: gpu is not implemented yet for a distributed solve (mpirun); use device: cpu "
+        "or auto");
+  if (!prints) return;
+  if (config.device == Device::automatic && device_available())
+    std::cerr << "notice: device: auto solves on the CPU under mpirun (the distributed GPU path "
+                 "is not implemented yet)\n";
+}
+
+// The solver over this process's rows; a zero pivot reworded as the single-process CLI does
+// (1-based row of the matrix file), still agreed on.
+template <class T>
+DistributedSolver<T> set_up_solver(const Communicator& communicator,
+                                   const DistributedCsrArrays<T>& rows, const RunConfig& config,
+                                   const std::string& problem_name) {
+  try {
+    return DistributedSolver<T>(communicator.get(), rows,
+                                Options{config.solver, config.spmv, Device::cpu});
+  } catch (const BadDiagonal& error) {
+    BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner,
+                                           error.row(), error.problem()));
+    if (is_agreed(error)) throw_agreed(reworded);
+    throw reworded;
+  }
+}
+
+template <class T>
+RowBlock<T> in_precision(const RowBlock<double>& rows) {
+  RowBlock<T> converted;
+  converted.global_rows = rows.global_rows;
+  converted.first_row = rows.first_row;
+  converted.rows = rows.rows;
+  converted.row_offsets = rows.row_offsets;
+  converted.columns = rows.columns;
+  converted.values.assign(rows.values.begin(), rows.values.end());
+  return converted;
+}
+
+// Solves in precision T; returns this process's rows of x and fills the report's result,
+// setup, SpMV time and the process's share.
+template <class T>
+std::vector<double> solve_in_precision(const Communicator& communicator,
+                                       const DistributedProblem& problem, const RunConfig& config,
+                                       bool quiet, RunReport& report, ProcessInfo& info,
+                                       CommunicationTimes& times) {
+  const RowBlock<T> rows = in_precision<T>(problem.rows);
+  DistributedSolver<T> solver = set_up_solver(
+      communicator,
+      DistributedCsrArrays<T>{rows.rows, rows.row_offsets.data(), rows.columns.data(),
+                              rows.values.data()},
+      config, problem.name);
+  const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
+  std::vector<T> x(b.size(), T(0));
+  ProgressLine progress(!quiet && communicator.rank() == 0);
+  report.result = solver.solve(b, x, progress.callback());
+  progress.clear();
+  times = solver.communication_times();  // before time_spmv_ms adds its products
+  info = solver.process_info();
+  report.setup = solver.setup_info();
+  report.spmv_ms = solver.time_spmv_ms(20);
+  return std::vector<double>(x.begin(), x.end());
+}
+
+// ||x - x*|| / ||x*|| over every process.
+double solution_error(const Communicator& communicator, const std::vector<double>& x,
+                      const std::vector<double>& exact) {
+  double difference = 0.0, norm = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    difference += (x[i] - exact[i]) * (x[i] - exact[i]);
+    norm += exact[i] * exact[i];
+  }
+  difference = sum_over_processes(communicator, difference);
+  norm = sum_over_processes(communicator, norm);
+  return norm > 0.0 ? std::sqrt(difference / norm) : std::sqrt(difference);
+}
+
+// Rank 0 prints the report and writes the outputs; a file it cannot write fails every process.
+void write_outputs(const Communicator& communicator, const RunConfig& config,
+                   const RunReport& report, const std::vector<double>& x,
+                   const RowPartition& partition) {
+  const std::vector<double> whole_x = config.output.solution.empty()
+                                          ? std::vector<double>{}
+                                          : gather_to_rank0(communicator, x, partition);
+  on_every_process(communicator.get(), [&] {
+    if (communicator.rank() != 0) return;
+    print_text_report(std::cout, report);
+    std::cout.flush();
+    if (!config.output.report.empty()) write_json_report(config.output.report, report);
+    if (!config.output.solution.empty()) write_vector_market(config.output.solution, whole_x);
+    if (!config.output.history.empty()) write_history_csv(config.output.history, report.result);
+    if (!config.output.plot.empty()) write_plot(config, {report});
+  });
+}
+
+}  // namespace
+
+int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
+  const Communicator communicator(world);
+  const bool prints = communicator.rank() == 0;
+  RunConfig config;
+  std::string resolved;
+  on_every_process(communicator.get(), [&] {
+    config = load_solve_config(options);
+    resolved = to_yaml(config);
+  });
+  require_same_as_rank0(communicator.get(), config_contents(resolved), "the resolved config");
+  if (options.print_config) {
+    if (prints) std::cout << resolved;
+    return 0;
+  }
+  on_every_process(communicator.get(), [&] { check_device(config, prints); });
+  if (!config.compare.empty() && prints) notice_compare_on_cpu(config);
+
+  const DistributedProblem problem = build_distributed_problem(config, communicator);
+  RunReport report;
+  report.resolved_config = resolved;
+  report.config_origin = describe_config_origin(options, config.output.report);
+  report.problem_name = problem.name;
+  report.stats = combined_matrix_stats(communicator, problem.rows);
+  report.solver = config.solver;
+  report.load_s = problem.load_s;
+  const bool single = config.precision == Precision::single_precision;
+  report.precision = single ? "single" : "double";
+
+  ProcessInfo info;
+  CommunicationTimes times;
+  const std::vector<double> x =
+      single ? solve_in_precision<float>(communicator, problem, config, options.quiet, report,
+                                         info, times)
+             : solve_in_precision<double>(communicator, problem, config, options.quiet, report,
+                                          info, times);
+  if (problem.exact_solution)
+    report.solution_error = solution_error(communicator, x, *problem.exact_solution);
+  DistributedRun run = gather_distributed_run(communicator, info, times);
+  run.partition = to_string(config.distributed.partition);
+  run.global_rows = problem.partition.global_rows();
+  run.global_nnz = report.stats.nnz;
+  report.distributed = std::move(run);
+  write_outputs(communicator, config, report, x, problem.partition);
+  return exit_code_for(report.result.status);
+}
+
+}  // namespace spk::app

@@ -1,0 +1,15 @@
+#pragma once
+// `mpirun -np N spkrylov solve [CONFIG] [--set ...]` inside the plugin: the same run as one
+// process, split over the processes of `world`. Rank 0 prints the report (with a row per
+// process) and writes every output; the exit code is the same on every process.
+#include <mpi.h>
+
+#include "solve_command.hpp"
+
+namespace spk::app {
+
+// Collective over world. Errors that every process agreed on are thrown as Agreed<...>
+// (distributed/agreed_errors.hpp); any other error came from one process only.
+int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world);
+
+}  // namespace spk::app

@@ -1,0 +1,80 @@
+// The distributed plugin's entry point (plugin_abi.hpp): MPI up, the solve, MPI down.
+//
+// Errors: an error every process threw at the same step (agreed_errors.hpp: a missing file, a
+// bad value, a config that differs between processes) is printed once, by rank 0, and every
+// process returns 1 after MPI_Finalize. An error thrown by one process alone (an MPI call that
+// failed, memory that ran out mid-solve) is printed by that process, with its rank, and ends
+// the whole job with MPI_Abort: the others may be waiting for it in a collective call.
+#include <mpi.h>
+#include <omp.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "apps/distributed/plugin_abi.hpp"
+#include "distributed/agreed_errors.hpp"
+#include "distributed/mpi_check.hpp"
+#include "distributed_solve.hpp"
+#include "exit_codes.hpp"
+
+namespace spk::app {
+
+namespace {
+
+// Without OMP_NUM_THREADS, the processes on one node share its cores instead of each starting
+// a thread per core (oversubscribed OpenMP threads spin: a 6 s solve takes minutes).
+void share_cores_between_local_processes() {
+  const char* configured = std::getenv("OMP_NUM_THREADS");
+  if (configured != nullptr && *configured != '\0') return;
+  MPI_Comm node;
+  SPK_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int local_processes = 1;
+  SPK_MPI_CHECK(MPI_Comm_size(node, &local_processes));
+  SPK_MPI_CHECK(MPI_Comm_free(&node));
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  omp_set_num_threads(std::max(1, cores / local_processes));
+}
+
+int solve(const SpkDistributedSolveRequest& request) {
+  SolveCommandOptions options;
+  options.config_path = request.config_path;
+  for (int k = 0; k < request.override_count; ++k) options.overrides.push_back(request.overrides[k]);
+  options.quiet = request.quiet != 0;
+  options.print_config = request.print_config != 0;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  try {
+    share_cores_between_local_processes();
+    return run_distributed_solve(options, MPI_COMM_WORLD);
+  } catch (const std::exception& error) {
+    if (is_agreed(error)) {
+      if (rank == 0) std::cerr << "error: " << error.what() << "\n";
+      return exit_bad_input;
+    }
+    std::cerr << "error: " << (size > 1 ? "rank " + std::to_string(rank) + ": " : "")
+              << error.what() << "\n";
+    std::cerr.flush();
+    MPI_Abort(MPI_COMM_WORLD, exit_bad_input);
+    return exit_bad_input;
+  }
+}
+
+}  // namespace
+
+}  // namespace spk::app
+
+extern "C" __attribute__((visibility("default"))) int spk_distributed_solve_v1(
+    const SpkDistributedSolveRequest* request) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized && MPI_Init(nullptr, nullptr) != MPI_SUCCESS) {
+    std::cerr << "error: MPI_Init failed\n";
+    return spk::exit_bad_input;
+  }
+  const int code = spk::app::solve(*request);
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,74 @@
+#pragma once
+// Helpers of the distributed tests (spk_tests_mpi): this process's rows of a whole matrix,
+// sums over processes, and the single-process reference solve every process runs itself.
+#include <mpi.h>
+
+#include <cmath>
+#include <vector>
+
+#include "distributed/row_partition.hpp"
+#include "spkrylov/distributed.hpp"
+#include "spkrylov/solver.hpp"
+#include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/row_block.hpp"
+
+namespace spk::test {
+
+inline int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+inline int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+inline double sum_over_processes(double value) {
+  double total = 0.0;
+  MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+// Every process's value, in rank order.
+template <class T>
+std::vector<T> gathered(T value) {
+  std::vector<T> all(static_cast<std::size_t>(world_size()));
+  MPI_Allgather(&value, sizeof(T), MPI_BYTE, all.data(), sizeof(T), MPI_BYTE, MPI_COMM_WORLD);
+  return all;
+}
+
+inline RowPartition partition_of(const CsrMatrix<double>& whole, RowBalance balance) {
+  return partition_rows(whole.rows, world_size(), balance,
+                        [&](global_index_t row) { return whole.row_offsets[row]; });
+}
+
+inline RowBlock<double> my_rows(const CsrMatrix<double>& whole, const RowPartition& partition) {
+  return rows_of(whole, partition.first_row(world_rank()), partition.end_row(world_rank()));
+}
+
+template <class T>
+DistributedCsrArrays<T> arrays_of(const RowBlock<T>& rows) {
+  return {rows.rows, rows.row_offsets.data(), rows.columns.data(), rows.values.data()};
+}
+
+// This process's part of a whole vector.
+template <class T>
+std::vector<T> my_part(const std::vector<T>& whole, const RowPartition& partition) {
+  return std::vector<T>(whole.begin() + partition.first_row(world_rank()),
+                        whole.begin() + partition.end_row(world_rank()));
+}
+
+// ||x_local - reference_local|| / ||reference|| over every process.
+inline double distributed_relative_error(const std::vector<double>& x,
+                                         const std::vector<double>& reference) {
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    diff += (x[i] - reference[i]) * (x[i] - reference[i]);
+    norm += reference[i] * reference[i];
+  }
+  return std::sqrt(sum_over_processes(diff) / sum_over_processes(norm));
+}
+
+}  // namespace spk::test
