@@ -124,12 +124,19 @@ void agree_on_failure(MPI_Comm comm, const std::optional<ErrorRecord>& local) {
   int first_failed = INT_MAX;
   SPK_MPI_CHECK(MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm));
   if (first_failed == INT_MAX) return;
+  const int failed_here = local ? 1 : 0;
+  int failed = 0;
+  SPK_MPI_CHECK(MPI_Allreduce(&failed_here, &failed, 1, MPI_INT, MPI_SUM, comm));
   std::vector<char> bytes = rank == first_failed ? serialize(*local) : std::vector<char>{};
   std::uint64_t count = bytes.size();
   SPK_MPI_CHECK(MPI_Bcast(&count, 1, MPI_UINT64_T, first_failed, comm));
   bytes.resize(static_cast<std::size_t>(count));
   SPK_MPI_CHECK(MPI_Bcast(bytes.data(), static_cast<int>(count), MPI_CHAR, first_failed, comm));
-  throw_record(deserialize(bytes), size > 1 ? "rank " + std::to_string(first_failed) + ": " : "");
+  std::string prefix;
+  if (size > 1) prefix = "rank " + std::to_string(first_failed);
+  if (failed == size && size > 1) prefix += " (and every other rank)";
+  else if (failed > 1) prefix += " (and " + std::to_string(failed - 1) + " more)";
+  throw_record(deserialize(bytes), prefix.empty() ? prefix : prefix + ": ");
 }
 
 }  // namespace spk

@@ -7,7 +7,8 @@
 // failed (one MPI_Allreduce). If one did, the lowest failing rank's error is broadcast and
 // every process throws it: the same type (BadInput, BadDiagonal, NotSupported, NoDevice,
 // CudaError, CommunicationError, else Error) and message, the message starting "rank R: "
-// when there are several processes. Every process thus leaves the step at once, and one of
+// when there are several processes ("rank R (and 2 more): " when others failed too, "rank R
+// (and every other rank): " when all did). Every process thus leaves the step at once, and one of
 // them (rank 0) prints the one line. step() must not communicate itself: a process that
 // failed before a collective call would never reach it.
 #include <mpi.h>

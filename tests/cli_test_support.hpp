@@ -57,8 +57,10 @@ struct CliRun {
   std::string err;
 };
 
-// Runs `spkrylov ARGUMENTS` (already shell-quoted) in the test's scratch directory.
-inline CliRun run_cli(const std::string& arguments, int time_limit_s = 60) {
+// Runs `spkrylov ARGUMENTS` (already shell-quoted) in the test's scratch directory; with a
+// launcher, `LAUNCHER spkrylov ARGUMENTS` (e.g. "mpirun -np 2", distributed tests).
+inline CliRun run_cli(const std::string& arguments, int time_limit_s = 60,
+                      const std::string& launcher = "") {
   const std::string cli = cli_path();
   if (!is_executable(cli)) {
     ADD_FAILURE() << "spkrylov not found at '" << cli << "' (set SPK_CLI)";
@@ -69,9 +71,9 @@ inline CliRun run_cli(const std::string& arguments, int time_limit_s = 60) {
   const std::string stem =
       ::testing::TempDir() + "spk_cli_" + std::to_string(getpid()) + "_" + info->name();
   const std::string command = "cd " + shell_quoted(::testing::TempDir()) + " && timeout " +
-                              std::to_string(time_limit_s) + " " + shell_quoted(cli) + " " +
-                              arguments + " >" + shell_quoted(stem + ".out") + " 2>" +
-                              shell_quoted(stem + ".err");
+                              std::to_string(time_limit_s) + " " + launcher + " " +
+                              shell_quoted(cli) + " " + arguments + " >" +
+                              shell_quoted(stem + ".out") + " 2>" + shell_quoted(stem + ".err");
   const int status = std::system(command.c_str());
   CliRun run;
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
