@@ -10,8 +10,21 @@ install(TARGETS spkrylov_library spk_solver spk_spmv spk_warnings
         EXPORT spkrylovTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# With MPI: spkrylov::distributed, spk::DistributedSolver (<spkrylov/distributed.hpp>); its
+# consumers need MPI (the package config finds it), the others do not.
+if(SPK_WITH_MPI)
+  install(TARGETS spkrylov_distributed spk_distributed_solver spk_partition
+          EXPORT spkrylovTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  set(SPK_PACKAGE_NEEDS_MPI ON)
+else()
+  set(spk_exclude_mpi_header PATTERN distributed.hpp EXCLUDE)
+  set(SPK_PACKAGE_NEEDS_MPI OFF)
+endif()
 # Only the public headers: <spkrylov/spkrylov.hpp> and the handful it includes.
-install(DIRECTORY include/spkrylov DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/spkrylov DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        ${spk_exclude_mpi_header})
 install(EXPORT spkrylovTargets NAMESPACE spkrylov:: DESTINATION ${SPK_CMAKE_INSTALL_DIR})
 configure_package_config_file(cmake/spkrylovConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/spkrylovConfig.cmake

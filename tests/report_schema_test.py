@@ -5,7 +5,10 @@ Runs a few small solves on the CPU path (converged, not converged, with a known 
 validates each report, and checks that the validator refuses the report types of old
 ("rows": "512", "structurally_symmetric": "true", a missing solution_error).
 
-  tests/report_schema_test.py SPKRYLOV_BINARY
+  tests/report_schema_test.py SPKRYLOV_BINARY [LAUNCHER ...]
+
+With a launcher (e.g. `mpirun --oversubscribe -np`), a distributed run's report on 3 processes is
+validated too: its "distributed" object with a row per process.
 
 Standard library only: the validator below implements the part of JSON Schema (2020-12)
 the schema uses and refuses any other keyword, so nothing in the schema is silently skipped.
@@ -89,10 +92,11 @@ def errors(value, schema, root, path="$"):
     return found
 
 
-def solve_report(binary, directory, name, settings):
+def solve_report(binary, directory, name, settings, launcher=()):
     """Runs `spkrylov solve` with --set settings on the CPU path; returns the JSON report."""
     path = os.path.join(directory, name + ".json")
-    command = [binary, "solve", "--quiet", "--set", "device=cpu", "--set", "output.report=" + path]
+    command = list(launcher) + [binary, "solve", "--quiet", "--set", "device=cpu", "--set",
+                                "output.report=" + path]
     for setting in settings:
         command += ["--set", setting]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)
@@ -103,10 +107,11 @@ def solve_report(binary, directory, name, settings):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         print(__doc__)
         return 1
     binary = sys.argv[1]
+    launcher = sys.argv[2:]
     with open(SCHEMA_PATH) as f:
         schema = json.load(f)
     failures = []
@@ -133,8 +138,22 @@ def main():
         multilevel = solve_report(binary, directory, "amg",
                                   small + ["solver.preconditioner=amg",
                                            "solver.preconditioner_options.max_coarse_rows=40"])
+        distributed = None
+        if launcher:
+            distributed = solve_report(binary, directory, "distributed",
+                                       small + ["solver.preconditioner=jacobi"],
+                                       launcher + ["3"])
     expect_valid("converged run", converged)
     expect_valid("amg run", multilevel)
+    if distributed is not None:
+        expect_valid("distributed run", distributed)
+        shares = distributed["distributed"]["per_process"] if distributed["distributed"] else []
+        if [p["rank"] for p in shares] != [0, 1, 2] or \
+                sum(p["rows"] for p in shares) != distributed["matrix"]["rows"] or \
+                distributed["matrix"]["numerically_symmetric"] is not None:
+            failures.append(f"distributed run: per-process fields {distributed['distributed']}")
+    if converged["distributed"] is not None:
+        failures.append("one process: distributed is not null")
     expect_valid("max_iterations run", limited)
     expect_valid("from_solution run", known)
     expect_valid("compare report", {"compare": [converged, limited]})

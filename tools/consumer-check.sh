@@ -19,6 +19,10 @@ fi
 cmake -S tests/consumer -B "$build/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$build/consumer" >/dev/null
 "$build/consumer/minimal"
+if [ -x "$build/consumer/distributed" ]; then  # built with MPI: the distributed example too
+  OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 mpirun -q --oversubscribe -np 3 "$build/consumer/distributed"
+fi
 python3 - <<'PY'
 import re, sys
 readme = open("README.md").read()
