@@ -134,8 +134,10 @@ void agree_on_failure(MPI_Comm comm, const std::optional<ErrorRecord>& local) {
   SPK_MPI_CHECK(MPI_Bcast(bytes.data(), static_cast<int>(count), MPI_CHAR, first_failed, comm));
   std::string prefix;
   if (size > 1) prefix = "rank " + std::to_string(first_failed);
-  if (failed == size && size > 1) prefix += " (and every other rank)";
-  else if (failed > 1) prefix += " (and " + std::to_string(failed - 1) + " more)";
+  if (failed == size && size > 1)
+    prefix += " (and every other rank)";
+  else if (failed > 1)
+    prefix += " (and " + std::to_string(failed - 1) + " more)";
   throw_record(deserialize(bytes), prefix.empty() ? prefix : prefix + ": ");
 }
 

@@ -51,9 +51,9 @@ inline bool is_agreed(const std::exception& error) {
 struct ErrorRecord {
   int kind = 0;  // which spk::Error type to throw again
   std::string message;
-  long long row = -1;           // BadDiagonal
-  std::string preconditioner;   // BadDiagonal
-  std::string problem;          // BadDiagonal
+  long long row = -1;          // BadDiagonal
+  std::string preconditioner;  // BadDiagonal
+  std::string problem;         // BadDiagonal
 };
 
 // The exception being handled (call inside a catch block).

@@ -27,9 +27,9 @@ class DistributedOperator final : public LinearOperator<T> {
       : local_(local), halo_(halo), exchange_(exchange), halo_has_entries_(halo_has_entries) {}
 
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    exchange_.start(x);                                              // x's entries -> neighbours
-    local_.apply_scaled(alpha, x, beta, y);                          // y = alpha A_local x + beta y
-    const T* x_halo = exchange_.finish();                            // neighbours' entries of x
+    exchange_.start(x);                      // x's entries -> neighbours
+    local_.apply_scaled(alpha, x, beta, y);  // y = alpha A_local x + beta y
+    const T* x_halo = exchange_.finish();    // neighbours' entries of x
     if (halo_has_entries_) halo_.apply_scaled(alpha, x_halo, T(1), y);  // y += alpha A_halo x_halo
   }
 

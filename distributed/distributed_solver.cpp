@@ -2,8 +2,6 @@
 // MPI. The same KrylovIteration as one process runs, on a DistributedSpace<HostSpace<T>> and
 // the overlapped DistributedOperator. Setup steps that can fail on one process only run as
 // agreed steps (agreed_errors.hpp), so a bad input anywhere is thrown everywhere.
-#include "spkrylov/distributed.hpp"
-
 #include <omp.h>
 
 #include <algorithm>
@@ -23,6 +21,7 @@
 #include "solver/host_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
+#include "spkrylov/distributed.hpp"
 
 namespace spk {
 
@@ -167,11 +166,10 @@ class DistributedSolver<T>::Impl {
                          std::to_string(communicator_.size()) + " process" +
                          (communicator_.size() > 1 ? "es" : "") + ")";
     setup_.operator_name = matrix_->op().name();
-    setup_.bytes_per_spmv = rows.pattern.values.size() * (sizeof(T) + sizeof(index_t)) +
-                            (rows.local.row_offsets.size() + rows.halo.row_offsets.size()) *
-                                sizeof(index_t) +
-                            (2 * static_cast<std::size_t>(rows.local.rows) +
-                             rows.halo_columns.size()) * sizeof(T);
+    setup_.bytes_per_spmv =
+        rows.pattern.values.size() * (sizeof(T) + sizeof(index_t)) +
+        (rows.local.row_offsets.size() + rows.halo.row_offsets.size()) * sizeof(index_t) +
+        (2 * static_cast<std::size_t>(rows.local.rows) + rows.halo_columns.size()) * sizeof(T);
     setup_.setup_s = seconds_since(start);
   }
 
@@ -183,7 +181,8 @@ class DistributedSolver<T>::Impl {
         throw BadInput("solve: b has " + std::to_string(b_size) + " and x " +
                        std::to_string(x_size) + " entries, this process's rows " +
                        std::to_string(n));
-      if (n > 0 && (b == nullptr || x == nullptr)) throw BadInput("solve: b or x is a null pointer");
+      if (n > 0 && (b == nullptr || x == nullptr))
+        throw BadInput("solve: b or x is a null pointer");
       check_finite(b, n, first_row(), "the right-hand side");
       check_finite(x, n, first_row(), "the initial guess");
       iteration_->check_preconditioner();
@@ -300,8 +299,7 @@ void DistributedSolver<T>::update_values(const std::vector<T>& values) {
   on_every_process(impl_->communicator_.get(), [&] {
     if (values.size() != nnz)
       throw BadInput("update_values: " + std::to_string(values.size()) +
-                     " values given, this process's rows have " + std::to_string(nnz) +
-                     " entries");
+                     " values given, this process's rows have " + std::to_string(nnz) + " entries");
   });
   impl_->update_values(values.data());
 }

@@ -82,9 +82,7 @@ class DistributedSpace : public Inner {
     return any != 0;
   }
 
-  std::size_t first_global_index() const {
-    return static_cast<std::size_t>(first_global_index_);
-  }
+  std::size_t first_global_index() const { return static_cast<std::size_t>(first_global_index_); }
 
   template <class Body>
   void run_repeated(int count, bool /*use_graph*/, Body&& body) {

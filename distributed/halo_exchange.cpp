@@ -55,7 +55,8 @@ HaloExchange<T>::HaloExchange(MPI_Comm comm, const std::vector<HaloSource>& sour
     send_rows_[k] = static_cast<index_t>(row);
   }
   for (std::size_t q = 0; q < processes; ++q)
-    if (send_counts[q] > 0) targets_.push_back({static_cast<int>(q), send_offsets[q], send_counts[q]});
+    if (send_counts[q] > 0)
+      targets_.push_back({static_cast<int>(q), send_offsets[q], send_counts[q]});
   send_buffer_.resize(send_rows_.size());
   requests_.resize(sources_.size() + targets_.size());
 }

@@ -21,8 +21,8 @@ namespace spk {
 
 // Seconds spent in the exchanges since the last reset (this process).
 struct ExchangeTimes {
-  double start_s = 0.0;   // posting the receives, packing and posting the sends
-  double wait_s = 0.0;    // MPI_Waitall in finish(): not hidden behind the caller's work
+  double start_s = 0.0;  // posting the receives, packing and posting the sends
+  double wait_s = 0.0;   // MPI_Waitall in finish(): not hidden behind the caller's work
   long long exchanges = 0;
 };
 

@@ -60,8 +60,8 @@ void check_block(const RowBlock<T>& rows, const RowPartition& partition, int ran
                    " columns, " + std::to_string(rows.values.size()) + " values)");
   for (index_t row = 0; row < rows.rows; ++row) {
     if (rows.row_offsets[row + 1] < rows.row_offsets[row])
-      throw BadInput("row_offsets decrease at global row " +
-                     std::to_string(rows.first_row + row) + " (0-based)");
+      throw BadInput("row_offsets decrease at global row " + std::to_string(rows.first_row + row) +
+                     " (0-based)");
     for (index_t k = rows.row_offsets[row]; k < rows.row_offsets[row + 1]; ++k)
       if (rows.columns[k] < 0 || rows.columns[k] >= partition.global_rows())
         throw BadInput("column index " + std::to_string(rows.columns[k]) + " in global row " +
@@ -94,9 +94,9 @@ SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& p
       // own column: j - first_row; halo column: its slot, rows + slot in the pattern
       const index_t slot =
           own ? 0
-              : static_cast<index_t>(std::lower_bound(split.halo_columns.begin(),
-                                                      split.halo_columns.end(), column) -
-                                     split.halo_columns.begin());
+              : static_cast<index_t>(
+                    std::lower_bound(split.halo_columns.begin(), split.halo_columns.end(), column) -
+                    split.halo_columns.begin());
       CsrMatrix<T>& part = own ? split.local : split.halo;
       part.columns.push_back(own ? static_cast<index_t>(column - rows.first_row) : slot);
       part.values.push_back(rows.values[k]);

@@ -41,8 +41,7 @@ struct SplitRows {
 // into the local and halo parts. BadInput when a column is outside [0, global rows) (naming
 // the global row) or the block is not the partition's.
 template <class T>
-SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& partition,
-                                  int rank);
+SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& partition, int rank);
 
 // New values for the same pattern (nnz values in the caller's order) into pattern, local and
 // halo.

@@ -33,9 +33,9 @@ inline MPI_Datatype mpi_datatype<std::int32_t>() {
 
 }  // namespace spk
 
-#define SPK_MPI_CHECK(call)                                                         \
-  do {                                                                              \
-    const int spk_mpi_status = (call);                                              \
-    if (spk_mpi_status != MPI_SUCCESS)                                              \
-      ::spk::throw_mpi_error(spk_mpi_status, #call, __FILE__, __LINE__);           \
+#define SPK_MPI_CHECK(call)                                              \
+  do {                                                                   \
+    const int spk_mpi_status = (call);                                   \
+    if (spk_mpi_status != MPI_SUCCESS)                                   \
+      ::spk::throw_mpi_error(spk_mpi_status, #call, __FILE__, __LINE__); \
   } while (0)

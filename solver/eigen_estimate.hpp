@@ -62,7 +62,8 @@ double lanczos_lambda_max(Space& space, const LinearOperator<typename Space::val
     space.upload(std::vector<T>{static_cast<T>(value)}, slot);
   };
 
-  space.upload(lanczos_start_vector<T>(n, space.first_global_index()), r.data());  // r = v, x0 = 0
+  const std::size_t first = space.first_global_index();                 // its first global row
+  space.upload(lanczos_start_vector<T>(n, first), r.data());            // r = v (x0 = 0)
   space.multiply_elementwise(n, inverse_diagonal, r.data(), z.data());  // z = D^-1 r
   space.copy(n, z.data(), p.data());                                    // p = z
   space.dot(n, r.data(), z.data(), rho_slot);                           // rho = (r, z)

@@ -1,8 +1,7 @@
-#include "spkrylov/options.hpp"
-
 #include <cmath>
 
 #include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk {
 

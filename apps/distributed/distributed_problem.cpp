@@ -68,13 +68,14 @@ RowBlock<double> scatter_rows(const Communicator& communicator, const CsrMatrix<
   const std::vector<index_t> columns = scatter_parts(
       communicator, whole ? whole->columns.data() : nullptr, entry_offsets, entry_counts);
   rows.columns.assign(columns.begin(), columns.end());
-  rows.values = scatter_parts(communicator, whole ? whole->values.data() : nullptr,
-                              entry_offsets, entry_counts);
+  rows.values = scatter_parts(communicator, whole ? whole->values.data() : nullptr, entry_offsets,
+                              entry_counts);
   return rows;
 }
 
 // Every process's rows of a whole vector held by rank 0.
-std::vector<double> scatter_vector(const Communicator& communicator, const std::vector<double>& whole,
+std::vector<double> scatter_vector(const Communicator& communicator,
+                                   const std::vector<double>& whole,
                                    const RowPartition& partition) {
   std::vector<std::int64_t> offsets, counts;
   for (int p = 0; p < partition.processes(); ++p) {
@@ -128,8 +129,8 @@ void scatter_whole_matrix(const RunConfig& config, const Communicator& communica
                        [&](global_index_t row) { return whole.row_offsets[row]; });
   });
   problem.partition = broadcast_partition(communicator, problem.partition);
-  problem.rows = scatter_rows(communicator, communicator.rank() == 0 ? &whole : nullptr,
-                              problem.partition);
+  problem.rows =
+      scatter_rows(communicator, communicator.rank() == 0 ? &whole : nullptr, problem.partition);
 }
 
 // This process's rows of b (and of x* for from_solution).
@@ -182,8 +183,7 @@ DistributedProblem build_distributed_problem(const RunConfig& config,
   else
     scatter_whole_matrix(config, communicator, problem);
   build_rhs(config, communicator, problem);
-  problem.load_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  problem.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return problem;
 }
 

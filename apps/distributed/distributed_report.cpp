@@ -85,7 +85,8 @@ MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlo
   }
   if (stats.avg_row_length > 0.0)
     stats.row_length_variation = stats.row_length_stddev / stats.avg_row_length;
-  if (totals[1] > 0.0) stats.ell_fill_ratio = totals[0] * static_cast<double>(global_longest) / totals[1];
+  if (totals[1] > 0.0)
+    stats.ell_fill_ratio = totals[0] * static_cast<double>(global_longest) / totals[1];
   return stats;
 }
 
@@ -100,8 +101,8 @@ DistributedRun gather_distributed_run(const Communicator& communicator, const Pr
   // Plain structs of numbers, gathered as bytes (every process runs the same build).
   SPK_MPI_CHECK(MPI_Gather(&info, sizeof info, MPI_BYTE, run.processes.data(), sizeof info,
                            MPI_BYTE, 0, communicator.get()));
-  SPK_MPI_CHECK(MPI_Gather(&times, sizeof times, MPI_BYTE, run.times.data(), sizeof times,
-                           MPI_BYTE, 0, communicator.get()));
+  SPK_MPI_CHECK(MPI_Gather(&times, sizeof times, MPI_BYTE, run.times.data(), sizeof times, MPI_BYTE,
+                           0, communicator.get()));
   return run;
 }
 
@@ -118,8 +119,8 @@ std::vector<double> gather_to_rank0(const Communicator& communicator,
                                     const std::vector<double>& local,
                                     const RowPartition& partition) {
   if (communicator.rank() != 0) {
-    SPK_MPI_CHECK(MPI_Send(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, 0,
-                           gather_tag, communicator.get()));
+    SPK_MPI_CHECK(MPI_Send(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, 0, gather_tag,
+                           communicator.get()));
     return {};
   }
   std::vector<double> whole(static_cast<std::size_t>(partition.global_rows()));

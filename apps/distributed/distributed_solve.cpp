@@ -52,8 +52,8 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
     return DistributedSolver<T>(communicator.get(), rows,
                                 Options{config.solver, config.spmv, Device::cpu});
   } catch (const BadDiagonal& error) {
-    BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner,
-                                           error.row(), error.problem()));
+    BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner, error.row(),
+                                           error.problem()));
     if (is_agreed(error)) throw_agreed(reworded);
     throw reworded;
   }
@@ -79,11 +79,11 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
                                        bool quiet, RunReport& report, ProcessInfo& info,
                                        CommunicationTimes& times) {
   const RowBlock<T> rows = in_precision<T>(problem.rows);
-  DistributedSolver<T> solver = set_up_solver(
-      communicator,
-      DistributedCsrArrays<T>{rows.rows, rows.row_offsets.data(), rows.columns.data(),
-                              rows.values.data()},
-      config, problem.name);
+  DistributedSolver<T> solver =
+      set_up_solver(communicator,
+                    DistributedCsrArrays<T>{rows.rows, rows.row_offsets.data(), rows.columns.data(),
+                                            rows.values.data()},
+                    config, problem.name);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
   ProgressLine progress(!quiet && communicator.rank() == 0);
@@ -160,8 +160,8 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
   ProcessInfo info;
   CommunicationTimes times;
   const std::vector<double> x =
-      single ? solve_in_precision<float>(communicator, problem, config, options.quiet, report,
-                                         info, times)
+      single ? solve_in_precision<float>(communicator, problem, config, options.quiet, report, info,
+                                         times)
              : solve_in_precision<double>(communicator, problem, config, options.quiet, report,
                                           info, times);
   if (problem.exact_solution)

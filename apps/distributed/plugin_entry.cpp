@@ -40,7 +40,8 @@ void share_cores_between_local_processes() {
 int solve(const SpkDistributedSolveRequest& request) {
   SolveCommandOptions options;
   options.config_path = request.config_path;
-  for (int k = 0; k < request.override_count; ++k) options.overrides.push_back(request.overrides[k]);
+  for (int k = 0; k < request.override_count; ++k)
+    options.overrides.push_back(request.overrides[k]);
   options.quiet = request.quiet != 0;
   options.print_config = request.print_config != 0;
   int rank = 0, size = 1;

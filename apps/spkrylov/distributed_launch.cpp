@@ -60,8 +60,8 @@ SpkDistributedSolveFunction load_plugin(std::string& why) {
 Launcher detect_launcher() {
   Launcher launcher;
   for (const auto& [size_name, rank_name] :
-       {std::pair{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"}, std::pair{"PMI_SIZE", "PMI_RANK"},
-        std::pair{"", "PMIX_RANK"}}) {
+       {std::pair{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"},
+        std::pair{"PMI_SIZE", "PMI_RANK"}, std::pair{"", "PMIX_RANK"}}) {
     const int size = *size_name != '\0' ? environment_integer(size_name) : -1;
     const int rank = environment_integer(rank_name);
     if (size < 0 && rank < 0) continue;

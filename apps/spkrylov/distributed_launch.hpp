@@ -16,10 +16,10 @@ namespace spk::app {
 // and Slurm's PMI (PMI_SIZE/PMI_RANK), PMIx (PMIX_RANK; its size is not in the environment).
 struct Launcher {
   bool present = false;
-  int size = -1;  // -1: unknown
-  int rank = -1;  // -1: unknown
+  int size = -1;                                        // -1: unknown
+  int rank = -1;                                        // -1: unknown
   bool several_processes() const { return size != 1; }  // unknown counts as several
-  bool prints() const { return rank <= 0; }            // rank 0 (or unknown) speaks
+  bool prints() const { return rank <= 0; }             // rank 0 (or unknown) speaks
 };
 
 Launcher detect_launcher();

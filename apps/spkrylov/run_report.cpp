@@ -54,7 +54,7 @@ void print_matrix_shape(std::ostream& out, const RunReport& report) {
     out << stats.rows << " x " << stats.cols << ", " << stats.nnz;
   out << " nonzeros, rows " << stats.min_row_length << ".." << stats.max_row_length
       << number_text(" (avg %.1f)", stats.avg_row_length)
-      << (report.distributed             ? ", symmetry not checked (distributed)"
+      << (report.distributed            ? ", symmetry not checked (distributed)"
           : stats.numerically_symmetric ? ", symmetric"
                                         : ", nonsymmetric")
       << (stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
@@ -72,7 +72,8 @@ void print_processes(std::ostream& out, const DistributedRun& run, double solve_
   for (std::size_t p = 0; p < run.processes.size(); ++p) {
     const ProcessInfo& info = run.processes[p];
     const CommunicationTimes& times = run.times[p];
-    std::snprintf(line, sizeof line, "             %4d  %10d  %10lld  %8d  %8d  %10d  %12.2f  %8.2f  %9.1f%%\n",
+    std::snprintf(line, sizeof line,
+                  "             %4d  %10d  %10lld  %8d  %8d  %10d  %12.2f  %8.2f  %9.1f%%\n",
                   info.rank, info.rows, info.nnz, info.halo_size, info.send_size, info.neighbours,
                   1e3 * times.halo_wait_s, 1e3 * times.reduction_s,
                   solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0);

@@ -9,10 +9,9 @@
 namespace spk::app {
 
 RunConfig load_solve_config(const SolveCommandOptions& options) {
-  return options.config_path.empty()
-             ? parse_run_config(to_yaml(default_run_config()), "<built-in default>",
-                                options.overrides)
-             : load_run_config(options.config_path, options.overrides);
+  return options.config_path.empty() ? parse_run_config(to_yaml(default_run_config()),
+                                                        "<built-in default>", options.overrides)
+                                     : load_run_config(options.config_path, options.overrides);
 }
 
 // Where the run's config came from, and where every key of it can be seen.

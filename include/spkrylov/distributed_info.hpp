@@ -12,12 +12,12 @@ struct ProcessInfo {
   int rank = 0;
   global_index_t first_row = 0;  ///< its rows are [first_row, first_row + rows)
   index_t rows = 0;
-  long long nnz = 0;          ///< stored entries of its rows
-  long long local_nnz = 0;    ///< of them, in its own columns (the local block)
-  long long halo_nnz = 0;     ///< in other processes' columns (the halo block)
-  index_t halo_size = 0;      ///< entries of x it receives per product
-  index_t send_size = 0;      ///< entries of x it sends per product
-  int neighbours = 0;         ///< processes it receives from or sends to
+  long long nnz = 0;        ///< stored entries of its rows
+  long long local_nnz = 0;  ///< of them, in its own columns (the local block)
+  long long halo_nnz = 0;   ///< in other processes' columns (the halo block)
+  index_t halo_size = 0;    ///< entries of x it receives per product
+  index_t send_size = 0;    ///< entries of x it sends per product
+  int neighbours = 0;       ///< processes it receives from or sends to
 };
 
 /// Communication time of one process since the last solve began (or time_spmv_ms).

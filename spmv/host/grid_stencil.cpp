@@ -154,8 +154,7 @@ CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
   CsrMatrix<double> matrix;
   matrix.rows = static_cast<index_t>(rows);
   matrix.cols = matrix.rows;
-  fill_grid_rows(GridWalk(stencil, n), 0, rows, matrix.row_offsets, matrix.columns,
-                 matrix.values);
+  fill_grid_rows(GridWalk(stencil, n), 0, rows, matrix.row_offsets, matrix.columns, matrix.values);
   return matrix;
 }
 
@@ -165,16 +164,17 @@ RowBlock<double> assemble_grid_rows(const GridStencil& stencil, int n, std::int6
   const std::int64_t rows = grid_operator_rows(stencil, n);
   if (rows == std::numeric_limits<std::int64_t>::max())
     throw BadInput(name + ": rows exceed the 64-bit index range");
-  if (rows > std::numeric_limits<std::int64_t>::max() /
-                 (std::int64_t{stencil.block_size} * static_cast<std::int64_t>(stencil.points.size())))
+  if (rows >
+      std::numeric_limits<std::int64_t>::max() /
+          (std::int64_t{stencil.block_size} * static_cast<std::int64_t>(stencil.points.size())))
     throw BadInput(name + ": nonzeros exceed the 64-bit index range");
   if (first_row < 0 || first_row > end_row || end_row > rows)
     throw BadInput(name + ": rows [" + std::to_string(first_row) + ", " + std::to_string(end_row) +
                    ") are not within the " + std::to_string(rows) + " rows of the grid");
   check_index_range(end_row - first_row, name + ": rows of one block");
-  check_index_range(grid_entries_before(stencil, n, end_row) -
-                        grid_entries_before(stencil, n, first_row),
-                    name + ": nonzeros of one block");
+  check_index_range(
+      grid_entries_before(stencil, n, end_row) - grid_entries_before(stencil, n, first_row),
+      name + ": nonzeros of one block");
 
   RowBlock<double> block;
   block.global_rows = rows;

@@ -207,10 +207,12 @@ TEST(ConfigDefaults, BuiltInProblemIsPoisson3dCg) {
 }
 
 TEST(ConfigDistributed, PartitionIsNnzOrRows) {
-  EXPECT_EQ(parse(std::string(kGenerated) + "distributed: {partition: rows}\n").distributed.partition,
-            RowBalance::rows);
-  EXPECT_EQ(parse(std::string(kGenerated) + "distributed: {partition: nnz}\n").distributed.partition,
-            RowBalance::nonzeros);
+  EXPECT_EQ(
+      parse(std::string(kGenerated) + "distributed: {partition: rows}\n").distributed.partition,
+      RowBalance::rows);
+  EXPECT_EQ(
+      parse(std::string(kGenerated) + "distributed: {partition: nnz}\n").distributed.partition,
+      RowBalance::nonzeros);
   EXPECT_EQ(parse(kGenerated, {"distributed.partition=rows"}).distributed.partition,
             RowBalance::rows);
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {partition: metis}\n"),

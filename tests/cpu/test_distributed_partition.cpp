@@ -25,9 +25,9 @@ GeneratorSpec spec_of(const std::string& kind, int n, int stencil = 7) {
 }
 
 std::vector<GeneratorSpec> grid_specs() {
-  return {spec_of("poisson2d", 7),        spec_of("poisson3d", 5),  spec_of("poisson3d", 4, 27),
-          spec_of("convdiff2d", 6),       spec_of("convdiff3d", 4), spec_of("elasticity3d", 3),
-          spec_of("poisson3d", 1),        spec_of("elasticity3d", 1)};
+  return {spec_of("poisson2d", 7),  spec_of("poisson3d", 5),   spec_of("poisson3d", 4, 27),
+          spec_of("convdiff2d", 6), spec_of("convdiff3d", 4),  spec_of("elasticity3d", 3),
+          spec_of("poisson3d", 1),  spec_of("elasticity3d", 1)};
 }
 
 TEST(GridRows, EntriesBeforeEveryRowMatchTheAssembledMatrix) {
@@ -45,9 +45,12 @@ TEST(GridRows, EveryRangeOfRowsEqualsThoseRowsOfTheWholeMatrix) {
     SCOPED_TRACE(spec.kind + " n=" + std::to_string(spec.n));
     const GridStencil stencil = *grid_stencil_of(spec);
     const CsrMatrix<double> whole = generate_matrix(spec);
-    for (const auto& [first, end] : std::vector<std::pair<index_t, index_t>>{
-             {0, whole.rows}, {0, 0}, {1, 2}, {whole.rows / 3, 2 * whole.rows / 3 + 1},
-             {whole.rows - 1, whole.rows}}) {
+    for (const auto& [first, end] :
+         std::vector<std::pair<index_t, index_t>>{{0, whole.rows},
+                                                  {0, 0},
+                                                  {1, 2},
+                                                  {whole.rows / 3, 2 * whole.rows / 3 + 1},
+                                                  {whole.rows - 1, whole.rows}}) {
       if (end > whole.rows) continue;  // n = 1: a single row
       const RowBlock<double> block = assemble_grid_rows(stencil, spec.n, first, end, "test");
       const RowBlock<double> expected = rows_of(whole, first, end);
@@ -86,11 +89,12 @@ TEST(RowPartition, NonzeroBalanceFollowsTheEntries) {
   for (const GeneratorSpec& spec : grid_specs()) {
     const GridStencil stencil = *grid_stencil_of(spec);
     const CsrMatrix<double> whole = generate_matrix(spec);
-    const RowPartition even = partition_rows(
-        whole.rows, 3, RowBalance::nonzeros,
-        [&](global_index_t r) { return grid_entries_before(stencil, spec.n, r); });
+    const RowPartition even =
+        partition_rows(whole.rows, 3, RowBalance::nonzeros,
+                       [&](global_index_t r) { return grid_entries_before(stencil, spec.n, r); });
     for (int p = 0; p < 3; ++p) {  // every block within one row's entries of nnz / 3
-      const double share = whole.row_offsets[even.end_row(p)] - whole.row_offsets[even.first_row(p)];
+      const double share =
+          whole.row_offsets[even.end_row(p)] - whole.row_offsets[even.first_row(p)];
       EXPECT_NEAR(share, whole.nnz() / 3.0, 81.0 + 1e-9) << spec.kind << " block " << p;
     }
   }
@@ -182,8 +186,7 @@ TEST(LocalHaloSplit, BadColumnsAndWrongBlocksAreRefusedNamingTheGlobalRow) {
     split_local_and_halo(block, partition, 1);
     FAIL() << "no error";
   } catch (const BadInput& error) {
-    EXPECT_STREQ(error.what(),
-                 "column index 4 in global row 3 (0-based) is out of range 0..3");
+    EXPECT_STREQ(error.what(), "column index 4 in global row 3 (0-based) is out of range 0..3");
   }
   EXPECT_THROW(split_local_and_halo(block, partition, 0), BadInput);  // not rank 0's block
 }
@@ -202,9 +205,9 @@ TEST(GridRows, OneProcessOfAGridBeyond32BitIndicesIsBuiltAlone) {
   const std::int64_t nnz = grid_entries_before(stencil, n, rows);
   EXPECT_EQ(nnz, 7 * std::int64_t{n} * n * n - 6 * plane);  // 7n^3 - 6n^2
 
-  const RowPartition partition = partition_rows(
-      rows, 4096, RowBalance::nonzeros,
-      [&](global_index_t r) { return grid_entries_before(stencil, n, r); });
+  const RowPartition partition =
+      partition_rows(rows, 4096, RowBalance::nonzeros,
+                     [&](global_index_t r) { return grid_entries_before(stencil, n, r); });
   const int rank = 4050;  // its rows lie past 2^31
   const global_index_t first = partition.first_row(rank), end = partition.end_row(rank);
   EXPECT_GT(first, std::int64_t{std::numeric_limits<index_t>::max()});
@@ -215,19 +218,19 @@ TEST(GridRows, OneProcessOfAGridBeyond32BitIndicesIsBuiltAlone) {
   const RowBlock<double> block = assemble_grid_rows(stencil, n, first, end, "poisson3d n=1300");
   EXPECT_EQ(block.global_rows, rows);
   EXPECT_EQ(block.rows, end - first);
-  EXPECT_EQ(block.nnz(), grid_entries_before(stencil, n, end) -
-                             grid_entries_before(stencil, n, first));
+  EXPECT_EQ(block.nnz(),
+            grid_entries_before(stencil, n, end) - grid_entries_before(stencil, n, first));
   // An interior row: the diagonal and its six neighbours at +-1, +-n, +-n^2, in order.
   const index_t local = block.rows / 2;
   const global_index_t row = first + local;
   ASSERT_TRUE(row % n > 0 && row % n < n - 1 && (row / n) % n > 0 && row / plane < n - 1);
-  const std::vector<global_index_t> expected{row - plane, row - n, row - 1, row,
+  const std::vector<global_index_t> expected{row - plane, row - n, row - 1,    row,
                                              row + 1,     row + n, row + plane};
   const index_t begin = block.row_offsets[local];
   ASSERT_EQ(block.row_offsets[local + 1] - begin, 7);
-  EXPECT_EQ(std::vector<global_index_t>(block.columns.begin() + begin,
-                                        block.columns.begin() + begin + 7),
-            expected);
+  EXPECT_EQ(
+      std::vector<global_index_t>(block.columns.begin() + begin, block.columns.begin() + begin + 7),
+      expected);
   EXPECT_EQ(block.values[begin + 3], 6.0);
   EXPECT_EQ(block.values[begin], -1.0);
 

@@ -70,7 +70,8 @@ Comparison solve_both(const CsrMatrix<double>& whole, const Options& options, Ro
 }
 
 void expect_every_process_agrees(const SolveResult& result) {
-  for (const int iterations : test::gathered(result.iterations)) EXPECT_EQ(iterations, result.iterations);
+  for (const int iterations : test::gathered(result.iterations))
+    EXPECT_EQ(iterations, result.iterations);
   for (const double residual : test::gathered(result.true_residual))
     EXPECT_EQ(residual, result.true_residual);  // bit-identical: same sums everywhere
 }
@@ -82,7 +83,9 @@ struct GeneratedCase {
   Preconditioner preconditioner;
 };
 
-std::ostream& operator<<(std::ostream& out, const GeneratedCase& c) { return out << c.label; }
+std::ostream& operator<<(std::ostream& out, const GeneratedCase& c) {
+  return out << c.label;
+}
 
 const GeneratedCase generated_cases[] = {
     {"poisson3d_12_cg", [] { return generated("poisson3d", 12); }, Method::cg,
@@ -95,9 +98,8 @@ const GeneratedCase generated_cases[] = {
      Preconditioner::chebyshev},
     {"convdiff3d_10_bicgstab", [] { return generated("convdiff3d", 10); }, Method::bicgstab,
      Preconditioner::none},
-    {"convdiff2d_40_bicgstab_jacobi",
-     [] { return generated("convdiff2d", 40, 7, 0.5, "central"); }, Method::bicgstab,
-     Preconditioner::jacobi},
+    {"convdiff2d_40_bicgstab_jacobi", [] { return generated("convdiff2d", 40, 7, 0.5, "central"); },
+     Method::bicgstab, Preconditioner::jacobi},
 };
 
 class DistributedGenerated
@@ -122,22 +124,21 @@ TEST_P(DistributedGenerated, MatchesOneProcess) {
                 result.single.iterations);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, DistributedGenerated,
-    ::testing::Combine(::testing::ValuesIn(generated_cases),
-                       ::testing::Values(RowBalance::nonzeros, RowBalance::rows)),
-    [](const auto& test) {
-      return std::string(std::get<0>(test.param).label) + "_" +
-             to_string(std::get<1>(test.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Cases, DistributedGenerated,
+                         ::testing::Combine(::testing::ValuesIn(generated_cases),
+                                            ::testing::Values(RowBalance::nonzeros,
+                                                              RowBalance::rows)),
+                         [](const auto& test) {
+                           return std::string(std::get<0>(test.param).label) + "_" +
+                                  to_string(std::get<1>(test.param));
+                         });
 
 // The shared matrices, where round-off decides the count. CG: converged (true residual) with
 // the count within 2% of one process's.
 TEST(DistributedShared, CgCountsWithinTwoPercentOfOneProcess) {
-  for (const auto& [file, preconditioner] :
-       {std::pair{"bcsstk13.mtx", Preconditioner::jacobi},
-        std::pair{"1138_bus.mtx", Preconditioner::jacobi},
-        std::pair{"1138_bus.mtx", Preconditioner::none}}) {
+  for (const auto& [file, preconditioner] : {std::pair{"bcsstk13.mtx", Preconditioner::jacobi},
+                                             std::pair{"1138_bus.mtx", Preconditioner::jacobi},
+                                             std::pair{"1138_bus.mtx", Preconditioner::none}}) {
     SCOPED_TRACE(file);
     const CsrMatrix<double> whole = read_matrix_market(test::data_path(file));
     const Comparison result =
@@ -174,10 +175,11 @@ TEST(DistributedShared, BicgstabEndsHonestlyWhereRoundOffDecidesTheCount) {
   for (const int status : test::gathered(static_cast<int>(distributed.status)))
     EXPECT_EQ(status, static_cast<int>(distributed.status));
   if (world_rank() == 0)
-    std::printf("  watt_2.mtx bicgstab jacobi, %d processes: %s in %d iterations (one process: "
-                "%d)\n",
-                world_size(), to_string(distributed.status), distributed.iterations,
-                result.single.iterations);
+    std::printf(
+        "  watt_2.mtx bicgstab jacobi, %d processes: %s in %d iterations (one process: "
+        "%d)\n",
+        world_size(), to_string(distributed.status), distributed.iterations,
+        result.single.iterations);
 }
 
 TEST(DistributedSolverTest, MultiplyIsTheWholeMatrixProductOnThisProcessRows) {
@@ -355,8 +357,9 @@ TEST(DistributedFaults, NonFiniteValueOnOneProcessNamesThatRank) {
                                      cpu_options(Method::cg, Preconditioner::none));
   });
   const std::string prefix = world_size() > 1 ? "rank " + std::to_string(last) + ": " : "";
-  EXPECT_EQ(message, prefix + "the matrix (this process's entries) has a non-finite value at "
-                              "entry 3 (0-based)");
+  EXPECT_EQ(message, prefix +
+                         "the matrix (this process's entries) has a non-finite value at "
+                         "entry 3 (0-based)");
 }
 
 TEST(DistributedFaults, ColumnOutOfRangeIsThrownEverywhere) {

@@ -33,8 +33,7 @@ std::string mpirun(int processes) {
 
 // `spkrylov solve SETTINGS` on `processes` processes (0: without mpirun).
 CliRun solve(int processes, const std::string& settings) {
-  return run_cli("solve --quiet " + settings, time_limit_s,
-                 processes > 0 ? mpirun(processes) : "");
+  return run_cli("solve --quiet " + settings, time_limit_s, processes > 0 ? mpirun(processes) : "");
 }
 
 std::string scratch(const std::string& name) {
@@ -106,21 +105,26 @@ TEST(MpirunCli, GeneratedProblemsEveryRhsKind) {
   expect_same_as_one_process(2, poisson + "--set rhs=random --set solver.preconditioner=jacobi");
   expect_same_as_one_process(3, poisson + "--set rhs.from_solution=random");
   expect_same_as_one_process(
-      3, cpu + "--set matrix.generate.kind=convdiff3d --set matrix.generate.n=16 "
-               "--set solver.method=bicgstab --set rhs.from_solution=ones --set rhs.seed=5");
-  expect_same_as_one_process(4, cpu + "--set matrix.generate.kind=elasticity3d "
-                                      "--set matrix.generate.n=8 --set solver.preconditioner=jacobi "
-                                      "--set distributed.partition=rows");
-  expect_same_as_one_process(2, poisson + "--set matrix.generate.stencil=27 --set precision=single "
-                                          "--set solver.tolerance=1e-5");
+      3, cpu +
+             "--set matrix.generate.kind=convdiff3d --set matrix.generate.n=16 "
+             "--set solver.method=bicgstab --set rhs.from_solution=ones --set rhs.seed=5");
+  expect_same_as_one_process(4, cpu +
+                                    "--set matrix.generate.kind=elasticity3d "
+                                    "--set matrix.generate.n=8 --set solver.preconditioner=jacobi "
+                                    "--set distributed.partition=rows");
+  expect_same_as_one_process(2, poisson +
+                                    "--set matrix.generate.stencil=27 --set precision=single "
+                                    "--set solver.tolerance=1e-5");
 }
 
 TEST(MpirunCli, MatrixFileAndRhsFileAreReadByRankZero) {
   const std::string b = scratch("b.mtx");
   std::vector<double> values(2003);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::cos(0.1 * static_cast<double>(i));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = std::cos(0.1 * static_cast<double>(i));
   write_vector_market(b, values);
-  const std::string file = cpu + "--set matrix.file=" + shell_quoted(test::data_path("bcsstk13.mtx")) +
+  const std::string file = cpu +
+                           "--set matrix.file=" + shell_quoted(test::data_path("bcsstk13.mtx")) +
                            " --set solver.preconditioner=jacobi --set rhs.file=" + shell_quoted(b);
   // round-off decides the count on this ill-conditioned matrix: within 2% (1517 iterations)
   expect_same_as_one_process(3, file, 30);
@@ -128,8 +132,9 @@ TEST(MpirunCli, MatrixFileAndRhsFileAreReadByRankZero) {
 }
 
 TEST(MpirunCli, PowerlawIsBuiltByRankZeroAndScattered) {
-  expect_same_as_one_process(2, cpu + "--set matrix.generate.kind=powerlaw "
-                                      "--set matrix.generate.n=3000 --set solver.method=bicgstab");
+  expect_same_as_one_process(2, cpu +
+                                    "--set matrix.generate.kind=powerlaw "
+                                    "--set matrix.generate.n=3000 --set solver.method=bicgstab");
 }
 
 TEST(MpirunCli, ReportHasARowPerProcess) {
@@ -140,7 +145,8 @@ TEST(MpirunCli, ReportHasARowPerProcess) {
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("1 thread per process, 3 processes"), std::string::npos) << run.out;
-  for (const char* rank_row : {"\n                0 ", "\n                1 ", "\n                2 "})
+  for (const char* rank_row :
+       {"\n                0 ", "\n                1 ", "\n                2 "})
     EXPECT_NE(run.out.find(rank_row), std::string::npos) << rank_row << "\n" << run.out;
   EXPECT_EQ(run.err, "");
 }
@@ -184,8 +190,8 @@ TEST(MpirunCliFaults, MissingMatrixFileOnEveryRank) {
 
 TEST(MpirunCliFaults, BadMatrixReadByRankZero) {
   expect_one_line_error(
-      solve(3, cpu + "--set matrix.file=" + shell_quoted(test::source_dir() +
-                                                         "/tests/data/bad/nan_value.mtx")),
+      solve(3, cpu + "--set matrix.file=" +
+                   shell_quoted(test::source_dir() + "/tests/data/bad/nan_value.mtx")),
       {"error: rank 0: ", "nan_value.mtx:4: value 'nan' is not finite"});
 }
 
@@ -201,9 +207,9 @@ TEST(MpirunCliFaults, ZeroPivotNamesTheFileRow) {
 // One rank alone fails (MPMD: rank 2 gets a config file that does not exist).
 TEST(MpirunCliFaults, OneRankFailingEndsEveryRank) {
   const std::string cli = shell_quoted(test::cli_path());
-  const CliRun run = run_cli(
-      "solve --quiet --set device=cpu : -np 1 " + cli + " solve --quiet missing.yaml",
-      time_limit_s, mpirun(2));
+  const CliRun run =
+      run_cli("solve --quiet --set device=cpu : -np 1 " + cli + " solve --quiet missing.yaml",
+              time_limit_s, mpirun(2));
   expect_one_line_error(run, {"error: rank 2: config file", "missing.yaml"});
 }
 
@@ -238,8 +244,8 @@ TEST(DistributedPlugin, MissingPluginIsOneLineWithSeveralProcesses) {
       {"error: started by an MPI launcher with 2 processes, but the distributed plugin cannot be "
        "loaded: /nonexistent/libspk_distributed.so"});
   // One process solves as usual, after a notice; so does a launcher's environment alone.
-  for (const std::string& launcher : {"env " + missing + mpirun(1),
-                                      "env " + missing + "OMPI_COMM_WORLD_SIZE=1"}) {
+  for (const std::string& launcher :
+       {"env " + missing + mpirun(1), "env " + missing + "OMPI_COMM_WORLD_SIZE=1"}) {
     const CliRun run =
         run_cli("solve --quiet --set device=cpu --set matrix.generate.n=8", time_limit_s, launcher);
     EXPECT_EQ(run.exit_code, 0) << run.err;
