@@ -26,7 +26,7 @@
 /// x other processes own) with the product of the local block.
 ///
 /// Today: the CPU path (Device::cpu; Device::automatic runs it too), preconditioners none,
-/// jacobi and chebyshev (ic0 and ilu0 on one process only; amg: NotSupported).
+/// jacobi and chebyshev (ic0, ilu0 and amg on one process only: NotSupported on several).
 ///
 /// Errors: bad input on any process (a column out of range, a non-finite value, a zero Jacobi
 /// pivot, options that differ from rank 0's) is thrown on EVERY process, the same type and
