@@ -59,18 +59,6 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
   }
 }
 
-template <class T>
-RowBlock<T> in_precision(const RowBlock<double>& rows) {
-  RowBlock<T> converted;
-  converted.global_rows = rows.global_rows;
-  converted.first_row = rows.first_row;
-  converted.rows = rows.rows;
-  converted.row_offsets = rows.row_offsets;
-  converted.columns = rows.columns;
-  converted.values.assign(rows.values.begin(), rows.values.end());
-  return converted;
-}
-
 // Solves in precision T; returns this process's rows of x and fills the report's result,
 // setup, SpMV time and the process's share.
 template <class T>
@@ -78,12 +66,8 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
                                        const DistributedProblem& problem, const RunConfig& config,
                                        bool quiet, RunReport& report, ProcessInfo& info,
                                        CommunicationTimes& times) {
-  const RowBlock<T> rows = in_precision<T>(problem.rows);
-  DistributedSolver<T> solver =
-      set_up_solver(communicator,
-                    DistributedCsrArrays<T>{rows.rows, rows.row_offsets.data(), rows.columns.data(),
-                                            rows.values.data()},
-                    config, problem.name);
+  const RowBlock<T> rows = convert_values<T>(problem.rows);
+  DistributedSolver<T> solver = set_up_solver(communicator, arrays_of(rows), config, problem.name);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
   ProgressLine progress(!quiet && communicator.rank() == 0);

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "apps/distributed/plugin_abi.hpp"
 #include "distributed/agreed_errors.hpp"
@@ -44,10 +45,10 @@ int solve(const SpkDistributedSolveRequest& request) {
     options.overrides.push_back(request.overrides[k]);
   options.quiet = request.quiet != 0;
   options.print_config = request.print_config != 0;
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int rank = -1, size = 0;
   try {
+    SPK_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    SPK_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
     share_cores_between_local_processes();
     return run_distributed_solve(options, MPI_COMM_WORLD);
   } catch (const std::exception& error) {
@@ -55,7 +56,7 @@ int solve(const SpkDistributedSolveRequest& request) {
       if (rank == 0) std::cerr << "error: " << error.what() << "\n";
       return exit_bad_input;
     }
-    std::cerr << "error: " << (size > 1 ? "rank " + std::to_string(rank) + ": " : "")
+    std::cerr << "error: " << (size != 1 ? "rank " + std::to_string(rank) + ": " : "")
               << error.what() << "\n";
     std::cerr.flush();
     MPI_Abort(MPI_COMM_WORLD, exit_bad_input);
@@ -70,12 +71,18 @@ int solve(const SpkDistributedSolveRequest& request) {
 extern "C" __attribute__((visibility("default"))) int spk_distributed_solve_v1(
     const SpkDistributedSolveRequest* request) {
   int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized && MPI_Init(nullptr, nullptr) != MPI_SUCCESS) {
+  if (MPI_Initialized(&initialized) != MPI_SUCCESS ||
+      (!initialized && MPI_Init(nullptr, nullptr) != MPI_SUCCESS)) {
     std::cerr << "error: MPI_Init failed\n";
     return spk::exit_bad_input;
   }
   const int code = spk::app::solve(*request);
-  MPI_Finalize();
+  if (MPI_Finalize() != MPI_SUCCESS) {
+    std::cerr << "error: MPI_Finalize failed\n";
+    return spk::exit_bad_input;
+  }
   return code;
 }
+
+// The entry point has the type the CLI calls it through.
+static_assert(std::is_same_v<decltype(&spk_distributed_solve_v1), SpkDistributedSolveFunction>);

@@ -47,16 +47,6 @@
 
 namespace spk {
 
-/// This process's rows: rows + 1 local row offsets (starting at 0), nnz global column
-/// indices in [0, global rows), nnz values; host pointers. Copied at construction.
-template <class T>
-struct DistributedCsrArrays {
-  index_t rows = 0;
-  const index_t* row_offsets = nullptr;
-  const global_index_t* columns = nullptr;
-  const T* values = nullptr;
-};
-
 template <class T>
 class DistributedSolver {
  public:

@@ -1,11 +1,22 @@
 #pragma once
 /// @file
-/// spk::ProcessInfo and spk::CommunicationTimes: what one process of a distributed solve
-/// holds and how long it communicated (spk::DistributedSolver, <spkrylov/distributed.hpp>).
-/// Plain C++ without MPI, so that reports can be written by code that does not link MPI.
+/// The plain types of spk::DistributedSolver (<spkrylov/distributed.hpp>), without MPI, so
+/// that code which does not link MPI (reports, matrix builders) can use them:
+/// spk::DistributedCsrArrays (the rows a process hands over), spk::ProcessInfo (what it
+/// holds) and spk::CommunicationTimes (how long it communicated).
 #include <spkrylov/csr_arrays.hpp>
 
 namespace spk {
+
+/// This process's rows: rows + 1 local row offsets (starting at 0), nnz global column
+/// indices in [0, global rows), nnz values; host pointers. Copied at construction.
+template <class T>
+struct DistributedCsrArrays {
+  index_t rows = 0;
+  const index_t* row_offsets = nullptr;
+  const global_index_t* columns = nullptr;
+  const T* values = nullptr;
+};
 
 /// What one process holds and exchanges (DistributedSolver::process_info).
 struct ProcessInfo {

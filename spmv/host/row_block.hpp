@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "spkrylov/distributed_info.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -43,6 +44,25 @@ RowBlock<T> rows_of(const CsrMatrix<T>& matrix, global_index_t first_row, global
   block.columns.assign(matrix.columns.begin() + begin, matrix.columns.begin() + end);
   block.values.assign(matrix.values.begin() + begin, matrix.values.begin() + end);
   return block;
+}
+
+// A non-owning view of `rows`, to construct a DistributedSolver.
+template <class T>
+DistributedCsrArrays<T> arrays_of(const RowBlock<T>& rows) {
+  return {rows.rows, rows.row_offsets.data(), rows.columns.data(), rows.values.data()};
+}
+
+// The same rows, values cast to another precision (double -> float for precision: single).
+template <class To, class From>
+RowBlock<To> convert_values(const RowBlock<From>& rows) {
+  RowBlock<To> converted;
+  converted.global_rows = rows.global_rows;
+  converted.first_row = rows.first_row;
+  converted.rows = rows.rows;
+  converted.row_offsets = rows.row_offsets;
+  converted.columns = rows.columns;
+  converted.values.assign(rows.values.begin(), rows.values.end());
+  return converted;
 }
 
 }  // namespace spk

@@ -48,11 +48,6 @@ inline RowBlock<double> my_rows(const CsrMatrix<double>& whole, const RowPartiti
   return rows_of(whole, partition.first_row(world_rank()), partition.end_row(world_rank()));
 }
 
-template <class T>
-DistributedCsrArrays<T> arrays_of(const RowBlock<T>& rows) {
-  return {rows.rows, rows.row_offsets.data(), rows.columns.data(), rows.values.data()};
-}
-
 // This process's part of a whole vector.
 template <class T>
 std::vector<T> my_part(const std::vector<T>& whole, const RowPartition& partition) {

@@ -17,7 +17,6 @@
 namespace spk {
 namespace {
 
-using test::arrays_of;
 using test::my_part;
 using test::my_rows;
 using test::world_rank;
@@ -225,17 +224,7 @@ TEST(DistributedSolverTest, UpdateValuesSolvesTheNewSystem) {
 TEST(DistributedSolverTest, SinglePrecisionConverges) {
   const CsrMatrix<double> whole = generated("poisson3d", 10);
   const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
-  const RowBlock<float> rows = [&] {
-    const RowBlock<double> block = my_rows(whole, partition);
-    RowBlock<float> single;
-    single.global_rows = block.global_rows;
-    single.first_row = block.first_row;
-    single.rows = block.rows;
-    single.row_offsets = block.row_offsets;
-    single.columns = block.columns;
-    single.values.assign(block.values.begin(), block.values.end());
-    return single;
-  }();
+  const RowBlock<float> rows = convert_values<float>(my_rows(whole, partition));
   DistributedSolver<float> solver(MPI_COMM_WORLD, arrays_of(rows),
                                   cpu_options(Method::cg, Preconditioner::jacobi, 1e-5));
   const std::vector<float> b(static_cast<std::size_t>(rows.rows), 1.0f);
