@@ -1,8 +1,9 @@
 #pragma once
-// The AMG hierarchy's matrices on the GPU path (solver/amg/device_hierarchy.hpp): an owning CSR
+// The AMG hierarchy's matrices on the GPU path (solver/amg/device_amg_build.hpp): an owning CSR
 // matrix in device memory with double values (the hierarchy is built in double on both paths),
-// 32-bit indices, columns sorted and unique within each row as in CsrMatrix, and the stream
-// and cuSPARSE handle the device setup runs on.
+// 32-bit indices, columns sorted and unique within each row as in CsrMatrix; the stream and
+// cuSPARSE handle the device setup runs on; and the conversion of values between the solver's
+// precision and the setup's, on the device.
 //
 // to_device/to_host copy a whole matrix between the host and the device; the setup itself
 // never does (tests do, and the coarsest level goes to the host for its dense factorization).
@@ -44,10 +45,15 @@ class DeviceSetupContext {
 
 // A device copy of `matrix`; `what` names it in allocation errors. Synchronous.
 DeviceCsrMatrix to_device(const CsrMatrix<double>& matrix, const std::string& what);
-// A host copy of `matrix`, after `stream` (which wrote it) has finished.
+// A host copy of `matrix`, read on `stream` (download_csr).
 CsrMatrix<double> to_host(const DeviceCsrMatrix& matrix, cudaStream_t stream);
 
 // A cuSPARSE CSR descriptor of `matrix`'s arrays (not copied), for an input of a product.
 CusparseSpMatPtr csr_descriptor(const DeviceCsrMatrix& matrix);
+
+// to[i] = To(factor * from[i]) for i < n, asynchronous on `stream`: the solver's values (T)
+// into the setup's double and back (float <-> double, double -> double).
+template <class From, class To>
+void scale_on_device(std::size_t n, double factor, const From* from, To* to, cudaStream_t stream);
 
 }  // namespace spk

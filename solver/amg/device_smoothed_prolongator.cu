@@ -70,15 +70,16 @@ DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix& a,
                 " of A T lacks T's entry (internal error: a_ii not stored)");
 }
 
-void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix& a, const double* inverse_diagonal,
+void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix& a,
+                                        const DeviceBuffer<double>& inverse_diagonal,
                                         double lambda_max) {
   if (weight_ == 0.0) return;
   if (!product_fresh_) product_->compute(a, tentative_, prolongator_);  // P = A T
   product_fresh_ = false;
   const double step = weight_ / lambda_max;
   smooth_kernel<<<setup_grid(a.rows), kSetupBlockSize, 0, context_.stream()>>>(
-      a.rows, prolongator_.row_offsets.data(), prolongator_.values.data(), inverse_diagonal, step,
-      tentative_position_.data(), tentative_.values.data());
+      a.rows, prolongator_.row_offsets.data(), prolongator_.values.data(), inverse_diagonal.data(),
+      step, tentative_position_.data(), tentative_.values.data());
   SPK_CHECK_LAUNCH("smooth_kernel");
 }
 

@@ -21,9 +21,10 @@ class DeviceSmoothedProlongator {
   DeviceSmoothedProlongator(const DeviceSmoothedProlongator&) = delete;
   DeviceSmoothedProlongator& operator=(const DeviceSmoothedProlongator&) = delete;
 
-  // P's values for A's values (same matrix), D^-1 (device, rows(A) entries) and
-  // lambda_max(D^-1 A) > 0. Asynchronous on the context's stream.
-  void compute(const DeviceCsrMatrix& a, const double* inverse_diagonal, double lambda_max);
+  // P's values for A's values (same matrix), D^-1 (rows(A) entries) and lambda_max(D^-1 A) > 0.
+  // Asynchronous on the context's stream.
+  void compute(const DeviceCsrMatrix& a, const DeviceBuffer<double>& inverse_diagonal,
+               double lambda_max);
 
   const DeviceCsrMatrix& matrix() const { return weight_ == 0.0 ? tentative_ : prolongator_; }
   const DeviceCsrMatrix& tentative() const { return tentative_; }

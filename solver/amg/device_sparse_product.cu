@@ -165,9 +165,14 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix& a, const Devic
                   " nonzeros; internal error)");
     }
     const bool raw = permutation_.size() != 0;  // cuSPARSE writes its own arrays, then gather
-    SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(matrix_c, c.row_offsets.data(),
-                                              raw ? raw_columns_.data() : c.columns.data(),
-                                              raw ? raw_values_.data() : c.values.data()));
+    double* const values = raw ? raw_values_.data() : c.values.data();
+    // C = 1 A B + 0 C: C starts at zero (NVIDIA's reuse example clears it too), so that no
+    // stale value can enter through the 0 C term.
+    if (nnz > 0)
+      SPK_CUDA_CHECK(cudaMemsetAsync(values, 0, static_cast<std::size_t>(nnz) * sizeof(double),
+                                     context_.stream()));
+    SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(
+        matrix_c, c.row_offsets.data(), raw ? raw_columns_.data() : c.columns.data(), values));
   };
 
   if (how.reuse) {
@@ -285,7 +290,10 @@ void DeviceSparseProduct::compute(const DeviceCsrMatrix& a, const DeviceCsrMatri
                                   DeviceCsrMatrix& c) {
   if (attempt_ < 0) return;  // an empty product stays empty
   if (kAttempts[attempt_].reuse) {
-    // The kept plan: values only, c_ij = sum_k a_ik b_kj
+    // The kept plan: values only, c_ij = sum_k a_ik b_kj (C cleared first, as above).
+    const bool raw = permutation_.size() != 0;
+    SPK_CUDA_CHECK(cudaMemsetAsync(raw ? raw_values_.data() : c.values.data(), 0, c.values.bytes(),
+                                   context_.stream()));
     const double one = 1.0, zero = 0.0;
     SPK_CUSPARSE_CHECK(cusparseSpGEMMreuse_compute(
         context_.cusparse(), CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,

@@ -93,7 +93,7 @@ TEST(AmgDeviceProlongator, SmoothedProlongatorMatchesTheHostsAndRefreshes) {
     DeviceSmoothedProlongator device(device_a, to_device(tentative.matrix, "test T"), 4.0 / 3.0,
                                      context);
     DeviceBuffer<double> inverse_diagonal(inverse_diagonal_of(a), "test D^-1");
-    device.compute(device_a, inverse_diagonal.data(), lambda);
+    device.compute(device_a, inverse_diagonal, lambda);
     expect_same_matrix(to_host(device.matrix(), stream.get()), host.matrix(), 1e-12, name + ": P");
 
     // New values of A (same pattern): D^-1, lambda and P again.
@@ -102,7 +102,7 @@ TEST(AmgDeviceProlongator, SmoothedProlongatorMatchesTheHostsAndRefreshes) {
     host.compute(a2, inverse_diagonal_of(a2), lambda2);
     device_a.values.copy_from_host(a2.values);
     inverse_diagonal.copy_from_host(inverse_diagonal_of(a2));
-    device.compute(device_a, inverse_diagonal.data(), lambda2);
+    device.compute(device_a, inverse_diagonal, lambda2);
     expect_same_matrix(to_host(device.matrix(), stream.get()), host.matrix(), 1e-12,
                        name + ": P, new values");
   }
@@ -119,7 +119,7 @@ TEST(AmgDeviceProlongator, WeightZeroIsTheTentativeProlongator) {
   const DeviceCsrMatrix device_a = to_device(a, "test A");
   DeviceSmoothedProlongator device(device_a, to_device(t, "test T"), 0.0, context);
   const DeviceBuffer<double> inverse_diagonal(inverse_diagonal_of(a), "test D^-1");
-  device.compute(device_a, inverse_diagonal.data(), 2.0);
+  device.compute(device_a, inverse_diagonal, 2.0);
   expect_same_matrix(to_host(device.matrix(), stream.get()), t, 0.0, "P = T");
   EXPECT_EQ(device.algorithm(), "none");
 }
