@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "solver/amg/device_amg_build.hpp"
 #include "solver/amg/device_level_operator.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_factors.hpp"

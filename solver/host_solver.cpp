@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "solver/amg/host_amg_build.hpp"
 #include "solver/amg/host_level_operator.hpp"
 #include "solver/host_factors.hpp"
 #include "solver/host_space.hpp"

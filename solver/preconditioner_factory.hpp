@@ -2,7 +2,8 @@
 // make_preconditioner: the preconditioner SolverOptions::preconditioner names, on any vector
 // space. Both solvers (solver/host_solver.cpp, solver/device_solver.cu) call it with their
 // operator, so a preconditioner is added here once for every path. They include the
-// FactorsOf specialization of their space (host_factors.hpp, device_factors.hpp) first.
+// FactorsOf and AmgBuildOf specializations of their space (host_factors.hpp and
+// amg/host_amg_build.hpp, device_factors.hpp and amg/device_amg_build.hpp) first.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -28,7 +29,8 @@ std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
     const SolverOptions& options, Space& space,
     const LinearOperator<typename Space::value_type>& matrix, const SpacePattern& pattern,
     const typename Space::value_type* csr_values,
-    const LevelOperatorFactory<typename Space::value_type>& level_operators) {
+    const LevelOperatorFactory<typename Space::value_type,
+                               typename AmgBuildOf<Space>::type::Matrix>& level_operators) {
   switch (options.preconditioner) {
     case Preconditioner::none: return nullptr;
     case Preconditioner::jacobi:

@@ -3,8 +3,9 @@
 // in which every node reads only the previous round's arrays and writes only its own entry:
 // the structure of a GPU implementation (Bell, Dalton & Olson, "Exposing fine-grained
 // parallelism in algebraic multigrid methods", SISC 34(4), 2012; CUSP's
-// maximal_independent_set.h and mis_aggregate.h), run here on the host with OpenMP. A GPU
-// version of the same rounds gives the same aggregates, and so does any thread count.
+// maximal_independent_set.h and mis_aggregate.h), run here on the host with OpenMP. The GPU
+// runs the same rounds (solver/amg/device_aggregation.hpp); both call the per-node rules of
+// solver/amg/aggregation_rules.hpp, so they give the same aggregates, as any thread count does.
 //
 // Each node i carries a key (state, priority_i, i), compared lexicographically, with state
 // removed < undecided < in the set, and priority_i a 30-bit hash of i with a fixed seed (the

@@ -5,10 +5,11 @@
 // Multigrid Tutorial", 2nd ed., ch. 3), written once against the vector space.
 //
 // The hierarchy (aggregates, P_l, R_l = P_l^T, A_{l+1} = R_l A_l P_l, the coarsest inverse)
-// is built on the host (solver/amg/hierarchy.hpp); each level's matrices become operators in
+// is built where the space lives (solver/amg/hierarchy.hpp, by AmgBuildOf<Space>: on the host
+// for the CPU path, on the GPU for the GPU path); each level's matrices become operators in
 // the space through the solver's LevelOperatorFactory (solver/amg/level_operator.hpp): on the
-// GPU an SpMV backend per matrix in the level's format. The finest level reuses the solver's
-// own operator when its format is the solver's.
+// GPU an SpMV backend per matrix in the level's format, built from the device arrays. The
+// finest level reuses the solver's own operator when its format is the solver's.
 //
 // z = V_0(r), from a zero initial guess, where on level l (b: the level's right-hand side):
 //   coarsest:  x = A_c^-1 b
@@ -31,10 +32,10 @@
 // values (2 MB at 500 rows) and n^3 flops at setup; the inverse's rounding error, of order
 // cond(A_c) eps, is that of the LU solve.
 //
-// Setup (and update_values, which keeps the aggregates and the patterns) allocates every
-// level vector; apply allocates nothing. update_values downloads the new fine values (on
-// the GPU: one synchronizing copy), recomputes the hierarchy's numbers on the host, and
-// uploads them into the level operators.
+// Setup allocates every level vector; apply allocates nothing. update_values (which keeps the
+// aggregates and the patterns) converts the new fine values into the hierarchy's finest
+// level where it lives (on the GPU: on the device, no host copy), recomputes the hierarchy's
+// numbers there, and scatters them into the level operators.
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -42,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/amg/amg_build.hpp"
 #include "solver/amg/hierarchy.hpp"
 #include "solver/amg/level_operator.hpp"
 #include "solver/chebyshev.hpp"
@@ -56,19 +58,24 @@ template <class Space>
 class AmgPreconditioner final : public KrylovPreconditioner<Space> {
  public:
   using T = typename Space::value_type;
+  using Build = typename AmgBuildOf<Space>::type;
+  using Hierarchy = AmgHierarchyOn<Build>;
+  using Matrix = typename Build::Matrix;
+  using Operators = LevelOperatorFactory<T, Matrix>;
 
   // matrix: the solver's operator; pattern and csr_values: the same matrix's pattern and values
-  // in the space (the hierarchy is built on the host: on the GPU both are downloaded once).
+  // in the space (read during setup only: the hierarchy keeps its own copy, in double).
   AmgPreconditioner(Space& space, const LinearOperator<T>& matrix, const SpacePattern& pattern,
-                    const T* csr_values, const AmgOptions& options,
-                    const LevelOperatorFactory<T>& operators)
+                    const T* csr_values, const AmgOptions& options, const Operators& operators)
       : space_(space),
         fine_operator_(matrix),
         options_(options),
         operators_(operators),
         one_(space.template allocate<T>(1, "AMG constant 1")) {
     space.upload(std::vector<T>{T(1)}, one_.data());
-    hierarchy_ = std::make_unique<AmgHierarchy>(fine_matrix(pattern, csr_values), options);
+    std::unique_ptr<Build> build = AmgBuildOf<Space>::make(space);
+    Matrix fine = build->fine_matrix(pattern, csr_values);
+    hierarchy_ = std::make_unique<Hierarchy>(std::move(build), std::move(fine), options);
     const auto operators_start = std::chrono::steady_clock::now();
     build_levels();
     level_operator_s_ = seconds_since(operators_start);
@@ -80,10 +87,10 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   void update_values(const T* csr_values) override {
     const auto start = std::chrono::steady_clock::now();
     try {
-      const std::vector<T> values =
-          space_.download(csr_values, hierarchy_->level(0).matrix.values.size());
-      hierarchy_->update_values(std::vector<double>(values.begin(), values.end()));
+      hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
+      hierarchy_->update_values();
       upload_values();
+      hierarchy_->build().synchronize();  // the re-setup time includes the device's work
       pending_error_ = nullptr;
     } catch (const BadInput&) {
       pending_error_ = std::current_exception();  // check(), at the next solve, reports it
@@ -100,16 +107,16 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   PreconditionerInfo info() const override {
     PreconditionerInfo info;
     info.name = name();
-    for (std::size_t l = 0; l < levels_.size(); ++l) {
-      const CsrMatrix<double>& a = hierarchy_->level(l).matrix;
-      info.levels.push_back({a.rows, a.nnz(), levels_[l].format});
-    }
-    std::string lambdas, rounds;
+    for (std::size_t l = 0; l < levels_.size(); ++l)
+      info.levels.push_back({hierarchy_->rows(l), hierarchy_->nnz(l), levels_[l].format});
+    std::string lambdas, rounds, sparse_products;
     for (std::size_t l = 0; l + 1 < hierarchy_->size(); ++l) {
-      const AmgLevel& level = hierarchy_->level(l);
+      const auto& level = hierarchy_->level(l);
       lambdas += (l > 0 ? ", " : "") + fixed(level.bound.lambda_max, "%.4g") + " (" +
                  level.bound.source + ")";
       rounds += (l > 0 ? ", " : "") + std::to_string(level.aggregates.rounds);
+      sparse_products +=
+          (l > 0 ? "; level " : "level ") + std::to_string(l) + ": " + level.galerkin->algorithms();
     }
     info.details = {
         {"operator_complexity", fixed(hierarchy_->operator_complexity(), "%.3f")},
@@ -121,10 +128,12 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         {"prolongator_weight", fixed(options_.prolongator_weight, "%g")},
         {"aggregation", "mis2, rounds per level: " + (rounds.empty() ? "none" : rounds)},
         {"lambda_max", lambdas.empty() ? "none (one level)" : lambdas},
-        {"coarse_solve", "dense LU inverse, " + std::to_string(hierarchy_->coarsest().matrix.rows) +
-                             " rows, smallest pivot ratio " +
-                             fixed(hierarchy_->coarse_pivot_ratio(), "%.2e")},
+        {"coarse_solve",
+         "dense LU inverse, " + std::to_string(hierarchy_->rows(levels_.size() - 1)) +
+             " rows, smallest pivot ratio " + fixed(hierarchy_->coarse_pivot_ratio(), "%.2e")},
         {"coarsening_stopped", hierarchy_->stop_reason()},
+        {"setup_on", Build::where},
+        {"sparse_products", sparse_products.empty() ? "none (one level)" : sparse_products},
         {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")}};
     info.setup_phases_s = hierarchy_->setup_phases();
     info.setup_phases_s.emplace_back("level_operators", level_operator_s_);
@@ -141,10 +150,10 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   struct Level {
     std::size_t rows = 0;
     const LinearOperator<T>* matrix = nullptr;  // A_l (the solver's, or own_matrix)
-    std::unique_ptr<LevelOperator<T>> own_matrix, prolongation, restriction;
-    std::unique_ptr<LevelOperator<T>> coarse_inverse;  // the coarsest level only
-    Array<T> inverse_diagonal, jacobi_step;            // D^-1; (w / lambda) D^-1 (jacobi smoother)
-    Array<T> b, x, residual, scratch;  // right-hand side, solution (levels > 0), work
+    std::unique_ptr<LevelOperator<T, Matrix>> own_matrix, prolongation, restriction;
+    std::unique_ptr<LevelOperator<T, Matrix>> coarse_inverse;  // the coarsest level only
+    Array<T> inverse_diagonal, jacobi_step;  // D^-1; (w / lambda) D^-1 (jacobi smoother)
+    Array<T> b, x, residual, scratch;        // right-hand side, solution (levels > 0), work
     std::unique_ptr<ChebyshevPolynomial<Space>> chebyshev;
     std::string format;
   };
@@ -157,28 +166,15 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     std::snprintf(text, sizeof text, format, value);
     return text;
   }
-  template <class From>
-  static std::vector<T> values_as_t(const std::vector<From>& values) {
-    return std::vector<T>(values.begin(), values.end());
-  }
-
-  // The fine matrix in double on the host, pattern and values read from the space.
-  CsrMatrix<double> fine_matrix(const SpacePattern& pattern, const T* csr_values) {
-    CsrMatrix<double> fine = host_pattern<double>(space_, pattern);
-    const std::vector<T> values = space_.download(csr_values, fine.columns.size());
-    fine.values.assign(values.begin(), values.end());
-    return fine;
-  }
-
   Format format_of(std::size_t level) const {
     return level < options_.level_formats.size() ? options_.level_formats[level]
                                                  : operators_.default_format;
   }
 
-  std::unique_ptr<LevelOperator<T>> make_operator(const CsrMatrix<double>& matrix,
-                                                  std::size_t level, const char* what) const {
+  std::unique_ptr<LevelOperator<T, Matrix>> make_operator(const Matrix& matrix, std::size_t level,
+                                                          const char* what) const {
     try {
-      return operators_.make(convert_values<T>(matrix), format_of(level));
+      return operators_.make(matrix, format_of(level));
     } catch (const BadInput& error) {
       throw BadInput("amg: level " + std::to_string(level) + " " + what + " (" +
                      std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
@@ -190,9 +186,9 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     const std::size_t count = hierarchy_->size();
     levels_.resize(count);
     for (std::size_t l = 0; l < count; ++l) {
-      const AmgLevel& source = hierarchy_->level(l);
+      const auto& source = hierarchy_->level(l);
       Level& level = levels_[l];
-      level.rows = static_cast<std::size_t>(source.matrix.rows);
+      level.rows = static_cast<std::size_t>(hierarchy_->rows(l));
       if (l > 0) {
         level.b = space_.template allocate<T>(level.rows, "AMG level right-hand side");
         level.x = space_.template allocate<T>(level.rows, "AMG level solution");
@@ -226,21 +222,21 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     upload_smoothers();
   }
 
-  // D^-1 and the smoother's scaling of every smoothing level, from the hierarchy.
+  // D^-1 and the smoother's scaling of every smoothing level, from the hierarchy (converted
+  // to T where the hierarchy lives).
   void upload_smoothers() {
+    Build& build = hierarchy_->build();
     for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
-      const AmgLevel& source = hierarchy_->level(l);
+      const auto& source = hierarchy_->level(l);
       Level& level = levels_[l];
-      space_.upload(values_as_t(source.inverse_diagonal), level.inverse_diagonal.data());
+      build.convert(level.rows, 1.0, source.inverse_diagonal.data(), level.inverse_diagonal.data());
       const double lambda = source.bound.lambda_max;
       if (level.chebyshev) {
         const double high = options_.chebyshev.upper_factor * lambda;  // [ratio, 1] * 1.1 lambda
         level.chebyshev->set_bounds(options_.chebyshev.lower_ratio * high, high);
-      } else {
-        std::vector<T> step(level.rows);  // (w / lambda) D^-1
-        for (std::size_t i = 0; i < level.rows; ++i)
-          step[i] = static_cast<T>(options_.jacobi_weight / lambda * source.inverse_diagonal[i]);
-        space_.upload(step, level.jacobi_step.data());
+      } else {  // (w / lambda) D^-1
+        build.convert(level.rows, options_.jacobi_weight / lambda, source.inverse_diagonal.data(),
+                      level.jacobi_step.data());
       }
     }
   }
@@ -248,15 +244,15 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   // New hierarchy numbers into the level operators and smoothers (same patterns).
   void upload_values() {
     for (std::size_t l = 0; l < levels_.size(); ++l) {
-      const AmgLevel& source = hierarchy_->level(l);
+      const auto& source = hierarchy_->level(l);
       Level& level = levels_[l];
       if (level.coarse_inverse) {
-        level.coarse_inverse->update_values(values_as_t(hierarchy_->coarse_inverse().values));
+        level.coarse_inverse->update_values(hierarchy_->coarse_inverse());
         continue;
       }
-      if (level.own_matrix) level.own_matrix->update_values(values_as_t(source.matrix.values));
-      level.prolongation->update_values(values_as_t(source.prolongation().values));
-      level.restriction->update_values(values_as_t(source.restriction().values));
+      if (level.own_matrix) level.own_matrix->update_values(source.matrix);
+      level.prolongation->update_values(source.prolongation());
+      level.restriction->update_values(source.restriction());
     }
     upload_smoothers();
   }
@@ -313,9 +309,9 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   Space& space_;
   const LinearOperator<T>& fine_operator_;
   AmgOptions options_;
-  LevelOperatorFactory<T> operators_;
+  Operators operators_;
   Array<T> one_;
-  std::unique_ptr<AmgHierarchy> hierarchy_;
+  std::unique_ptr<Hierarchy> hierarchy_;
   std::vector<Level> levels_;
   std::exception_ptr pending_error_;
   double level_operator_s_ = 0.0, resetup_s_ = -1.0;

@@ -1,7 +1,7 @@
 #pragma once
-// The smoothed-aggregation hierarchy, built on the host in double precision (Vanek, Mandel &
-// Brezina, Computing 56, 1996; the defaults of PyAMG's smoothed_aggregation_solver). Per
-// level l, from A_0 = A:
+// The smoothed-aggregation hierarchy, built in double precision (Vanek, Mandel & Brezina,
+// Computing 56, 1996; the defaults of PyAMG's smoothed_aggregation_solver). Per level l, from
+// A_0 = A:
 //   1. D_l^-1 (a missing, zero or non-finite a_ii is an error naming the row);
 //   2. stop here when rows(A_l) <= max_coarse_rows or l + 1 == max_levels: the coarsest level;
 //   3. S_l: the strength graph (solver/amg/strength.hpp);
@@ -19,54 +19,84 @@
 // lambda, P, R, A_{l+1}, the coarsest factorization (AmgX's resetup with all structure
 // reused; PETSc GAMG's reuse_interpolation keeps P too, here P follows the new values).
 //
-// Everything here runs on the host, also for the GPU solver (which downloads the fine values
-// and uploads the levels): building the hierarchy on the GPU (aggregation rounds, SpGEMM with
-// cuSPARSE's reuse API) is not done yet.
+// Where it runs. This driver (the loop above, its stopping rules, the D^-1 checks, the eigen
+// estimates and the phase times) is written once, over a Build (solver/amg/amg_build.hpp):
+//   CPU path  HostAmgBuild: everything on the host (OpenMP), host arrays.
+//   GPU path  DeviceAmgBuild: the levels live on the device and every step runs there:
+//             D^-1 (DeviceSpace's kernels), strength and MIS(2) aggregation (kernels, one
+//             read-back per aggregation round), T, P and R A P (cuSPARSE SpGEMM and
+//             csr2csc, solver/amg/device_*.hpp), lambda (Lanczos on DeviceSpace<double> with
+//             an SpMV backend of A_l). Only the coarsest level (at most
+//             max(max_coarse_rows, 2000) rows) goes to the host, for its dense LU inverse,
+//             which is uploaded back. update_values keeps the fine values on the device.
+// Both builds call the same per-node and per-row rules (strength_rules.hpp,
+// aggregation_rules.hpp, prolongator_rules.hpp): the aggregates, and so the hierarchy's
+// shapes, are the same on both paths; the values differ by rounding (the SpGEMM's order).
+//
+// The driver's member definitions are in solver/amg/hierarchy_driver.hpp, instantiated for
+// HostAmgBuild in hierarchy.cpp and for DeviceAmgBuild in device_hierarchy.cpp. The CPU
+// path's types, AmgHierarchy and AmgLevel, are declared with HostAmgBuild
+// (solver/amg/host_amg_build.hpp: host code only, it uses OpenMP).
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "solver/amg/aggregation.hpp"
-#include "solver/amg/galerkin_product.hpp"
-#include "solver/amg/smoothed_prolongator.hpp"
+#include "solver/amg/amg_build.hpp"
 #include "solver/eigen_estimate.hpp"
 #include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
 
-struct AmgLevel {
-  CsrMatrix<double> matrix;              // A_l
-  std::vector<double> inverse_diagonal;  // D_l^-1
-  std::vector<double> candidates;        // B_l, the near-null-space vector (B_0 = ones)
+template <class Build>
+struct AmgLevelOn {
+  using Matrix = typename Build::Matrix;
+  template <class U>
+  using Array = typename Build::template Array<U>;
+
+  Matrix matrix;                      // A_l
+  Array<double> inverse_diagonal;     // D_l^-1
+  Array<index_t> diagonal_positions;  // where a_ii sits in A_l's values (-1: nowhere)
+  Array<double> candidates;           // B_l, the near-null-space vector (B_0 = ones)
   // Levels above the coarsest only:
   EigenBound bound;  // lambda_max(D_l^-1 A_l) before any safety factor
-  Aggregates aggregates;
-  std::unique_ptr<SmoothedProlongator> prolongator;  // T_l and P_l
-  std::unique_ptr<GalerkinProduct> galerkin;         // R_l (and A_{l+1}, stored in level l+1)
+  typename Build::Aggregates aggregates;
+  std::unique_ptr<typename Build::Prolongator> prolongator;  // T_l and P_l
+  std::unique_ptr<typename Build::Galerkin> galerkin;        // R_l (and A_{l+1}, in level l+1)
 
-  const CsrMatrix<double>& prolongation() const { return prolongator->matrix(); }
-  const CsrMatrix<double>& restriction() const { return galerkin->restriction(); }
+  const Matrix& prolongation() const { return prolongator->matrix(); }
+  const Matrix& restriction() const { return galerkin->restriction(); }
 };
 
 using PhaseTimes = std::vector<std::pair<std::string, double>>;  // (phase, seconds)
 
-class AmgHierarchy {
+template <class Build>
+class AmgHierarchyOn {
  public:
-  // Builds the hierarchy of `fine` (square). Throws BadDiagonal for a bad a_ii of A (naming
-  // the row), BadInput for other unusable input (a singular coarsest matrix, a coarsest level
-  // too large for the dense solve).
-  AmgHierarchy(CsrMatrix<double> fine, const AmgOptions& options);
+  using Matrix = typename Build::Matrix;
+  using Level = AmgLevelOn<Build>;
 
-  // New values of A (CSR order, same pattern): the numbers of every level again.
-  void update_values(const std::vector<double>& fine_values);
+  // Builds the hierarchy of `fine` (square) with `build`, or with a Build of its own. Throws
+  // BadDiagonal for a bad a_ii of A (naming the row), BadInput for other unusable input (a
+  // singular coarsest matrix, a coarsest level too large for the dense solve).
+  AmgHierarchyOn(Matrix fine, const AmgOptions& options);
+  AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine, const AmgOptions& options);
+  ~AmgHierarchyOn();
+
+  // After new values of A were written into fine_matrix() (same pattern): the numbers of
+  // every level again.
+  void update_values();
+  Matrix& fine_matrix() { return levels_[0].matrix; }
+  Build& build() { return *build_; }
 
   std::size_t size() const { return levels_.size(); }
-  const AmgLevel& level(std::size_t index) const { return levels_[index]; }
-  const AmgLevel& coarsest() const { return levels_.back(); }
+  const Level& level(std::size_t index) const { return levels_[index]; }
+  const Level& coarsest() const { return levels_.back(); }
+  index_t rows(std::size_t index) const { return Build::rows(levels_[index].matrix); }
+  index_t nnz(std::size_t index) const { return Build::nnz(levels_[index].matrix); }
   // A_coarsest^-1, dense, stored as CSR.
-  const CsrMatrix<double>& coarse_inverse() const { return coarse_inverse_; }
+  const Matrix& coarse_inverse() const { return coarse_inverse_; }
   double coarse_pivot_ratio() const { return coarse_pivot_ratio_; }
   // Why the coarsening stopped: "max_coarse_rows", "max_levels" or "coarsening stalled".
   const std::string& stop_reason() const { return stop_reason_; }
@@ -81,11 +111,16 @@ class AmgHierarchy {
   static index_t dense_row_limit(const AmgOptions& options);
 
  private:
+  void compute_inverse_diagonal(std::size_t l);
+  void estimate_bound(std::size_t l);
   void compute_coarse_inverse(PhaseTimes& phases);
+  template <class Body>
+  auto timed(PhaseTimes& phases, const char* name, Body&& body);
 
+  std::unique_ptr<Build> build_;
   AmgOptions options_;
-  std::vector<AmgLevel> levels_;
-  CsrMatrix<double> coarse_inverse_;
+  std::vector<Level> levels_;
+  Matrix coarse_inverse_;
   double coarse_pivot_ratio_ = 0.0;
   std::string stop_reason_;
   PhaseTimes setup_phases_, update_phases_;

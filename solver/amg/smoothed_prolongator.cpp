@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "solver/amg/prolongator_rules.hpp"
 #include "solver/amg/sparse_product.hpp"
 
 namespace spk {
@@ -32,13 +33,11 @@ void SmoothedProlongator::compute(const CsrMatrix<double>& a,
   product_values(a, tentative_, prolongator_);  // P = A T
   const double step = weight_ / lambda_max;
 #pragma omp parallel for schedule(static)
-  for (index_t row = 0; row < a.rows; ++row) {
-    const double scale = -step * inverse_diagonal[static_cast<std::size_t>(row)];
-    for (index_t k = prolongator_.row_offsets[row]; k < prolongator_.row_offsets[row + 1]; ++k)
-      prolongator_.values[k] *= scale;  // P = -(omega / lambda) D^-1 A T
-    prolongator_.values[tentative_position_[static_cast<std::size_t>(row)]] +=
-        tentative_.values[row];  // P = T - (omega / lambda) D^-1 A T
-  }
+  for (index_t row = 0; row < a.rows; ++row)  // P = T - (omega / lambda) D^-1 A T
+    smooth_prolongator_row(row, prolongator_.row_offsets.data(), prolongator_.values.data(),
+                           -step * inverse_diagonal[static_cast<std::size_t>(row)],
+                           tentative_position_[static_cast<std::size_t>(row)],
+                           tentative_.values[row]);
 }
 
 }  // namespace spk

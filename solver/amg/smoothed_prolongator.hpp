@@ -5,7 +5,9 @@
 // with omega = AmgOptions::prolongator_weight (4/3) and lambda = lambda_max(D^-1 A), so that
 // the step damps the high end of D^-1 A's spectrum. omega = 0 gives P = T (unsmoothed
 // aggregation). The pattern of P is that of A T (T's own entries are in it: a_ii is stored,
-// solver/amg/hierarchy.cpp checks it), found once; compute() refreshes the values.
+// solver/amg/hierarchy.cpp checks it), found once; compute() refreshes the values, row by row
+// with the rule the GPU's version (solver/amg/device_smoothed_prolongator.hpp) uses too
+// (solver/amg/prolongator_rules.hpp).
 #include <vector>
 
 #include "spmv/host/csr_matrix.hpp"

@@ -8,7 +8,9 @@
 //
 // The aggregation (solver/amg/aggregation.hpp) needs an undirected graph: the measure above is
 // symmetric for a symmetric A, but not for a nonsymmetric one (a_ij != a_ji), so the graph is
-// S union S^T: i and j are neighbours when either direction is strong.
+// S union S^T: i and j are neighbours when either direction is strong. Row i of it is merged
+// from row i of A and row i of A^T by the rules of solver/amg/strength_rules.hpp, which the
+// GPU's version (solver/amg/device_strength.hpp) calls too: both build the same graph.
 #include <vector>
 
 #include "spmv/host/csr_matrix.hpp"

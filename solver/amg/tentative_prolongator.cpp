@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "solver/amg/prolongator_rules.hpp"
+
 namespace spk {
 
 TentativeProlongator tentative_prolongator(const Aggregates& aggregates,
@@ -11,7 +13,8 @@ TentativeProlongator tentative_prolongator(const Aggregates& aggregates,
   std::vector<double>& norms = result.coarse_candidates;  // ||B on aggregate j||
   norms.assign(static_cast<std::size_t>(aggregates.count), 0.0);
   for (index_t row = 0; row < rows; ++row)
-    norms[aggregates.aggregate_of[row]] += candidates[row] * candidates[row];
+    norms[aggregates.aggregate_of[row]] =
+        add_square(norms[aggregates.aggregate_of[row]], candidates[row]);
   for (double& norm : norms) norm = std::sqrt(norm);
   CsrMatrix<double>& t = result.matrix;
   t.rows = rows;

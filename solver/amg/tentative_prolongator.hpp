@@ -8,6 +8,8 @@
 // B = ones on the finest level (T piecewise constant, 1 / sqrt(|agg|)); each coarser level
 // uses the B_c of the level above, so the hierarchy keeps B in the range of every P (for a
 // Laplacian with natural boundaries, the constants stay the null space of every level).
+// The GPU's version (solver/amg/device_tentative_prolongator.hpp) sums each norm in the same
+// order with the same rounding (solver/amg/prolongator_rules.hpp): the same T and B_c.
 #include <vector>
 
 #include "solver/amg/aggregation.hpp"

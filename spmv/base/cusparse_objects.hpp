@@ -1,8 +1,8 @@
 #pragma once
 // Owning handles for cuSPARSE objects (std::unique_ptr with the matching destroy call), a
 // handle bound to a stream, and the cudaDataType of a value type: shared by the cusparse SpMV
-// backend (spmv/formats/cusparse_csr.cpp) and the IC(0)/ILU(0) triangular solves
-// (solver/device_factors.cu).
+// backend (spmv/formats/cusparse_csr.cpp), the IC(0)/ILU(0) triangular solves
+// (solver/device_factors.cu) and the AMG setup on the GPU (solver/amg/device_*.cu).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -19,6 +19,14 @@ struct CusparseHandleDestroyer {
 struct CusparseSpMatDestroyer {
   void operator()(cusparseConstSpMatDescr_t matrix) const { (void)cusparseDestroySpMat(matrix); }
 };
+struct CusparseMutableSpMatDestroyer {
+  void operator()(cusparseSpMatDescr_t matrix) const { (void)cusparseDestroySpMat(matrix); }
+};
+struct CusparseSpGemmDestroyer {
+  void operator()(cusparseSpGEMMDescr_t descriptor) const {
+    (void)cusparseSpGEMM_destroyDescr(descriptor);
+  }
+};
 struct CusparseDnVecDestroyer {
   void operator()(cusparseDnVecDescr_t vector) const { (void)cusparseDestroyDnVec(vector); }
 };
@@ -26,6 +34,11 @@ using CusparseHandlePtr =
     std::unique_ptr<std::remove_pointer_t<cusparseHandle_t>, CusparseHandleDestroyer>;
 using CusparseSpMatPtr =
     std::unique_ptr<std::remove_pointer_t<cusparseConstSpMatDescr_t>, CusparseSpMatDestroyer>;
+// A matrix descriptor cuSPARSE may write (the output of a product).
+using CusparseMutableSpMatPtr =
+    std::unique_ptr<std::remove_pointer_t<cusparseSpMatDescr_t>, CusparseMutableSpMatDestroyer>;
+using CusparseSpGemmPtr =
+    std::unique_ptr<std::remove_pointer_t<cusparseSpGEMMDescr_t>, CusparseSpGemmDestroyer>;
 using CusparseDnVecPtr =
     std::unique_ptr<std::remove_pointer_t<cusparseDnVecDescr_t>, CusparseDnVecDestroyer>;
 

@@ -1,0 +1,316 @@
+#include <cstdint>
+#include <cub/device/device_segmented_sort.cuh>
+#include <utility>
+
+#include "solver/amg/device_sparse_product.hpp"
+#include "spmv/base/cub_call.cuh"
+#include "spmv/device/device_kernels.cuh"
+
+namespace spk {
+
+namespace {
+
+struct Attempt {
+  const char* name;
+  cusparseSpGEMMAlg_t algorithm;
+  float chunk_fraction;  // ALG2/ALG3: estimateMemory's chunk_fraction
+  bool reuse;            // the reuse API
+};
+constexpr Attempt kAttempts[DeviceSparseProduct::attempts] = {
+    {"reuse", CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC, 1.0f, true},
+    {"default", CUSPARSE_SPGEMM_DEFAULT, 1.0f, false},
+    {"alg2", CUSPARSE_SPGEMM_ALG2, 1.0f, false},
+    {"alg3 (chunk_fraction 0.2)", CUSPARSE_SPGEMM_ALG3, 0.2f, false},
+    {"alg3 (chunk_fraction 0.05)", CUSPARSE_SPGEMM_ALG3, 0.05f, false},
+    {"alg3 (chunk_fraction 0.01)", CUSPARSE_SPGEMM_ALG3, 0.01f, false}};
+
+// An attempt that does not fit in device memory (caught by the constructor: the next one runs).
+struct MemoryShortage {
+  std::string call;
+};
+
+// SPK_CUSPARSE_CHECK, except that the two statuses of a memory shortage become MemoryShortage
+// (cuSPARSE's own allocation failed: its CUDA error state is cleared too).
+void check_spgemm(cusparseStatus_t status, const char* call, const char* file, int line) {
+  if (status == CUSPARSE_STATUS_SUCCESS) return;
+  if (status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES || status == CUSPARSE_STATUS_ALLOC_FAILED) {
+    (void)cudaGetLastError();
+    throw MemoryShortage{std::string(cusparseGetErrorName(status)) + " in " + call};
+  }
+  detail::throw_cusparse_error(status, call, file, line);
+}
+#define SPK_SPGEMM_CHECK(call) check_spgemm((call), #call, __FILE__, __LINE__)
+
+// A workspace of `bytes` (at least 1, so the pointer is never null).
+DeviceBuffer<unsigned char> workspace(std::size_t bytes, const char* what) {
+  return DeviceBuffer<unsigned char>(bytes > 0 ? bytes : 1, what);
+}
+
+// *first = the first row whose columns are not strictly increasing (stays `rows` if none).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    first_unsorted_row_kernel(index_t rows, const index_t* __restrict__ row_offsets,
+                              const index_t* __restrict__ columns, index_t* first) {
+  for_each_index(rows, [&](index_t row) {
+    for (index_t k = row_offsets[row] + 1; k < row_offsets[row + 1]; ++k)
+      if (columns[k - 1] >= columns[k]) {
+        atomicMin(first, row);
+        return;
+      }
+  });
+}
+
+__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t count, index_t* out) {
+  for_each_index(count, [&](index_t k) { out[k] = k; });
+}
+
+// values[k] = raw[permutation[k]]
+__global__ void __launch_bounds__(kSetupBlockSize)
+    gather_kernel(index_t count, const index_t* __restrict__ permutation,
+                  const double* __restrict__ raw, double* __restrict__ values) {
+  for_each_index(count, [&](index_t k) { values[k] = raw[permutation[k]]; });
+}
+
+}  // namespace
+
+struct DeviceSparseProduct::Plan {
+  CusparseSpMatPtr a, b;
+  CusparseMutableSpMatPtr c;
+  CusparseSpGemmPtr spgemm;
+  DeviceBuffer<unsigned char> buffer4, buffer5;  // the reuse API's plan, kept for compute()
+};
+
+const char* DeviceSparseProduct::attempt_name(int attempt) {
+  return attempt >= 0 && attempt < attempts ? kAttempts[attempt].name : "none (empty product)";
+}
+
+DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix& a, const DeviceCsrMatrix& b,
+                                         DeviceCsrMatrix& c, const DeviceSetupContext& context,
+                                         int first_attempt)
+    : context_(context) {
+  if (a.cols != b.rows)
+    throw BadInput("sparse product: inner dimensions differ (" + std::to_string(a.cols) + " and " +
+                   std::to_string(b.rows) + ")");
+  c.rows = a.rows;
+  c.cols = b.cols;
+  c.row_offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(c.rows) + 1, "product offsets");
+  if (a.nnz() == 0 || b.nnz() == 0 || a.rows == 0 || b.cols == 0) {  // C = 0 (no entries)
+    attempt_ = -1;
+    c.columns = DeviceBuffer<index_t>();
+    c.values = DeviceBuffer<double>();
+    SPK_CUDA_CHECK(
+        cudaMemsetAsync(c.row_offsets.data(), 0, c.row_offsets.bytes(), context_.stream()));
+    return;
+  }
+  std::string tried;
+  std::size_t requested = 0, free_bytes = 0;
+  for (int attempt = first_attempt; attempt < attempts; ++attempt) {
+    try {
+      run(attempt, a, b, c, true);
+      attempt_ = attempt;
+      sort_columns(c);
+      return;
+    } catch (const MemoryShortage& shortage) {
+      tried +=
+          std::string(tried.empty() ? "" : "; ") + kAttempts[attempt].name + ": " + shortage.call;
+    } catch (const OutOfDeviceMemory& error) {
+      tried += std::string(tried.empty() ? "" : "; ") + kAttempts[attempt].name + ": " +
+               std::to_string(error.requested_bytes()) + " bytes requested";
+      requested = error.requested_bytes();
+      free_bytes = error.free_bytes();
+    }
+    plan_.reset();
+  }
+  throw OutOfDeviceMemory("amg setup: the sparse product (" + std::to_string(a.rows) + " x " +
+                              std::to_string(a.cols) + ", " + std::to_string(a.nnz()) +
+                              " nonzeros) x (" + std::to_string(b.rows) + " x " +
+                              std::to_string(b.cols) + ", " + std::to_string(b.nnz()) +
+                              " nonzeros) does not fit in device memory with any cusparseSpGEMM "
+                              "algorithm (" +
+                              tried + ")",
+                          requested, free_bytes);
+}
+
+DeviceSparseProduct::~DeviceSparseProduct() = default;
+
+void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix& a, const DeviceCsrMatrix& b,
+                              DeviceCsrMatrix& c, bool first_time) {
+  const Attempt& how = kAttempts[attempt];
+  const cusparseHandle_t handle = context_.cusparse();
+  const cusparseOperation_t none = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const double one = 1.0, zero = 0.0;  // C = 1 A B + 0 C
+  auto plan = std::make_unique<Plan>();
+  plan->a = csr_descriptor(a);
+  plan->b = csr_descriptor(b);
+  cusparseSpMatDescr_t matrix_c = nullptr;
+  SPK_CUSPARSE_CHECK(cusparseCreateCsr(&matrix_c, c.rows, c.cols, 0, c.row_offsets.data(), nullptr,
+                                       nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  plan->c.reset(matrix_c);
+  cusparseSpGEMMDescr_t spgemm = nullptr;
+  SPK_CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&spgemm));
+  plan->spgemm.reset(spgemm);
+  const cusparseConstSpMatDescr_t matrix_a = plan->a.get(), matrix_b = plan->b.get();
+
+  // After the symbolic phase: C's arrays (allocated the first time, the same size after).
+  const auto point_c_at_its_arrays = [&] {
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+    SPK_CUSPARSE_CHECK(cusparseSpMatGetSize(matrix_c, &rows, &cols, &nnz));
+    if (first_time) {
+      check_index_range(nnz, "nonzeros of a sparse product in the AMG setup");
+      c.columns = DeviceBuffer<index_t>(static_cast<std::size_t>(nnz), "product columns");
+      c.values = DeviceBuffer<double>(static_cast<std::size_t>(nnz), "product values");
+    } else if (nnz != c.nnz()) {
+      throw Error("amg setup: a sparse product's pattern changed size on recomputation (" +
+                  std::to_string(nnz) + " instead of " + std::to_string(c.nnz()) +
+                  " nonzeros; internal error)");
+    }
+    const bool raw = permutation_.size() != 0;  // cuSPARSE writes its own arrays, then gather
+    double* const values = raw ? raw_values_.data() : c.values.data();
+    // C = 1 A B + 0 C: C starts at zero (NVIDIA's reuse example clears it too), so that no
+    // stale value can enter through the 0 C term.
+    if (nnz > 0)
+      SPK_CUDA_CHECK(cudaMemsetAsync(values, 0, static_cast<std::size_t>(nnz) * sizeof(double),
+                                     context_.stream()));
+    SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(
+        matrix_c, c.row_offsets.data(), raw ? raw_columns_.data() : c.columns.data(), values));
+  };
+
+  if (how.reuse) {
+    std::size_t bytes1 = 0, bytes2 = 0, bytes3 = 0, bytes4 = 0, bytes5 = 0;
+    // Work estimation: buffer 1.
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_workEstimation(
+        handle, none, none, matrix_a, matrix_b, matrix_c, how.algorithm, spgemm, &bytes1, nullptr));
+    DeviceBuffer<unsigned char> buffer1 = workspace(bytes1, "SpGEMM buffer 1");
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_workEstimation(handle, none, none, matrix_a, matrix_b,
+                                                        matrix_c, how.algorithm, spgemm, &bytes1,
+                                                        buffer1.data()));
+    // nnz(C) and C's row offsets: buffers 2, 3 and 4 (4 is kept for compute).
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_nnz(handle, none, none, matrix_a, matrix_b, matrix_c,
+                                             how.algorithm, spgemm, &bytes2, nullptr, &bytes3,
+                                             nullptr, &bytes4, nullptr));
+    DeviceBuffer<unsigned char> buffer2 = workspace(bytes2, "SpGEMM buffer 2");
+    DeviceBuffer<unsigned char> buffer3 = workspace(bytes3, "SpGEMM buffer 3");
+    plan->buffer4 = workspace(bytes4, "SpGEMM buffer 4");
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_nnz(
+        handle, none, none, matrix_a, matrix_b, matrix_c, how.algorithm, spgemm, &bytes2,
+        buffer2.data(), &bytes3, buffer3.data(), &bytes4, plan->buffer4.data()));
+    buffer1 = DeviceBuffer<unsigned char>();
+    buffer2 = DeviceBuffer<unsigned char>();
+    point_c_at_its_arrays();
+    // C's columns: buffer 5 (kept for compute).
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_copy(handle, none, none, matrix_a, matrix_b, matrix_c,
+                                              how.algorithm, spgemm, &bytes5, nullptr));
+    plan->buffer5 = workspace(bytes5, "SpGEMM buffer 5");
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_copy(handle, none, none, matrix_a, matrix_b, matrix_c,
+                                              how.algorithm, spgemm, &bytes5,
+                                              plan->buffer5.data()));
+    buffer3 = DeviceBuffer<unsigned char>();
+    // C's values: c_ij = sum_k a_ik b_kj
+    SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_compute(handle, none, none, &one, matrix_a, matrix_b,
+                                                 &zero, matrix_c, CUDA_R_64F, how.algorithm,
+                                                 spgemm));
+    plan_ = std::move(plan);
+    return;
+  }
+
+  std::size_t bytes1 = 0, bytes2 = 0, bytes3 = 0;
+  // Work estimation: buffer 1 (needed until the copy).
+  SPK_SPGEMM_CHECK(cusparseSpGEMM_workEstimation(handle, none, none, &one, matrix_a, matrix_b,
+                                                 &zero, matrix_c, CUDA_R_64F, how.algorithm, spgemm,
+                                                 &bytes1, nullptr));
+  DeviceBuffer<unsigned char> buffer1 = workspace(bytes1, "SpGEMM buffer 1");
+  SPK_SPGEMM_CHECK(cusparseSpGEMM_workEstimation(handle, none, none, &one, matrix_a, matrix_b,
+                                                 &zero, matrix_c, CUDA_R_64F, how.algorithm, spgemm,
+                                                 &bytes1, buffer1.data()));
+  if (how.algorithm == CUSPARSE_SPGEMM_ALG2 || how.algorithm == CUSPARSE_SPGEMM_ALG3) {
+    // The memory-bounded algorithms: buffer 2 from the number of intermediate products and
+    // the chunk fraction (buffer 3 is scratch of the estimate).
+    std::int64_t products = 0;
+    SPK_SPGEMM_CHECK(cusparseSpGEMM_getNumProducts(spgemm, &products));
+    SPK_SPGEMM_CHECK(cusparseSpGEMM_estimateMemory(
+        handle, none, none, &one, matrix_a, matrix_b, &zero, matrix_c, CUDA_R_64F, how.algorithm,
+        spgemm, how.chunk_fraction, &bytes3, nullptr, nullptr));
+    DeviceBuffer<unsigned char> buffer3 = workspace(bytes3, "SpGEMM buffer 3");
+    SPK_SPGEMM_CHECK(cusparseSpGEMM_estimateMemory(
+        handle, none, none, &one, matrix_a, matrix_b, &zero, matrix_c, CUDA_R_64F, how.algorithm,
+        spgemm, how.chunk_fraction, &bytes3, buffer3.data(), &bytes2));
+  } else {
+    SPK_SPGEMM_CHECK(cusparseSpGEMM_compute(handle, none, none, &one, matrix_a, matrix_b, &zero,
+                                            matrix_c, CUDA_R_64F, how.algorithm, spgemm, &bytes2,
+                                            nullptr));
+  }
+  DeviceBuffer<unsigned char> buffer2 = workspace(bytes2, "SpGEMM buffer 2");
+  // The product, held by cuSPARSE: c_ij = sum_k a_ik b_kj
+  SPK_SPGEMM_CHECK(cusparseSpGEMM_compute(handle, none, none, &one, matrix_a, matrix_b, &zero,
+                                          matrix_c, CUDA_R_64F, how.algorithm, spgemm, &bytes2,
+                                          buffer2.data()));
+  point_c_at_its_arrays();
+  SPK_SPGEMM_CHECK(cusparseSpGEMM_copy(handle, none, none, &one, matrix_a, matrix_b, &zero,
+                                       matrix_c, CUDA_R_64F, how.algorithm, spgemm));
+  // cuSPARSE reads buffers 1 and 2 until the copy has run: wait before they are freed.
+  context_.synchronize();
+  plan_ = std::move(plan);
+}
+
+void DeviceSparseProduct::sort_columns(DeviceCsrMatrix& c) {
+  const cudaStream_t stream = context_.stream();
+  DeviceBuffer<index_t> first(std::vector<index_t>{c.rows}, "sortedness check");
+  first_unsorted_row_kernel<<<setup_grid(c.rows), kSetupBlockSize, 0, stream>>>(
+      c.rows, c.row_offsets.data(), c.columns.data(), first.data());
+  SPK_CHECK_LAUNCH("first_unsorted_row_kernel");
+  context_.synchronize();
+  if (first.to_host()[0] == c.rows) return;  // sorted, as cuSPARSE documents its products
+  // cuSPARSE's arrays become the raw ones; C gets sorted columns and the permutation.
+  const index_t nnz = c.nnz();
+  raw_columns_ = std::move(c.columns);
+  raw_values_ = std::move(c.values);
+  c.columns = DeviceBuffer<index_t>(raw_columns_.size(), "product columns (sorted)");
+  c.values = DeviceBuffer<double>(raw_values_.size(), "product values (sorted)");
+  DeviceBuffer<index_t> identity(raw_columns_.size(), "product entry numbers");
+  permutation_ = DeviceBuffer<index_t>(raw_columns_.size(), "product sort permutation");
+  iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, identity.data());
+  SPK_CHECK_LAUNCH("iota_kernel");
+  // Each row's (column, entry) pairs sorted by column: permutation[k] = the raw entry of k.
+  run_cub("sparse product column sort", stream, [&](void* scratch, std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::StableSortPairs(
+        scratch, bytes, raw_columns_.data(), c.columns.data(), identity.data(), permutation_.data(),
+        nnz, c.rows, c.row_offsets.data(), c.row_offsets.data() + 1, stream);
+  });
+  gather_values(c);
+}
+
+void DeviceSparseProduct::gather_values(DeviceCsrMatrix& c) {
+  const index_t nnz = c.nnz();
+  gather_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, context_.stream()>>>(
+      nnz, permutation_.data(), raw_values_.data(), c.values.data());
+  SPK_CHECK_LAUNCH("gather_kernel");
+}
+
+void DeviceSparseProduct::compute(const DeviceCsrMatrix& a, const DeviceCsrMatrix& b,
+                                  DeviceCsrMatrix& c) {
+  if (attempt_ < 0) return;  // an empty product stays empty
+  if (kAttempts[attempt_].reuse) {
+    // The kept plan: values only, c_ij = sum_k a_ik b_kj (C cleared first, as above).
+    const bool raw = permutation_.size() != 0;
+    SPK_CUDA_CHECK(cudaMemsetAsync(raw ? raw_values_.data() : c.values.data(), 0, c.values.bytes(),
+                                   context_.stream()));
+    const double one = 1.0, zero = 0.0;
+    SPK_CUSPARSE_CHECK(cusparseSpGEMMreuse_compute(
+        context_.cusparse(), CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+        &one, plan_->a.get(), plan_->b.get(), &zero, plan_->c.get(), CUDA_R_64F,
+        kAttempts[attempt_].algorithm, plan_->spgemm.get()));
+  } else {
+    try {
+      run(attempt_, a, b, c, false);  // the whole algorithm again, into C's arrays
+    } catch (const MemoryShortage& shortage) {
+      throw OutOfDeviceMemory(
+          "amg update_values: the sparse product no longer fits in device "
+          "memory with " +
+              std::string(kAttempts[attempt_].name) + " (" + shortage.call + ")",
+          0, 0);
+    }
+  }
+  if (permutation_.size() != 0) gather_values(c);  // cuSPARSE's order -> C's sorted order
+}
+
+}  // namespace spk

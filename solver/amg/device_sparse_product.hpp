@@ -1,0 +1,82 @@
+#pragma once
+// C = A B on the GPU for the AMG setup, with cuSPARSE's generic SpGEMM, split as on the host
+// (solver/amg/sparse_product.hpp) into a symbolic phase, once per hierarchy, and a numeric
+// phase, again at each update_values. The product is structural, as on the host: an entry
+// whose value cancels to zero stays stored, so the pattern depends on the input patterns only.
+//
+// cuSPARSE's SpGEMM can ask for far more memory than C needs (the intermediate products of its
+// default algorithm: cupy#7044, CUDALibrarySamples#38; anchors-distributed-and-amg.md, 2.3).
+// The constructor therefore tries these in order until one runs:
+//   reuse    cusparseSpGEMMreuse_* with CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC: workEstimation,
+//            nnz and copy find C's pattern once and cuSPARSE keeps its plan (buffers 4 and 5);
+//            compute() is then cusparseSpGEMMreuse_compute alone: the re-setup reuses the
+//            symbolic phase, and the same inputs give bitwise the same values.
+//   default  cusparseSpGEMM_* with CUSPARSE_SPGEMM_DEFAULT;
+//   alg2     ... CUSPARSE_SPGEMM_ALG2, its buffer sized by getNumProducts and estimateMemory:
+//            less memory than the default;
+//   alg3     ... CUSPARSE_SPGEMM_ALG3, which computes the products in chunks of
+//            chunk_fraction of them: 0.2 (NVIDIA's spgemm_mem example), then 0.05, then 0.01,
+//            the buffer shrinking with the chunk.
+// An attempt fails for memory when cuSPARSE answers CUSPARSE_STATUS_INSUFFICIENT_RESOURCES or
+// CUSPARSE_STATUS_ALLOC_FAILED, or when a buffer or C's arrays cannot be allocated
+// (OutOfDeviceMemory); it frees what it allocated and the next one runs. After the last,
+// OutOfDeviceMemory names the product and every algorithm tried. Any other failure is a
+// CudaError at once. The non-reuse algorithms keep no plan: compute() runs the chosen one
+// again, symbolic phase included, into C's arrays (the pattern must come out the same size).
+//
+// C's columns are sorted within each row, as on the host (the SpMV formats' builders and the
+// smoothed prolongator's search rely on it): checked once on the device after the symbolic
+// phase. Should cuSPARSE leave a row unsorted, its output goes to arrays of its own, the
+// entries are sorted by a segmented sort whose permutation is kept, and every compute()
+// gathers the values into C's sorted order.
+#include <memory>
+#include <string>
+
+#include "solver/amg/device_csr_matrix.hpp"
+
+namespace spk {
+
+class DeviceSparseProduct {
+ public:
+  // The algorithms in the order they are tried; first_attempt skips the first ones (tests run
+  // each algorithm this way).
+  static constexpr int attempts = 6;
+  static const char* attempt_name(int attempt);
+
+  // c = A B: pattern and values (c's arrays are allocated here). a, b and c must stay where
+  // they are (same arrays) for compute(). Asynchronous on the context's stream, except for
+  // the read-backs of nnz(C) and of the sortedness check.
+  DeviceSparseProduct(const DeviceCsrMatrix& a, const DeviceCsrMatrix& b, DeviceCsrMatrix& c,
+                      const DeviceSetupContext& context, int first_attempt = 0);
+  ~DeviceSparseProduct();
+  DeviceSparseProduct(const DeviceSparseProduct&) = delete;
+  DeviceSparseProduct& operator=(const DeviceSparseProduct&) = delete;
+
+  // c's values for new values of A and B (same matrices as at construction).
+  void compute(const DeviceCsrMatrix& a, const DeviceCsrMatrix& b, DeviceCsrMatrix& c);
+
+  // The algorithm that ran ("reuse", "default", "alg2", "alg3 (chunk_fraction 0.2)", ...).
+  std::string algorithm() const { return attempt_name(attempt_); }
+  // Whether cuSPARSE's columns had to be sorted (see above).
+  bool sorted_here() const { return permutation_.size() != 0; }
+
+ private:
+  struct Plan;  // cuSPARSE's descriptors and kept buffers
+
+  // Runs attempt `attempt` into C's (or the raw) arrays; throws MemoryShortage (private) when
+  // it does not fit.
+  void run(int attempt, const DeviceCsrMatrix& a, const DeviceCsrMatrix& b, DeviceCsrMatrix& c,
+           bool first_time);
+  void sort_columns(DeviceCsrMatrix& c);
+  void gather_values(DeviceCsrMatrix& c);
+
+  const DeviceSetupContext& context_;
+  int attempt_ = 0;
+  std::unique_ptr<Plan> plan_;
+  // When cuSPARSE's rows came out unsorted: its arrays, and where each sorted entry came from.
+  DeviceBuffer<index_t> raw_columns_;
+  DeviceBuffer<double> raw_values_;
+  DeviceBuffer<index_t> permutation_;
+};
+
+}  // namespace spk

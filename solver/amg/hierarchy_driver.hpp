@@ -1,0 +1,210 @@
+#pragma once
+// The member definitions of AmgHierarchyOn<Build> (solver/amg/hierarchy.hpp, which says what
+// each step is): included only where the hierarchy is instantiated, hierarchy.cpp
+// (HostAmgBuild) and device_hierarchy.cpp (DeviceAmgBuild).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "solver/amg/dense_lu.hpp"
+#include "solver/amg/hierarchy.hpp"
+#include "solver/chebyshev.hpp"
+#include "solver/jacobi.hpp"
+#include "solver/jacobi_entry.hpp"
+#include "spkrylov/errors.hpp"
+
+namespace spk {
+
+// Runs `body`, waits for the build's work (the device's is asynchronous), and adds the
+// wall-clock time to phase `name`.
+template <class Build>
+template <class Body>
+auto AmgHierarchyOn<Build>::timed(PhaseTimes& phases, const char* name, Body&& body) {
+  const auto start = std::chrono::steady_clock::now();
+  struct AddTime {
+    Build& build;
+    PhaseTimes& phases;
+    const char* name;
+    std::chrono::steady_clock::time_point start;
+    ~AddTime() {
+      try {
+        build.synchronize();
+      } catch (...) {  // the error surfaces at the next synchronizing call
+      }
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      for (auto& [phase, total] : phases)
+        if (phase == name) {
+          total += seconds;
+          return;
+        }
+      phases.emplace_back(name, seconds);
+    }
+  } add_time{*build_, phases, name, start};
+  return body();
+}
+
+template <class Build>
+index_t AmgHierarchyOn<Build>::dense_row_limit(const AmgOptions& options) {
+  return std::max<index_t>(options.max_coarse_rows, 2000);
+}
+
+template <class Build>
+AmgHierarchyOn<Build>::AmgHierarchyOn(Matrix fine, const AmgOptions& options)
+    : AmgHierarchyOn(std::make_unique<Build>(), std::move(fine), options) {}
+
+template <class Build>
+AmgHierarchyOn<Build>::~AmgHierarchyOn() = default;
+
+// D^-1 of level l in the build's space (find_diagonal_positions once, invert_entries at every
+// setup): a bad a_ii of A itself is a BadDiagonal naming the row (as for Jacobi), one of a
+// coarse Galerkin matrix a BadInput naming the level.
+template <class Build>
+void AmgHierarchyOn<Build>::compute_inverse_diagonal(std::size_t l) {
+  auto& space = build_->space();
+  Level& level = levels_[l];
+  const std::size_t n = static_cast<std::size_t>(Build::rows(level.matrix));
+  if (level.diagonal_positions.size() != n) {
+    const SpacePattern pattern = Build::pattern(level.matrix);
+    level.diagonal_positions = space.template allocate<index_t>(n, "AMG diagonal positions");
+    level.inverse_diagonal = space.template allocate<double>(n, "AMG level D^-1");
+    space.find_diagonal_positions(pattern.rows, pattern.row_offsets, pattern.columns,
+                                  level.diagonal_positions.data());
+  }
+  auto fault = space.template allocate<std::uint64_t>(1, "AMG diagonal fault");
+  space.invert_entries(n, Build::values(level.matrix), level.diagonal_positions.data(),
+                       level.inverse_diagonal.data(), fault.data());  // D^-1 = 1 / a_ii
+  try {
+    throw_diagonal_fault("amg", space.download(fault.data(), 1)[0]);
+  } catch (const BadDiagonal& error) {
+    if (l == 0) throw;
+    throw BadInput("amg: level " + std::to_string(l) + " (the Galerkin matrix R A P): row " +
+                   std::to_string(error.row()) + " (0-based): " + error.problem());
+  }
+}
+
+// lambda_max(D^-1 A) of level l, in the build's space, as AmgOptions::chebyshev asks.
+template <class Build>
+void AmgHierarchyOn<Build>::estimate_bound(std::size_t l) {
+  auto& space = build_->space();
+  Level& level = levels_[l];
+  const std::unique_ptr<LinearOperator<double>> matrix = build_->spmv_operator(level.matrix);
+  const SpacePattern pattern = Build::pattern(level.matrix);
+  level.bound =
+      estimate_lambda_max(space, *matrix, level.inverse_diagonal.data(), options_.chebyshev, [&] {
+        return space.gershgorin_bound(static_cast<std::size_t>(pattern.rows), pattern.row_offsets,
+                                      Build::values(level.matrix), level.diagonal_positions.data());
+      });
+}
+
+template <class Build>
+AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
+                                      const AmgOptions& options)
+    : build_(std::move(build)), options_(options) {
+  if (fine.rows != fine.cols)
+    throw BadInput("amg: the matrix is not square (" + std::to_string(fine.rows) + " x " +
+                   std::to_string(fine.cols) + ")");
+  PhaseTimes& phases = setup_phases_;
+  levels_.reserve(static_cast<std::size_t>(std::max(1, options.max_levels)));
+  levels_.emplace_back();
+  levels_[0].matrix = std::move(fine);
+  levels_[0].candidates = build_->ones(Build::rows(levels_[0].matrix));
+  for (std::size_t l = 0;; ++l) {
+    Level& level = levels_[l];  // levels_ never grows past its reserve: stays valid
+    const Matrix& a = level.matrix;
+    const index_t rows = Build::rows(a);
+    timed(phases, "eigen_estimate", [&] { compute_inverse_diagonal(l); });
+    if (rows <= options.max_coarse_rows) {
+      stop_reason_ = "max_coarse_rows";
+      break;
+    }
+    if (static_cast<int>(l) + 1 >= options.max_levels) {
+      stop_reason_ = "max_levels";
+      break;
+    }
+    auto graph =
+        timed(phases, "strength", [&] { return build_->strength(a, options.strength_threshold); });
+    auto aggregates = timed(phases, "aggregation", [&] { return build_->aggregate(graph); });
+    if (static_cast<std::int64_t>(aggregates.count) * 10 > static_cast<std::int64_t>(rows) * 9) {
+      stop_reason_ = "coarsening stalled";
+      break;
+    }
+    level.aggregates = std::move(aggregates);
+    timed(phases, "eigen_estimate", [&] { estimate_bound(l); });
+    levels_.emplace_back();
+    timed(phases, "prolongator", [&] {
+      auto tentative = build_->tentative(level.aggregates, level.candidates);
+      levels_[l + 1].candidates = std::move(tentative.coarse_candidates);
+      level.prolongator =
+          build_->prolongator(a, std::move(tentative.matrix), options.prolongator_weight);
+      level.prolongator->compute(a, level.inverse_diagonal, level.bound.lambda_max);
+    });
+    timed(phases, "galerkin_product", [&] {
+      level.galerkin = build_->galerkin(a, level.prolongation(), levels_[l + 1].matrix);
+    });
+  }
+  const index_t limit = dense_row_limit(options);
+  if (Build::rows(coarsest().matrix) > limit)
+    throw BadInput("amg: the coarsest level (level " + std::to_string(size() - 1) + ", " +
+                   std::to_string(Build::rows(coarsest().matrix)) +
+                   " rows; coarsening stopped: " + stop_reason_ +
+                   ") is too large for the dense coarse solve (at most " + std::to_string(limit) +
+                   " rows): raise max_levels, or use another preconditioner when the matrix does "
+                   "not coarsen");
+  compute_coarse_inverse(phases);
+}
+
+template <class Build>
+void AmgHierarchyOn<Build>::update_values() {
+  PhaseTimes phases;
+  for (std::size_t l = 0; l < size(); ++l) {
+    Level& level = levels_[l];
+    timed(phases, "eigen_estimate", [&] {
+      compute_inverse_diagonal(l);
+      if (l + 1 < size()) estimate_bound(l);
+    });
+    if (l + 1 == size()) break;
+    timed(phases, "prolongator", [&] {
+      level.prolongator->compute(level.matrix, level.inverse_diagonal, level.bound.lambda_max);
+    });
+    timed(phases, "galerkin_product", [&] {
+      level.galerkin->compute(level.matrix, level.prolongation(), levels_[l + 1].matrix);
+    });
+  }
+  compute_coarse_inverse(phases);
+  update_phases_ = std::move(phases);
+}
+
+// The coarsest level's LU inverse, on the host (the level is small); on the GPU path the
+// level is downloaded and its inverse uploaded (into the same arrays after the first time).
+template <class Build>
+void AmgHierarchyOn<Build>::compute_coarse_inverse(PhaseTimes& phases) {
+  timed(phases, "coarse_factorization", [&] {
+    const auto& coarse = build_->to_host(coarsest().matrix);
+    const DenseLu lu(coarse, "amg: the coarsest level (level " + std::to_string(size() - 1) + ", " +
+                                 std::to_string(coarse.rows) + " rows)");
+    coarse_pivot_ratio_ = lu.smallest_pivot_ratio();
+    if (Build::nnz(coarse_inverse_) == 0)
+      coarse_inverse_ = build_->from_host(lu.inverse());
+    else
+      build_->set_values(coarse_inverse_, lu.inverse());
+  });
+}
+
+template <class Build>
+double AmgHierarchyOn<Build>::operator_complexity() const {
+  double total = 0.0;
+  for (std::size_t l = 0; l < size(); ++l) total += static_cast<double>(nnz(l));
+  return total / std::max(1.0, static_cast<double>(nnz(0)));
+}
+
+template <class Build>
+double AmgHierarchyOn<Build>::grid_complexity() const {
+  double total = 0.0;
+  for (std::size_t l = 0; l < size(); ++l) total += static_cast<double>(rows(l));
+  return total / std::max(1.0, static_cast<double>(rows(0)));
+}
+
+}  // namespace spk

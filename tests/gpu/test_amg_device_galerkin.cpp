@@ -1,0 +1,157 @@
+// The Galerkin product of the AMG setup on the GPU against the host's (the reference, itself
+// checked against dense references in tests/cpu/test_amg_setup.cpp), on random, Poisson and
+// elasticity inputs: the transpose bitwise; each sparse product and R A P with the same pattern
+// bitwise and values within 1e-12 of the host's relative to the largest entry (cuSPARSE sums
+// each entry's products in its own order: differences of a few ulp of the terms, large for an
+// entry that cancels relative to that entry, not relative to the matrix), for every SpGEMM
+// algorithm of the memory fallback, and again after new values (the re-setup).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solver/amg/device_csr_matrix.hpp"
+#include "solver/amg/device_galerkin_product.hpp"
+#include "solver/amg/device_sparse_product.hpp"
+#include "solver/amg/device_transpose.hpp"
+#include "solver/amg/galerkin_product.hpp"
+#include "solver/amg/sparse_product.hpp"
+#include "tests/gpu/amg_device_test_support.hpp"
+#include "tests/solver_test_support.hpp"
+
+namespace spk {
+namespace {
+
+using test::expect_same_matrix;
+using test::generated;
+using test::host_level;
+using test::Level;
+using test::random_square;
+using test::random_tall;
+using test::TestStream;
+using test::with_new_values;
+
+std::vector<Level> galerkin_inputs() {
+  std::mt19937_64 rng(20260415);
+  std::vector<Level> inputs;
+  inputs.push_back(host_level(generated("poisson2d", 23)));
+  inputs.push_back(host_level(generated("poisson3d", 11)));
+  inputs.push_back(host_level(generated("elasticity3d", 5)));
+  inputs.push_back({random_square(300, rng), random_tall(300, 41, rng)});
+  inputs.push_back({random_square(57, rng), random_tall(57, 57, rng)});  // square P
+  return inputs;
+}
+
+TEST(AmgDeviceGalerkin, TransposeMatchesTheHostsBitwise) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  const DeviceSetupContext context(stream.get());
+  for (const Level& input : galerkin_inputs()) {
+    const DeviceCsrMatrix p = to_device(input.p, "test P");
+    DeviceCsrMatrix t;
+    const DeviceTranspose transpose(p, t, context);
+    expect_same_matrix(to_host(t, stream.get()), spk::transpose(input.p, nullptr), 0.0, "P^T");
+  }
+}
+
+TEST(AmgDeviceGalerkin, SparseProductMatchesTheHostsWithEveryAlgorithm) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  const DeviceSetupContext context(stream.get());
+  std::mt19937_64 rng(7);
+  for (const Level& input : galerkin_inputs()) {
+    CsrMatrix<double> host = product_pattern(input.a, input.p);
+    product_values(input.a, input.p, host);
+    for (int attempt = 0; attempt < DeviceSparseProduct::attempts; ++attempt) {
+      const std::string what =
+          std::string("A P with ") + DeviceSparseProduct::attempt_name(attempt);
+      DeviceCsrMatrix a = to_device(input.a, "test A"), p = to_device(input.p, "test P"), c;
+      DeviceSparseProduct product(a, p, c, context, attempt);
+      EXPECT_EQ(product.algorithm(), DeviceSparseProduct::attempt_name(attempt));
+      expect_same_matrix(to_host(c, stream.get()), host, 1e-12, what);
+
+      // New values of both factors: the numeric phase again.
+      const CsrMatrix<double> a2 = with_new_values(input.a, rng),
+                              p2 = with_new_values(input.p, rng);
+      a.values.copy_from_host(a2.values);
+      p.values.copy_from_host(p2.values);
+      product.compute(a, p, c);
+      CsrMatrix<double> host2 = host;
+      product_values(a2, p2, host2);
+      expect_same_matrix(to_host(c, stream.get()), host2, 1e-12, what + ", new values");
+    }
+  }
+}
+
+TEST(AmgDeviceGalerkin, GalerkinProductMatchesTheHostsAndRefreshes) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  const DeviceSetupContext context(stream.get());
+  std::mt19937_64 rng(11);
+  for (const Level& input : galerkin_inputs()) {
+    CsrMatrix<double> host_coarse;
+    GalerkinProduct host(input.a, input.p, host_coarse);
+    for (const int attempt : {0, 1, 3}) {  // reuse, default, alg3
+      const std::string what = std::string("R A P with ") +
+                               DeviceSparseProduct::attempt_name(attempt) + ", " +
+                               std::to_string(input.a.rows) + " rows";
+      DeviceCsrMatrix a = to_device(input.a, "test A"), p = to_device(input.p, "test P");
+      DeviceCsrMatrix coarse;
+      DeviceGalerkinProduct device(a, p, coarse, context, attempt);
+      expect_same_matrix(to_host(device.restriction(), stream.get()), host.restriction(), 0.0,
+                         what + ": R");
+      expect_same_matrix(to_host(coarse, stream.get()), host_coarse, 1e-12, what + ": A_c");
+
+      // The re-setup: new values of A and P, same patterns.
+      const CsrMatrix<double> a2 = with_new_values(input.a, rng),
+                              p2 = with_new_values(input.p, rng);
+      a.values.copy_from_host(a2.values);
+      p.values.copy_from_host(p2.values);
+      device.compute(a, p, coarse);
+      CsrMatrix<double> host_coarse2 = host_coarse;
+      GalerkinProduct host2(a2, p2, host_coarse2);
+      expect_same_matrix(to_host(device.restriction(), stream.get()), host2.restriction(), 0.0,
+                         what + ": R, new values");
+      expect_same_matrix(to_host(coarse, stream.get()), host_coarse2, 1e-12,
+                         what + ": A_c, new values");
+    }
+  }
+}
+
+TEST(AmgDeviceGalerkin, ReuseProductGivesBitwiseTheSameValuesAgain) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  const DeviceSetupContext context(stream.get());
+  const Level input = host_level(generated("poisson3d", 14));
+  const DeviceCsrMatrix a = to_device(input.a, "test A"), p = to_device(input.p, "test P");
+  DeviceCsrMatrix coarse;
+  DeviceGalerkinProduct device(a, p, coarse, context);
+  const CsrMatrix<double> first = to_host(coarse, stream.get());
+  device.compute(a, p, coarse);
+  EXPECT_EQ(to_host(coarse, stream.get()).values, first.values);  // deterministic algorithms
+  EXPECT_NE(device.algorithms().find("A P: "), std::string::npos);
+}
+
+TEST(AmgDeviceGalerkin, EmptyProductHasNoEntries) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  const DeviceSetupContext context(stream.get());
+  CsrMatrix<double> zero;
+  zero.rows = 4;
+  zero.cols = 3;
+  zero.row_offsets.assign(5, 0);
+  std::mt19937_64 rng(3);
+  const DeviceCsrMatrix p = to_device(random_tall(5, 4, rng), "test P");
+  const DeviceCsrMatrix z = to_device(zero, "test zero");
+  DeviceCsrMatrix c;
+  DeviceSparseProduct product(p, z, c, context);  // (5 x 4) (4 x 3), no entries in the second
+  const CsrMatrix<double> host = to_host(c, stream.get());
+  EXPECT_EQ(host.rows, 5);
+  EXPECT_EQ(host.cols, 3);
+  EXPECT_EQ(host.row_offsets, std::vector<index_t>(6, 0));
+  EXPECT_EQ(product.algorithm(), "none (empty product)");
+}
+
+}  // namespace
+}  // namespace spk
