@@ -16,6 +16,7 @@
 #include "distributed/distributed_space.hpp"
 #include "distributed/mpi_check.hpp"
 #include "distributed/same_on_every_process.hpp"
+#include "solver/amg/host_amg_build.hpp"
 #include "solver/amg/host_level_operator.hpp"
 #include "solver/host_factors.hpp"
 #include "solver/host_space.hpp"

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "distributed/mpi_check.hpp"
+#include "solver/amg/amg_build.hpp"
 #include "solver/incomplete_factorization.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
@@ -111,6 +112,15 @@ class DistributedSpace : public Inner {
 template <class Inner>
 struct FactorsOf<DistributedSpace<Inner>> {
   using type = typename FactorsOf<Inner>::type;
+};
+
+// AMG likewise: the inner space's hierarchy build (one process only).
+template <class Inner>
+struct AmgBuildOf<DistributedSpace<Inner>> {
+  using type = typename AmgBuildOf<Inner>::type;
+  static auto make(DistributedSpace<Inner>& space) {
+    return AmgBuildOf<Inner>::make(static_cast<Inner&>(space));
+  }
 };
 
 }  // namespace spk
