@@ -202,6 +202,18 @@ void expect_same_solves(const CsrMatrix<double>& source, Method method, std::mt1
     ASSERT_TRUE(from_host.error.empty()) << from_host.error;
     ASSERT_FALSE(from_host.results.empty());
     EXPECT_TRUE(from_host.results[0].converged()) << from_host.results[0].message;
+    if (name == "auto") {
+      // auto may choose a candidate whose sums use atomics (hyb's COO part, at the tuner's own
+      // width): the same choice, but the last bits of a solve may differ.
+      ASSERT_TRUE(from_device.error.empty()) << from_device.error;
+      ASSERT_EQ(from_device.results.size(), from_host.results.size());
+      for (std::size_t k = 0; k < from_host.results.size(); ++k) {
+        EXPECT_TRUE(from_device.results[k].converged()) << from_device.results[k].message;
+        EXPECT_LE(std::abs(from_device.results[k].iterations - from_host.results[k].iterations),
+                  std::max(2, from_host.results[k].iterations / 50));
+      }
+      continue;
+    }
     expect_same_outcome(from_device, from_host);
   }
   std::filesystem::remove(cache);
