@@ -2,19 +2,15 @@
 
 #include <cstdio>
 
+#include "spmv/base/printable_text.hpp"
+
 namespace spk {
 
 namespace {
 
-std::string scientific(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3e", value);
-  return buffer;
-}
-
 std::string target_text(const SolveResult& result, const SolverOptions& options) {
-  std::string text =
-      "target " + scientific(result.threshold) + " = tolerance " + scientific(options.tolerance);
+  std::string text = "target " + scientific_text(result.threshold) + " = tolerance " +
+                     scientific_text(options.tolerance);
   switch (options.tolerance_mode) {
     case ToleranceMode::rhs: return text + " x ||b||";
     case ToleranceMode::initial: return text + " x ||r0||";
@@ -42,8 +38,8 @@ std::string breakdown_explanation(BreakdownQuantity quantity) {
 
 std::string describe_outcome(const SolveResult& result, const SolverOptions& options) {
   const std::string at = " at iteration " + std::to_string(result.iterations);
-  const std::string residuals = "true residual " + scientific(result.true_residual) +
-                                ", recursive " + scientific(result.recursive_residual);
+  const std::string residuals = "true residual " + scientific_text(result.true_residual) +
+                                ", recursive " + scientific_text(result.recursive_residual);
   switch (result.status) {
     case SolveStatus::converged:
       return "converged in " + std::to_string(result.iterations) + " iterations: " + residuals +
@@ -54,9 +50,9 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
     case SolveStatus::breakdown:
       return "breakdown" + at + ": " + breakdown_explanation(result.breakdown) + "; " + residuals;
     case SolveStatus::diverged:
-      return "diverged" + at + ": residual " + scientific(result.recursive_residual) + " > " +
-             scientific(options.divergence_factor) +
-             " x ||r0|| = " + scientific(options.divergence_factor * result.initial_residual);
+      return "diverged" + at + ": residual " + scientific_text(result.recursive_residual) + " > " +
+             scientific_text(options.divergence_factor) +
+             " x ||r0|| = " + scientific_text(options.divergence_factor * result.initial_residual);
     case SolveStatus::non_finite:
       return "non-finite values (NaN/Inf)" + at +
              "; the answer is not usable (check the matrix scaling, or use precision: double)";
@@ -65,7 +61,7 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
              " does not (" + target_text(result, options) + ", after " +
              std::to_string(result.residual_replacements) + " residual replacements)";
     case SolveStatus::time_limit:
-      return "stopped by time_limit_s = " + scientific(options.time_limit_s) + at + " with " +
+      return "stopped by time_limit_s = " + scientific_text(options.time_limit_s) + at + " with " +
              residuals;
     case SolveStatus::running: break;
   }

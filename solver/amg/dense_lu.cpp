@@ -7,17 +7,9 @@
 #include <limits>
 #include <numeric>
 
+#include "spmv/base/printable_text.hpp"
+
 namespace spk {
-
-namespace {
-
-std::string scientific(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3e", value);
-  return text;
-}
-
-}  // namespace
 
 DenseLu::DenseLu(const CsrMatrix<double>& a, const std::string& where) : n_(a.rows) {
   if (!a.square())
@@ -46,8 +38,9 @@ DenseLu::DenseLu(const CsrMatrix<double>& a, const std::string& where) : n_(a.ro
     smallest_pivot_ratio_ =
         std::min(smallest_pivot_ratio_, largest > 0.0 ? std::abs(pivot_value) / largest : 0.0);
     if (!(std::abs(pivot_value) > tolerance))
-      throw BadInput(where + ": singular to working precision (pivot " + scientific(pivot_value) +
-                     " at step " + std::to_string(k) + ", largest entry " + scientific(largest) +
+      throw BadInput(where + ": singular to working precision (pivot " +
+                     scientific_text(pivot_value) + " at step " + std::to_string(k) +
+                     ", largest entry " + scientific_text(largest) +
                      "); a matrix with a null space (e.g. a pure-Neumann problem) is not " +
                      "supported by the AMG's dense coarse solve");
     if (pivot != k) {  // swap rows k and pivot

@@ -12,6 +12,7 @@
 //   input_excerpt and shown_name are the same without the quotes (for locations such as
 //   "--set KEY=VALUE:" or "FILE:LINE:").
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,13 @@ namespace spk {
 
 // Bytes of printable text shown of one value, key or line of input.
 inline constexpr std::size_t quoted_input_limit = 40;
+
+// "1.234e-05": a number in messages (three significant decimals, scientific).
+inline std::string scientific_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", value);
+  return text;
+}
 // Bytes of printable text shown of one file name or location.
 inline constexpr std::size_t shown_name_limit = 120;
 
