@@ -54,6 +54,28 @@ std::string join_names(const std::vector<std::string>& names) {
   return joined;
 }
 
+namespace {
+
+// join_names, cut after the last name that fits in `limit` characters ("a, b, ..."), so that
+// a long key list keeps an error line within its 300 characters (RELIABILITY.md).
+std::string join_names_within(const std::vector<std::string>& names, std::size_t limit) {
+  std::string joined;
+  for (const std::string& name : names) {
+    const std::size_t added = (joined.empty() ? 0 : 2) + name.size();
+    if (joined.size() + added > limit) return joined + ", ...";
+    if (!joined.empty()) joined += ", ";
+    joined += name;
+  }
+  return joined;
+}
+
+// The valid keys in an "unknown key" line and in an "expected a map" line (which also quotes
+// the value it got): the budget left by the file name, the key path and the quoted input.
+constexpr std::size_t unknown_key_list_limit = 170;
+constexpr std::size_t expected_map_list_limit = 100;
+
+}  // namespace
+
 ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node node, std::string key_path)
     : origins_(&origins), node_(std::move(node)), key_path_(std::move(key_path)) {}
 
@@ -236,7 +258,9 @@ ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& v
     : value_(value) {
   const YAML::Node& node = value.node();
   if (!node.IsMap())
-    value.fail("expected a map with keys " + join_names(valid_keys) + ", got " + value.describe());
+    value.fail("expected a map with keys " +
+               join_names_within(valid_keys, expected_map_list_limit) + ", got " +
+               value.describe());
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->first.IsScalar()) {
       const ConfigValue key_value(value.origins(), it->first, value.key_path());
@@ -247,7 +271,9 @@ ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& v
                             child_key_path(value.key_path(), name));
     bool known = false;
     for (const std::string& valid : valid_keys) known = known || valid == name;
-    if (!known) entry.fail("unknown key (valid keys: " + join_names(valid_keys) + ")");
+    if (!known)
+      entry.fail("unknown key (valid keys: " +
+                 join_names_within(valid_keys, unknown_key_list_limit) + ")");
     if (has(name)) entry.fail("duplicate key (it is already given above)");
     entries_.push_back(Entry{name, it->first, it->second});
   }
