@@ -32,9 +32,7 @@ __global__ void factor_level(FactorKind kind, index_t count, const index_t* __re
   const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const index_t row = rows[t];
-  const std::uint64_t code = kind == FactorKind::ic0
-                                 ? ic0_row(row, row_offsets, columns, diagonal, values)
-                                 : ilu0_row(row, row_offsets, columns, diagonal, values);
+  const std::uint64_t code = factor_row(kind, row, row_offsets, columns, diagonal, values);
   if (code != diagonal_fault::no_fault)
     atomicMin(reinterpret_cast<unsigned long long*>(fault), static_cast<unsigned long long>(code));
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "solver/jacobi.hpp"
+
 namespace spk {
 
 double tridiagonal_lambda_max(const std::vector<double>& diagonal,
@@ -39,16 +41,13 @@ double tridiagonal_lambda_max(const std::vector<double>& diagonal,
 
 template <class T>
 double gershgorin_lambda_max(const CsrMatrix<T>& matrix) {
+  const std::vector<index_t> positions =
+      diagonal_positions(matrix.rows, matrix.row_offsets, matrix.columns);
   double bound = 0.0;
-  for (index_t row = 0; row < matrix.rows; ++row) {
-    double diagonal = 0.0, sum = 0.0;
-    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
-      const double value = std::abs(static_cast<double>(matrix.values[k]));
-      sum += value;
-      if (matrix.columns[k] == row) diagonal += value;
-    }
-    if (diagonal > 0.0) bound = std::max(bound, sum / diagonal);
-  }
+  for (index_t row = 0; row < matrix.rows; ++row)
+    bound = std::max(bound,
+                     gershgorin_row_ratio(static_cast<std::size_t>(row), matrix.row_offsets.data(),
+                                          matrix.values.data(), positions.data()));
   return bound;
 }
 

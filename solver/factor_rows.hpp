@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "solver/factor_pattern.hpp"
 #include "solver/jacobi_entry.hpp"
 
 namespace spk {
@@ -87,6 +88,16 @@ SPK_HOST_DEVICE inline std::uint64_t ic0_row(index_t i, const index_t* row_offse
     }
   }
   return diagonal_fault::no_fault;
+}
+
+// Row i of the factorization `kind` names (the one dispatch of the host loop and the device
+// level kernel).
+template <class T>
+SPK_HOST_DEVICE inline std::uint64_t factor_row(FactorKind kind, index_t i,
+                                                const index_t* row_offsets, const index_t* columns,
+                                                const index_t* diagonal, T* values) {
+  return kind == FactorKind::ic0 ? ic0_row(i, row_offsets, columns, diagonal, values)
+                                 : ilu0_row(i, row_offsets, columns, diagonal, values);
 }
 
 }  // namespace spk

@@ -26,10 +26,8 @@ class HostFactors {
     for (std::size_t k = 0; k < values_.size(); ++k) values_[k] = csr_values[p.csr_position[k]];
     *fault = diagonal_fault::no_fault;
     for (index_t row = 0; row < p.rows && *fault == diagonal_fault::no_fault; ++row)
-      *fault = p.kind == FactorKind::ic0 ? ic0_row(row, p.row_offsets.data(), p.columns.data(),
-                                                   p.diagonal.data(), values_.data())
-                                         : ilu0_row(row, p.row_offsets.data(), p.columns.data(),
-                                                    p.diagonal.data(), values_.data());
+      *fault = factor_row(p.kind, row, p.row_offsets.data(), p.columns.data(), p.diagonal.data(),
+                          values_.data());
     for (std::size_t k = 0; k < p.mirror_lower.size(); ++k)  // IC(0): L^T above the diagonal
       values_[p.mirror_upper[k]] = values_[p.mirror_lower[k]];
   }
@@ -53,6 +51,8 @@ class HostFactors {
   }
 
   std::size_t bytes() const { return values_.size() * sizeof(T); }
+  // The factor values in the pattern's sorted storage: for tests.
+  const std::vector<T>& values() const { return values_; }
 
  private:
   const FactorPattern& pattern_;

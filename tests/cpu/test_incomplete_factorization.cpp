@@ -29,19 +29,7 @@ Factored factor(FactorKind kind, const CsrMatrix<double>& a) {
   HostSpace<double> space;
   HostFactors<double> factors(space, result.pattern);
   factors.factor(a.values.data(), &result.fault);
-  // Read the factor back column by column through solve(): not needed; recompute directly.
-  result.values.resize(result.pattern.nnz());
-  for (std::size_t k = 0; k < result.values.size(); ++k)
-    result.values[k] = a.values[result.pattern.csr_position[k]];
-  for (index_t row = 0; row < a.rows; ++row) {
-    const auto& p = result.pattern;
-    if (kind == FactorKind::ic0)
-      (void)ic0_row(row, p.row_offsets.data(), p.columns.data(), p.diagonal.data(),
-                    result.values.data());
-    else
-      (void)ilu0_row(row, p.row_offsets.data(), p.columns.data(), p.diagonal.data(),
-                     result.values.data());
-  }
+  result.values = factors.values();
   return result;
 }
 
