@@ -8,12 +8,14 @@
 //   wait for the halo
 //   y = alpha A_halo x_halo + y           (the accumulating apply, beta = 1)
 //
+// Without overlap (to measure what it hides) the exchange finishes before the local product.
 // x and y are this process's rows (rows() = cols() = its row count), so the Krylov methods
-// see a square operator. The blocks are any LinearOperator (the CPU reference CSR today).
+// see a square operator. The blocks are any LinearOperator in the exchange's memory: the CPU
+// reference CSR, or any SpMV backend on the GPU (with the exchange on the backend's stream).
 // Each apply is collective: every process of the communicator must call it.
 #include <string>
 
-#include "distributed/halo_exchange.hpp"
+#include "distributed/halo_plan.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
@@ -23,15 +25,22 @@ class DistributedOperator final : public LinearOperator<T> {
  public:
   // local: rows x rows; halo: rows x halo size. All three must outlive the operator.
   DistributedOperator(const LinearOperator<T>& local, const LinearOperator<T>& halo,
-                      HaloExchange<T>& exchange, bool halo_has_entries)
-      : local_(local), halo_(halo), exchange_(exchange), halo_has_entries_(halo_has_entries) {}
+                      HaloExchange<T>& exchange, bool halo_has_entries, bool overlap = true)
+      : local_(local),
+        halo_(halo),
+        exchange_(exchange),
+        halo_has_entries_(halo_has_entries),
+        overlap_(overlap) {}
 
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    exchange_.start(x);                      // x's entries -> neighbours
-    local_.apply_scaled(alpha, x, beta, y);  // y = alpha A_local x + beta y
-    const T* x_halo = exchange_.finish();    // neighbours' entries of x
+    exchange_.start(x);  // x's entries -> neighbours
+    const T* x_halo = overlap_ ? nullptr : exchange_.finish();
+    local_.apply_scaled(alpha, x, beta, y);       // y = alpha A_local x + beta y
+    if (overlap_) x_halo = exchange_.finish();    // neighbours' entries of x
     if (halo_has_entries_) halo_.apply_scaled(alpha, x_halo, T(1), y);  // y += alpha A_halo x_halo
   }
+
+  bool overlap() const { return overlap_; }
 
   index_t rows() const override { return local_.rows(); }
   index_t cols() const override { return local_.rows(); }
@@ -42,6 +51,7 @@ class DistributedOperator final : public LinearOperator<T> {
   const LinearOperator<T>& halo_;
   HaloExchange<T>& exchange_;
   bool halo_has_entries_;
+  bool overlap_;
 };
 
 }  // namespace spk

@@ -18,10 +18,14 @@
 //   any_process       a host decision (the time limit) taken when any process takes it
 //   first_global_index  this process's first row, so the Lanczos start vector is the same
 //                     global vector whatever the partition
-//   run_repeated      never as a CUDA graph: MPI calls cannot be captured
+//   run_repeated      as a CUDA graph only with an in-place sum and allow_graphs (MPI calls
+//                     cannot be captured)
 //
-// Inner's scalars live in Inner (host or device memory); a dot result is read from there and
-// written back, so a device Inner would be host-staged.
+// Inner's scalars live in Inner (host or device memory). Without an in-place sum a dot result
+// is read from there, summed over MPI and written back (host-staged on a device Inner, one
+// synchronization per dot). With one (use_in_place_sum: NCCL's allreduce on the stream, which
+// leaves the same sum on every process) the sum stays on the device, nothing synchronizes,
+// and the iteration may be captured in a CUDA graph (allow_graphs).
 #include <mpi.h>
 
 #include <algorithm>
@@ -35,6 +39,15 @@
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
+
+// A sum over processes computed where the scalar lives, asynchronously, leaving the same value
+// on every process (NCCL's in-place allreduce).
+template <class T>
+class InPlaceSum {
+ public:
+  virtual ~InPlaceSum() = default;
+  virtual void sum(T* value) = 0;
+};
 
 template <class Inner>
 class DistributedSpace : public Inner {
@@ -56,15 +69,24 @@ class DistributedSpace : public Inner {
   // *result = (x, y) over every process
   void dot(std::size_t n, const T* x, const T* y, T* result) {
     Inner::dot(n, x, y, result);  // this process's rows
-    *result_slot_ = this->template download<T>(result, 1)[0];
+    sum_over_processes(result);
+  }
+
+  // *value (in Inner's memory) = the sum of every process's *value, the same everywhere
+  void sum_over_processes(T* value) {
+    ++reductions_;
+    if (in_place_sum_ != nullptr) {
+      in_place_sum_->sum(value);
+      return;
+    }
+    *result_slot_ = this->template download<T>(value, 1)[0];
     const double begin = MPI_Wtime();
     SPK_MPI_CHECK(MPI_Allgather(result_slot_, 1, mpi_datatype<T>(), partial_sums_.data(), 1,
                                 mpi_datatype<T>(), comm_));
     T total = T(0);
     for (const T partial : partial_sums_) total += partial;  // rank order
     reduction_s_ += MPI_Wtime() - begin;
-    ++reductions_;
-    this->upload(std::vector<T>{total}, result);
+    this->upload(std::vector<T>{total}, value);
   }
 
   // max over processes of max_i sum_j |a_ij| / |a_ii|
@@ -85,17 +107,45 @@ class DistributedSpace : public Inner {
 
   std::size_t first_global_index() const { return static_cast<std::size_t>(first_global_index_); }
 
+  // As Inner's, as a CUDA graph only where allow_graphs(true) said every call in the body can
+  // be captured. A replayed graph runs no host code: the counts of reductions and products its
+  // block made when it was recorded are added again (replayed_counts).
   template <class Body>
-  void run_repeated(int count, bool /*use_graph*/, Body&& body) {
-    Inner::run_repeated(count, false, std::forward<Body>(body));
+  void run_repeated(int count, bool use_graph, Body&& body) {
+    const long long reductions_before = reductions_;
+    const long long products_before = products();
+    int host_calls = 0;
+    Inner::run_repeated(count, use_graph && graphs_allowed_, [&] {
+      ++host_calls;
+      body();
+    });
+    if (host_calls > 0) {
+      block_reductions_ = reductions_ - reductions_before;
+      block_products_ = products() - products_before;
+    } else {
+      reductions_ += block_reductions_;
+      replayed_products_ += block_products_;
+    }
   }
 
-  // Time in the dot products' MPI_Allgather since the last reset (nothing hides it).
+  // The sum that replaces the host-staged MPI one (not owned; null: MPI), and whether the
+  // iteration may then be captured.
+  void use_in_place_sum(InPlaceSum<T>* sum) { in_place_sum_ = sum; }
+  void allow_graphs(bool allowed) { graphs_allowed_ = allowed; }
+  // The operator's own count of products (halo exchanges), which a replayed graph misses.
+  void watch_products(const long long* products) { watched_products_ = products; }
+
+  // Time in the dot products' MPI_Allgather since the last reset (nothing hides it; zero with
+  // an in-place sum, whose time is measured apart).
   double reduction_seconds() const { return reduction_s_; }
   long long reductions() const { return reductions_; }
+  long long products() const {
+    return (watched_products_ != nullptr ? *watched_products_ : 0) + replayed_products_;
+  }
   void reset_times() {
     reduction_s_ = 0.0;
     reductions_ = 0;
+    replayed_products_ = 0;
   }
 
  private:
@@ -105,6 +155,12 @@ class DistributedSpace : public Inner {
   T result_slot_[1] = {T(0)};
   double reduction_s_ = 0.0;
   long long reductions_ = 0;
+  InPlaceSum<T>* in_place_sum_ = nullptr;
+  bool graphs_allowed_ = false;
+  const long long* watched_products_ = nullptr;
+  long long replayed_products_ = 0;
+  long long block_reductions_ = 0;
+  long long block_products_ = 0;
 };
 
 // IC(0)/ILU(0) on a distributed space are the inner space's factors of this process's block;

@@ -8,6 +8,15 @@ const char* to_string(RowBalance balance) {
   return balance == RowBalance::rows ? "rows" : "nnz";
 }
 
+const char* to_string(Transport transport) {
+  switch (transport) {
+    case Transport::nccl: return "nccl";
+    case Transport::mpi: return "mpi";
+    case Transport::automatic: break;
+  }
+  return "auto";
+}
+
 int RowPartition::owner(global_index_t row) const {
   // upper_bound finds the first block starting after `row`; the block before it holds the row
   // (equal offsets mark empty blocks, which upper_bound steps over).

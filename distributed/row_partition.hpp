@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "spkrylov/csr_arrays.hpp"
+#include "spkrylov/distributed_info.hpp"
 
 namespace spk {
 
@@ -22,6 +23,8 @@ enum class RowBalance {
 };
 
 const char* to_string(RowBalance balance);
+// distributed.transport (<spkrylov/distributed_info.hpp>): "auto" | "nccl" | "mpi"
+const char* to_string(Transport transport);
 
 struct RowPartition {
   std::vector<global_index_t> offsets{0};  // processes + 1 entries, offsets[0] = 0

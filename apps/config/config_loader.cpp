@@ -327,11 +327,15 @@ OutputSpec read_output(const ConfigValue& value) {
 }
 
 DistributedSpec read_distributed(const ConfigValue& value) {
-  const ConfigMap map(value, {"partition"});
+  const ConfigMap map(value, {"partition", "transport", "overlap"});
   DistributedSpec distributed;
   map.if_present("partition", [&](const ConfigValue& v) {
     distributed.partition = v.as_enum(row_balance_names());
   });
+  map.if_present("transport", [&](const ConfigValue& v) {
+    distributed.transport = v.as_enum(transport_names());
+  });
+  map.if_present("overlap", [&](const ConfigValue& v) { distributed.overlap = v.as_bool(); });
   return distributed;
 }
 

@@ -41,6 +41,11 @@ const std::vector<std::pair<std::string, RowBalance>>& row_balance_names() {
   return table;
 }
 
+const std::vector<std::pair<std::string, Transport>>& transport_names() {
+  static const auto table = name_table({Transport::automatic, Transport::nccl, Transport::mpi});
+  return table;
+}
+
 const std::vector<std::pair<std::string, Method>>& method_names() {
   static const auto table = name_table({Method::cg, Method::bicgstab});
   return table;

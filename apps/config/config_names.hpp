@@ -26,6 +26,8 @@ const std::vector<std::pair<std::string, Format>>& format_names();
 const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names();
 // distributed.partition
 const std::vector<std::pair<std::string, RowBalance>>& row_balance_names();  // nnz, rows
+// distributed.transport
+const std::vector<std::pair<std::string, Transport>>& transport_names();  // auto, nccl, mpi
 
 // rhs.from_solution: the manufactured solution x* (b = A x*).
 const std::vector<std::string>& rhs_solution_names();  // random, ones

@@ -167,6 +167,8 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::Key << "distributed" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "partition" << YAML::Value << to_string(config.distributed.partition)
       << YAML::Comment("used by mpirun -np N");
+  out << YAML::Key << "transport" << YAML::Value << to_string(config.distributed.transport);
+  out << YAML::Key << "overlap" << YAML::Value << config.distributed.overlap;
   out << YAML::EndMap;
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

@@ -50,6 +50,8 @@ struct CompareEntry {
 // per process (distributed/row_partition.hpp). One process ignores it.
 struct DistributedSpec {
   RowBalance partition = RowBalance::nonzeros;  // nnz | rows
+  Transport transport = Transport::automatic;   // auto | nccl | mpi (the GPU path)
+  bool overlap = true;  // the halo exchange runs while the local block multiplies
 };
 
 struct RunConfig {

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "distributed/agreed_errors.hpp"
-#include "distributed/distributed_matrix.hpp"
+#include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
 #include "problem.hpp"
 #include "spmv/host/generators.hpp"
@@ -162,7 +162,8 @@ void build_rhs(const RunConfig& config, const Communicator& communicator,
       on_every_process(communicator.get(), [&] {
         split = split_local_and_halo(rows, problem.partition, communicator.rank());
       });
-      const DistributedMatrix<double> a(communicator.get(), std::move(split));
+      const DistributedMatrix<double> a(communicator.get(), std::move(split),
+                                        host_blocks<double>(communicator.get()));
       problem.rhs.resize(n);
       a.op().apply(exact.data(), problem.rhs.data());  // b = A x*
       problem.exact_solution = std::move(exact);

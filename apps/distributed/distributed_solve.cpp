@@ -29,19 +29,6 @@ std::string config_contents(const std::string& resolved) {
   return resolved.substr(resolved.find('\n') + 1);
 }
 
-// device: gpu is not implemented for several processes yet; auto runs the CPU path, and says
-// so where a GPU would have been used.
-void check_device(const RunConfig& config, bool prints) {
-  if (config.device == Device::gpu)
-    throw NotSupported(
-        "device: gpu is not implemented yet for a distributed solve (mpirun); use device: cpu "
-        "or auto");
-  if (!prints) return;
-  if (config.device == Device::automatic && device_available())
-    std::cerr << "notice: device: auto solves on the CPU under mpirun (the distributed GPU path "
-                 "is not implemented yet)\n";
-}
-
 // The solver over this process's rows; a zero pivot reworded as the single-process CLI does
 // (1-based row of the matrix file), still agreed on.
 template <class T>
@@ -49,8 +36,11 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
                                    const DistributedCsrArrays<T>& rows, const RunConfig& config,
                                    const std::string& problem_name) {
   try {
+    DistributedOptions distributed;
+    distributed.transport = config.distributed.transport;
+    distributed.overlap = config.distributed.overlap;
     return DistributedSolver<T>(communicator.get(), rows,
-                                Options{config.solver, config.spmv, Device::cpu});
+                                Options{config.solver, config.spmv, config.device}, distributed);
   } catch (const BadDiagonal& error) {
     BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner, error.row(),
                                            error.problem()));
@@ -65,7 +55,7 @@ template <class T>
 std::vector<double> solve_in_precision(const Communicator& communicator,
                                        const DistributedProblem& problem, const RunConfig& config,
                                        bool quiet, RunReport& report, ProcessInfo& info,
-                                       CommunicationTimes& times) {
+                                       CommunicationTimes& times, std::string& transport) {
   const RowBlock<T> rows = convert_values<T>(problem.rows);
   DistributedSolver<T> solver = set_up_solver(communicator, arrays_of(rows), config, problem.name);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
@@ -73,8 +63,10 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
   ProgressLine progress(!quiet && communicator.rank() == 0);
   report.result = solver.solve(b, x, progress.callback());
   progress.clear();
-  times = solver.communication_times();  // before time_spmv_ms adds its products
+  solver.time_phases(20);
+  times = solver.communication_times();  // the solve's counts and the phases just timed
   info = solver.process_info();
+  transport = solver.transport();
   report.setup = solver.setup_info();
   report.spmv_ms = solver.time_spmv_ms(20);
   return std::vector<double>(x.begin(), x.end());
@@ -127,7 +119,6 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
     if (prints) std::cout << resolved;
     return 0;
   }
-  on_every_process(communicator.get(), [&] { check_device(config, prints); });
   if (!config.compare.empty() && prints) notice_compare_on_cpu(config);
 
   const DistributedProblem problem = build_distributed_problem(config, communicator);
@@ -143,15 +134,18 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
 
   ProcessInfo info;
   CommunicationTimes times;
+  std::string transport;
   const std::vector<double> x =
       single ? solve_in_precision<float>(communicator, problem, config, options.quiet, report, info,
-                                         times)
+                                         times, transport)
              : solve_in_precision<double>(communicator, problem, config, options.quiet, report,
-                                          info, times);
+                                          info, times, transport);
   if (problem.exact_solution)
     report.solution_error = solution_error(communicator, x, *problem.exact_solution);
   DistributedRun run = gather_distributed_run(communicator, info, times);
   run.partition = to_string(config.distributed.partition);
+  run.transport = transport;
+  run.overlap = config.distributed.overlap;
   run.global_rows = problem.partition.global_rows();
   run.global_nnz = report.stats.nnz;
   report.distributed = std::move(run);

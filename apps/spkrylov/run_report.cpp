@@ -62,21 +62,28 @@ void print_matrix_shape(std::ostream& out, const RunReport& report) {
 
 // One row per process: its rows, entries, halo, neighbours and communication during the solve.
 void print_processes(std::ostream& out, const DistributedRun& run, double solve_s) {
-  out << "processes    " << run.processes.size() << ", rows split by " << run.partition
+  out << "processes    " << run.processes.size() << ", rows split by " << run.partition << ", "
+      << run.transport << (run.overlap ? "" : ", no overlap")
       << "; communication not hidden by the overlap: "
       << number_text("%.1f%%", 100.0 * run.not_hidden_share(solve_s))
-      << " of the solve (the largest share of any process)\n";
-  out << "             rank        rows    nonzeros      halo     sends  neighbours  halo wait ms"
-         "   sums ms  not hidden\n";
-  char line[200];
+      << " of the solve (the largest share of any process"
+      << (!run.times.empty() && run.times[0].on_device
+              ? "; estimated from the phases timed after the solve)\n"
+              : ")\n");
+  out << "             rank        rows    nonzeros      halo     sends  neighbours  not hidden"
+         "   product ms  local ms  halo ms  exchange ms  sum ms\n";
+  char line[240];
   for (std::size_t p = 0; p < run.processes.size(); ++p) {
     const ProcessInfo& info = run.processes[p];
     const CommunicationTimes& times = run.times[p];
+    const CommunicationPhases& phases = times.phases;
     std::snprintf(line, sizeof line,
-                  "             %4d  %10d  %10lld  %8d  %8d  %10d  %12.2f  %8.2f  %9.1f%%\n",
+                  "             %4d  %10d  %10lld  %8d  %8d  %10d  %9.1f%%  %11.4f  %8.4f  %7.4f"
+                  "  %11.4f  %6.4f\n",
                   info.rank, info.rows, info.nnz, info.halo_size, info.send_size, info.neighbours,
-                  1e3 * times.halo_wait_s, 1e3 * times.reduction_s,
-                  solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0);
+                  solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0,
+                  phases.product_ms, phases.local_ms, phases.halo_ms, phases.exchange_ms,
+                  phases.allreduce_ms);
     out << line;
   }
 }
@@ -187,6 +194,8 @@ void write_distributed_json(JsonWriter& json, const RunReport& report) {
   json.key("distributed").begin_object();
   json.field("processes", run.processes.size());
   json.field("partition", run.partition);
+  json.field("transport", run.transport);
+  json.field("overlap", run.overlap);
   json.field("not_hidden_share", run.not_hidden_share(solve_s));
   json.key("per_process").begin_array();
   for (std::size_t p = 0; p < run.processes.size(); ++p) {
@@ -209,6 +218,16 @@ void write_distributed_json(JsonWriter& json, const RunReport& report) {
     json.field("reductions", times.reductions);
     json.field("not_hidden_ms", 1e3 * times.not_hidden_s());
     json.field("not_hidden_share", solve_s > 0.0 ? times.not_hidden_s() / solve_s : 0.0);
+    json.field("device", info.device);
+    json.field("not_hidden_estimated", times.on_device);
+    json.key("phases").begin_object();
+    json.field("product_ms", times.phases.product_ms);
+    json.field("local_ms", times.phases.local_ms);
+    json.field("halo_ms", times.phases.halo_ms);
+    json.field("exchange_ms", times.phases.exchange_ms);
+    json.field("allreduce_ms", times.phases.allreduce_ms);
+    json.field("exposed_exchange_ms", times.phases.exposed_exchange_ms());
+    json.end_object();
     json.end_object();
   }
   json.end_array();

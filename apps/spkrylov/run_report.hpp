@@ -18,6 +18,8 @@ namespace spk::app {
 // then combined over the processes, without the symmetry (no process holds the whole matrix).
 struct DistributedRun {
   std::string partition;  // "nnz" | "rows" (distributed.partition)
+  std::string transport;  // "mpi" (CPU), "nccl" or "mpi (host-staged)" (GPU)
+  bool overlap = true;    // distributed.overlap
   global_index_t global_rows = 0;
   long long global_nnz = 0;
   std::vector<ProcessInfo> processes;

@@ -25,8 +25,12 @@
 /// stops at the same iteration. The matrix product overlaps the halo exchange (the entries of
 /// x other processes own) with the product of the local block.
 ///
-/// Today: the CPU path (Device::cpu; Device::automatic runs it too), preconditioners none,
-/// jacobi and chebyshev (ic0, ilu0 and amg on one process only: NotSupported on several).
+/// Where: Device::gpu solves on one GPU per process (DistributedOptions: which device, NCCL or
+/// host-staged MPI, overlap); Device::cpu on the CPU over MPI; Device::automatic on GPUs when
+/// every process has one, else on the CPU. The blocks use the SpMV format of
+/// options.spmv (`auto` tunes each block on its own; a halo block the format refuses, e.g. an
+/// ellpack one past max_ell_fill, is stored as csr). Preconditioners none, jacobi and
+/// chebyshev (ic0, ilu0 and amg on one process only: NotSupported on several).
 ///
 /// Errors: bad input on any process (a column out of range, a non-finite value, a zero Jacobi
 /// pivot, options that differ from rank 0's) is thrown on EVERY process, the same type and
@@ -51,7 +55,8 @@ template <class T>
 class DistributedSolver {
  public:
   /// Collective over `comm` (which is duplicated: spkrylov's messages never match yours).
-  DistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& rows, const Options& options);
+  DistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& rows, const Options& options,
+                    const DistributedOptions& distributed = {});
   ~DistributedSolver();
   DistributedSolver(DistributedSolver&&) noexcept;
   DistributedSolver& operator=(DistributedSolver&&) noexcept;
@@ -72,6 +77,11 @@ class DistributedSolver {
 
   /// Median time of one distributed product (with its halo exchange), in ms. Collective.
   double time_spmv_ms(int repetitions);
+  /// This process's phases (product, local, halo, exchange, one scalar sum), medians of
+  /// `repetitions` each; also kept in communication_times().phases. Collective.
+  CommunicationPhases time_phases(int repetitions);
+  /// "mpi" (CPU), "nccl" or "mpi (host-staged)" (GPU).
+  const char* transport() const;
 
   const SetupInfo& setup_info() const;
   const SolverOptions& options() const;

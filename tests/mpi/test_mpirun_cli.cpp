@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "spmv/base/device.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/test_support.hpp"
@@ -141,7 +142,7 @@ TEST(MpirunCli, ReportHasARowPerProcess) {
   const CliRun run = solve(3, cpu + "--set matrix.generate.n=12");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("symmetry not checked (distributed)"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("processes    3, rows split by nnz; communication not hidden"),
+  EXPECT_NE(run.out.find("processes    3, rows split by nnz, mpi; communication not hidden"),
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("1 thread per process, 3 processes"), std::string::npos) << run.out;
@@ -222,12 +223,21 @@ TEST(MpirunCliFaults, ConfigsThatDifferBetweenRanksAreFoundAtSetup) {
                               "'  tolerance: 1e-06' here, '  tolerance: 1e-08' on rank 0"});
 }
 
-TEST(MpirunCliFaults, FactorizationsAndGpuAreRefusedOnSeveralProcesses) {
+TEST(MpirunCliFaults, FactorizationsAreRefusedOnSeveralProcesses) {
   expect_one_line_error(solve(2, cpu + "--set solver.preconditioner=ic0"),
                         {"solver.preconditioner ic0 runs on one process only; with 2 processes "
                          "use none, jacobi or chebyshev"});
+}
+
+TEST(MpirunCliFaults, GpuWithoutAGpuIsOneLineFromEveryRank) {
+  if (device_available()) GTEST_SKIP() << "this machine has a GPU";
   expect_one_line_error(solve(2, "--set device=gpu"),
-                        {"device: gpu is not implemented yet for a distributed solve"});
+                        {"rank 0 (and every other rank): no GPU for this process"});
+}
+
+TEST(MpirunCliFaults, UnknownTransportIsAConfigError) {
+  expect_one_line_error(solve(2, cpu + "--set distributed.transport=ucx"),
+                        {"distributed.transport", "ucx"});
 }
 
 TEST(MpirunCliFaults, InfoRunsAsOneProcess) {

@@ -1,0 +1,318 @@
+// The GPU path of spk::DistributedSolver<T>: one GPU per process (or GPUs shared over the mpi
+// transport), the same KrylovIteration as one GPU runs, on a DistributedSpace<DeviceSpace<T>>
+// whose inner products are summed by NCCL on the stream (or host-staged MPI), and the
+// overlapped DistributedOperator over two SpMV backends (local and halo blocks) and a
+// DeviceHaloExchange. With NCCL nothing synchronizes the host inside an iteration block, and
+// the block may be captured in a CUDA graph (solver.cuda_graph).
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distributed/device_binding.hpp"
+#include "distributed/device_halo_exchange.hpp"
+#include "distributed/distributed_solver_impl.hpp"
+#include "distributed/distributed_space.hpp"
+#include "distributed/mpi_check.hpp"
+#include "distributed/nccl_communicator.hpp"
+#include "solver/amg/device_amg_build.hpp"
+#include "solver/amg/device_level_operator.hpp"
+#include "solver/device_context.hpp"
+#include "solver/device_factors.hpp"
+#include "solver/device_space.cuh"
+#include "solver/device_space.hpp"
+#include "solver/krylov_driver.hpp"
+#include "solver/preconditioner_factory.hpp"
+#include "spmv/base/device.hpp"
+#include "spmv/base/event_timer.hpp"
+#include "spmv/registry.hpp"
+
+namespace spk {
+
+namespace {
+
+// NCCL's in-place allreduce of one device scalar on the solver's stream.
+template <class T>
+class NcclScalarSum final : public InPlaceSum<T> {
+ public:
+  NcclScalarSum(const NcclCommunicator& nccl, cudaStream_t stream)
+      : nccl_(nccl), stream_(stream) {}
+  void sum(T* value) override {
+    SPK_NCCL_CHECK(nccl_.library().all_reduce(value, value, 1, nccl_datatype<T>(), ncclSum,
+                                              nccl_.get(), stream_));
+  }
+
+ private:
+  const NcclCommunicator& nccl_;
+  cudaStream_t stream_;
+};
+
+// Whether NCCL carries this solve: every process must agree (the same inputs everywhere).
+bool uses_nccl(MPI_Comm comm, Transport transport, const DeviceBinding& binding) {
+  if (transport == Transport::mpi) return false;
+  if (transport == Transport::nccl) {
+    on_every_process(comm, [&] {
+      if (binding.gpu_shared())
+        throw NotSupported("distributed.transport nccl needs a GPU per process, but ranks " +
+                           std::to_string(binding.shared_first) + " and " +
+                           std::to_string(binding.shared_second) +
+                           " share one (NCCL refuses that); use transport: mpi or fewer processes");
+    });
+    return true;
+  }
+  if (binding.gpu_shared()) return false;
+  int loads = 1;
+  try {
+    (void)NcclLibrary::get();
+  } catch (const std::exception&) {
+    loads = 0;
+  }
+  int everywhere = 0;
+  SPK_MPI_CHECK(MPI_Allreduce(&loads, &everywhere, 1, MPI_INT, MPI_MIN, comm));
+  return everywhere == 1;
+}
+
+// One block's backend; a halo block the format refuses (ellpack past max_ell_fill: most of
+// its rows are empty) is stored as csr instead.
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_block_backend(const CsrMatrix<T>& block,
+                                                   const SpmvOptions& spmv, cudaStream_t stream,
+                                                   TuningReport* tuning, bool is_halo) {
+  if (!is_halo) return make_spmv_backend(block, spmv, stream, tuning);
+  try {
+    return make_spmv_backend(block, spmv, stream, tuning);
+  } catch (const BadInput&) {
+    SpmvOptions fallback = spmv;
+    fallback.format = Format::csr;
+    return make_spmv_backend(block, fallback, stream, tuning);
+  }
+}
+
+template <class T>
+class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
+ public:
+  using Space = DistributedSpace<DeviceSpace<T>>;
+
+  DeviceDistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& arrays,
+                          const Options& all_options, const DistributedOptions& distributed)
+      : DistributedSolver<T>::Impl(comm, all_options.solver) {
+    const Options& options = all_options;
+    const auto start = std::chrono::steady_clock::now();
+    const MPI_Comm c = this->communicator.get();
+    PartitionedRows<T> rows = split_caller_rows(this->communicator, arrays, options);
+    const DeviceBinding binding = bind_device(c, distributed.bind_device_by_local_rank);
+    this->device = binding.device;
+    const bool nccl = uses_nccl(c, distributed.transport, binding);
+    context_ = std::make_unique<DeviceContext>();
+    const cudaStream_t stream = context_->stream();
+    if (nccl) nccl_ = std::make_unique<NcclCommunicator>(c);
+
+    // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
+    std::unique_ptr<SpmvBackend<T>> local, halo;
+    TuningReport halo_tuning;
+    on_every_process(c, [&] {
+      local = make_block_backend(rows.split.local, options.spmv, stream, &this->setup.tuning,
+                                 false);
+      if (rows.split.halo.nnz() > 0)
+        halo = make_block_backend(rows.split.halo, options.spmv, stream, &halo_tuning, true);
+      upload_pattern(rows.split.pattern);
+    });
+    local_backend_ = local.get();
+    halo_backend_ = halo.get();
+    this->matrix = std::make_unique<DistributedMatrix<T>>(
+        c, std::move(rows.split),
+        [&](const SplitRows<T>&, HaloPlan plan) {
+          DistributedBlocks<T> blocks;
+          blocks.local = std::move(local);
+          blocks.halo = std::move(halo);
+          blocks.exchange =
+              std::make_unique<DeviceHaloExchange<T>>(c, nccl_.get(), std::move(plan), stream);
+          blocks.refresh_values = [this](const SplitRows<T>& split) { refresh_blocks(split); };
+          return blocks;
+        },
+        distributed.overlap);
+
+    space_ = std::make_unique<Space>(c, this->first_row(), *context_);
+    space_->watch_products(&this->matrix->exchange().times().exchanges);
+    if (nccl_) {
+      scalar_sum_ = std::make_unique<NcclScalarSum<T>>(*nccl_, stream);
+      space_->use_in_place_sum(scalar_sum_.get());
+      space_->allow_graphs(this->matrix->exchange().capturable());
+    }
+    const SplitRows<T>& split = this->matrix->split();
+    iteration_ = std::make_unique<KrylovIteration<Space>>(
+        *space_, this->matrix->op(), this->options,
+        timed_preconditioner<Space>(this->setup.preconditioner, [&] {
+          return make_preconditioner(
+              this->options, *space_, this->matrix->op(),
+              SpacePattern{split.pattern.rows, split.pattern.cols, pattern_offsets_.data(),
+                           pattern_columns_.data()},
+              pattern_values_.data(), device_level_operators<T>(options.spmv, stream));
+        }));
+    const auto n = static_cast<std::size_t>(split.local.rows);
+    b_ = DeviceBuffer<T>(n, "right-hand side b (this process's rows)");
+    x_ = DeviceBuffer<T>(n, "solution x (this process's rows)");
+    scalar_ = DeviceBuffer<T>(1, "phase timing scalar");
+    describe(binding);
+    this->global_rows = rows.partition.global_rows();
+    context_->synchronize();
+    this->setup.setup_s = seconds_since(start);
+  }
+
+  // The blocks and exchange (in the base) use the stream and the NCCL communicator: they go
+  // first.
+  ~DeviceDistributedSolver() override {
+    iteration_.reset();
+    space_.reset();
+    this->matrix.reset();
+  }
+  DeviceDistributedSolver(const DeviceDistributedSolver&) = delete;
+  DeviceDistributedSolver& operator=(const DeviceDistributedSolver&) = delete;
+
+  void multiply(const T* x, T* y) override {
+    const auto n = static_cast<std::size_t>(this->rows());
+    upload(x, x_.data(), n);
+    this->matrix->op().apply(x_.data(), b_.data());
+    download(b_.data(), y, n);
+  }
+
+  double time_spmv_ms(int repetitions) override {
+    fill_ones(x_);
+    return time_on_stream(context_->stream(), 3, repetitions, [&] {
+             this->matrix->op().apply(x_.data(), b_.data());
+           }).median_ms;
+  }
+
+  const char* transport() const override { return nccl_ ? "nccl" : "mpi (host-staged)"; }
+
+ protected:
+  void check_preconditioner() override { iteration_->check_preconditioner(); }
+  void reset_space_times() override { space_->reset_times(); }
+
+  SolveResult run_solve(const T* b, T* x, const ProgressCallback& progress) override {
+    const auto n = static_cast<std::size_t>(this->rows());
+    upload(b, b_.data(), n);
+    upload(x, x_.data(), n);
+    SolveResult result = iteration_->solve(b_.data(), x_.data(), progress);
+    download(x_.data(), x, n);
+    return result;
+  }
+
+  CommunicationTimes collect_times() const override {
+    const ExchangeTimes& exchange = this->matrix->exchange().times();
+    CommunicationTimes solve_times;
+    solve_times.halo_start_s = exchange.start_s;
+    solve_times.halo_wait_s = exchange.wait_s;
+    solve_times.reduction_s = space_->reduction_seconds();
+    solve_times.exchanges = space_->products();
+    solve_times.reductions = space_->reductions();
+    solve_times.on_device = true;
+    return solve_times;
+  }
+
+  void refresh_preconditioner() override {
+    iteration_->update_preconditioner(pattern_values_.data());
+    iteration_->check_preconditioner();
+  }
+
+  CommunicationPhases run_time_phases(int repetitions) override {
+    fill_ones(x_);
+    const cudaStream_t stream = context_->stream();
+    return measure_phases<T>(
+        this->communicator.get(), *this->matrix, x_.data(), b_.data(),
+        [&] { space_->sum_over_processes(scalar_.data()); },
+        [stream](int runs, const std::function<void()>& work) {
+          return time_on_stream(stream, 2, runs, work).median_ms;
+        },
+        repetitions);
+  }
+
+ private:
+  void upload(const T* host, T* device, std::size_t n) {
+    if (n == 0) return;
+    SPK_CUDA_CHECK(cudaMemcpyAsync(device, host, n * sizeof(T), cudaMemcpyHostToDevice,
+                                   context_->stream()));
+    context_->synchronize();
+  }
+  void download(const T* device, T* host, std::size_t n) {
+    if (n > 0)
+      SPK_CUDA_CHECK(cudaMemcpyAsync(host, device, n * sizeof(T), cudaMemcpyDeviceToHost,
+                                     context_->stream()));
+    context_->synchronize();
+  }
+  void fill_ones(DeviceBuffer<T>& buffer) {
+    const std::vector<T> ones(buffer.size(), T(1));
+    upload(ones.data(), buffer.data(), ones.size());
+  }
+
+  // The whole rows (own columns, then halo slots) for the preconditioners' diagonal and
+  // Gershgorin sums, on the device.
+  void upload_pattern(const CsrMatrix<T>& pattern) {
+    pattern_offsets_ = DeviceBuffer<index_t>(pattern.row_offsets.size(), "pattern row offsets");
+    pattern_columns_ = DeviceBuffer<index_t>(pattern.columns.size(), "pattern columns");
+    pattern_values_ = DeviceBuffer<T>(pattern.values.size(), "pattern values");
+    pattern_offsets_.copy_from_host(pattern.row_offsets);
+    pattern_columns_.copy_from_host(pattern.columns);
+    pattern_values_.copy_from_host(pattern.values);
+  }
+
+  // New values (already in the split) into both backends and the pattern, on the stream.
+  void refresh_blocks(const SplitRows<T>& split) {
+    pattern_values_.copy_from_host(split.pattern.values);
+    refresh_backend(local_backend_, split.local.values, local_values_);
+    refresh_backend(halo_backend_, split.halo.values, halo_values_);
+  }
+  void refresh_backend(SpmvBackend<T>* backend, const std::vector<T>& values,
+                       DeviceBuffer<T>& staged) {
+    if (backend == nullptr || values.empty()) return;
+    if (staged.size() != values.size()) staged = DeviceBuffer<T>(values.size(), "update_values");
+    staged.copy_from_host(values);
+    backend->update_values(staged.data(), nullptr);
+  }
+
+  void describe(const DeviceBinding& binding) {
+    const DeviceInfo info = current_device_info();
+    const int processes = this->communicator.size();
+    this->setup.device = Device::gpu;
+    this->setup.device_name = info.name + " (sm_" + std::to_string(info.compute_major) +
+                              std::to_string(info.compute_minor) + "), " +
+                              std::to_string(processes) + " process" +
+                              (processes > 1 ? "es" : "") + " over " + transport() +
+                              (binding.gpu_shared() ? ", GPUs shared" : "");
+    this->setup.operator_name = local_backend_->name() + " local";
+    if (halo_backend_ != nullptr) this->setup.operator_name += " + " + halo_backend_->name() + " halo";
+    this->setup.format_details = local_backend_->details();
+    this->setup.device_bytes =
+        local_backend_->device_bytes() + (halo_backend_ ? halo_backend_->device_bytes() : 0);
+    this->setup.bytes_per_spmv =
+        local_backend_->bytes_per_spmv() + (halo_backend_ ? halo_backend_->bytes_per_spmv() : 0);
+  }
+
+  std::unique_ptr<DeviceContext> context_;
+  std::unique_ptr<NcclCommunicator> nccl_;
+  SpmvBackend<T>* local_backend_ = nullptr;  // owned by the matrix's blocks
+  SpmvBackend<T>* halo_backend_ = nullptr;
+  DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
+  DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
+  std::unique_ptr<Space> space_;
+  std::unique_ptr<NcclScalarSum<T>> scalar_sum_;
+  std::unique_ptr<KrylovIteration<Space>> iteration_;
+  DeviceBuffer<T> b_, x_, scalar_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<typename DistributedSolver<T>::Impl> make_device_distributed_solver(
+    MPI_Comm comm, const DistributedCsrArrays<T>& arrays, const Options& options,
+    const DistributedOptions& distributed) {
+  return std::make_unique<DeviceDistributedSolver<T>>(comm, arrays, options, distributed);
+}
+
+template std::unique_ptr<DistributedSolver<float>::Impl> make_device_distributed_solver<float>(
+    MPI_Comm, const DistributedCsrArrays<float>&, const Options&, const DistributedOptions&);
+template std::unique_ptr<DistributedSolver<double>::Impl> make_device_distributed_solver<double>(
+    MPI_Comm, const DistributedCsrArrays<double>&, const Options&, const DistributedOptions&);
+
+}  // namespace spk

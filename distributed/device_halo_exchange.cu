@@ -1,0 +1,133 @@
+#include "distributed/device_halo_exchange.hpp"
+
+#include "distributed/mpi_check.hpp"
+#include "spmv/base/cuda_check.hpp"
+
+namespace spk {
+
+namespace {
+
+constexpr int halo_tag = 18;
+
+// out[k] = x[rows[k]]
+template <class T>
+__global__ void gather_entries(index_t count, const index_t* __restrict__ rows,
+                               const T* __restrict__ x, T* __restrict__ out) {
+  const index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < count) out[k] = x[rows[k]];
+}
+
+}  // namespace
+
+template <class T>
+PinnedBuffer<T>::PinnedBuffer(std::size_t count) {
+  if (count > 0) SPK_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+}
+template <class T>
+PinnedBuffer<T>::~PinnedBuffer() {
+  if (data_ != nullptr) (void)cudaFreeHost(data_);
+}
+
+template <class T>
+DeviceHaloExchange<T>::DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator* nccl,
+                                          HaloPlan plan, cudaStream_t stream)
+    : HaloExchange<T>(std::move(plan)),
+      comm_(comm),
+      nccl_(nccl),
+      stream_(stream),
+      send_rows_(this->plan_.send_rows.size(), "halo send rows"),
+      send_buffer_(this->plan_.send_rows.size(), "halo send buffer"),
+      halo_(static_cast<std::size_t>(this->plan_.halo_size), "halo vector"),
+      host_send_(nccl ? 0 : this->plan_.send_rows.size()),
+      host_halo_(nccl ? 0 : static_cast<std::size_t>(this->plan_.halo_size)),
+      requests_(this->plan_.sources.size() + this->plan_.targets.size()) {
+  send_rows_.copy_from_host(this->plan_.send_rows);
+  SPK_CUDA_CHECK(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming));
+  if (nccl_ != nullptr) {
+    SPK_CUDA_CHECK(cudaEventCreateWithFlags(&arrived_, cudaEventDisableTiming));
+    SPK_CUDA_CHECK(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking));
+  }
+}
+
+template <class T>
+DeviceHaloExchange<T>::~DeviceHaloExchange() {
+  if (comm_stream_ != nullptr) (void)cudaStreamDestroy(comm_stream_);
+  if (arrived_ != nullptr) (void)cudaEventDestroy(arrived_);
+  if (packed_ != nullptr) (void)cudaEventDestroy(packed_);
+}
+
+template <class T>
+void DeviceHaloExchange<T>::pack(const T* x) {
+  const index_t count = this->plan_.send_size();
+  if (count == 0) return;
+  constexpr int threads = 256;
+  const auto blocks = static_cast<unsigned>((count + threads - 1) / threads);
+  gather_entries<<<blocks, threads, 0, stream_>>>(count, send_rows_.data(), x,
+                                                  send_buffer_.data());
+  SPK_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class T>
+void DeviceHaloExchange<T>::start(const T* x) {
+  ++this->times_.exchanges;
+  if (idle()) return;
+  const double begin = MPI_Wtime();
+  pack(x);
+  if (nccl_ != nullptr) {
+    const NcclLibrary& nccl = nccl_->library();
+    SPK_CUDA_CHECK(cudaEventRecord(packed_, stream_));
+    SPK_CUDA_CHECK(cudaStreamWaitEvent(comm_stream_, packed_, 0));
+    SPK_NCCL_CHECK(nccl.group_start());
+    for (const HaloSource& source : this->plan_.sources)
+      SPK_NCCL_CHECK(nccl.recv(halo_.data() + source.first_slot,
+                               static_cast<std::size_t>(source.count), nccl_datatype<T>(),
+                               source.rank, nccl_->get(), comm_stream_));
+    for (const HaloTarget& target : this->plan_.targets)
+      SPK_NCCL_CHECK(nccl.send(send_buffer_.data() + target.first,
+                               static_cast<std::size_t>(target.count), nccl_datatype<T>(),
+                               target.rank, nccl_->get(), comm_stream_));
+    SPK_NCCL_CHECK(nccl.group_end());
+    SPK_CUDA_CHECK(cudaEventRecord(arrived_, comm_stream_));
+  } else {
+    const std::size_t bytes = this->plan_.send_rows.size() * sizeof(T);
+    if (bytes > 0)
+      SPK_CUDA_CHECK(cudaMemcpyAsync(host_send_.data(), send_buffer_.data(), bytes,
+                                     cudaMemcpyDeviceToHost, stream_));
+    SPK_CUDA_CHECK(cudaEventRecord(packed_, stream_));
+  }
+  this->times_.start_s += MPI_Wtime() - begin;
+}
+
+template <class T>
+const T* DeviceHaloExchange<T>::finish() {
+  if (idle()) return halo_.data();
+  const double begin = MPI_Wtime();
+  if (nccl_ != nullptr) {
+    SPK_CUDA_CHECK(cudaStreamWaitEvent(stream_, arrived_, 0));
+  } else {
+    SPK_CUDA_CHECK(cudaEventSynchronize(packed_));  // the send buffer is on the host
+    std::size_t request = 0;
+    for (const HaloSource& source : this->plan_.sources)
+      SPK_MPI_CHECK(MPI_Irecv(host_halo_.data() + source.first_slot, source.count,
+                              mpi_datatype<T>(), source.rank, halo_tag, comm_,
+                              &requests_[request++]));
+    for (const HaloTarget& target : this->plan_.targets)
+      SPK_MPI_CHECK(MPI_Isend(host_send_.data() + target.first, target.count, mpi_datatype<T>(),
+                              target.rank, halo_tag, comm_, &requests_[request++]));
+    SPK_MPI_CHECK(
+        MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+    const std::size_t bytes = static_cast<std::size_t>(this->plan_.halo_size) * sizeof(T);
+    if (bytes > 0)
+      SPK_CUDA_CHECK(cudaMemcpyAsync(halo_.data(), host_halo_.data(), bytes,
+                                     cudaMemcpyHostToDevice, stream_));
+  }
+  this->times_.wait_s += MPI_Wtime() - begin;
+  return halo_.data();
+}
+
+template class PinnedBuffer<float>;
+template class PinnedBuffer<double>;
+template class DeviceHaloExchange<float>;
+template class DeviceHaloExchange<double>;
+
+}  // namespace spk

@@ -1,0 +1,175 @@
+#include "distributed/distributed_setup.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+#include "distributed/agreed_errors.hpp"
+#include "distributed/mpi_check.hpp"
+#include "solver/host_space.hpp"
+#include "solver/jacobi.hpp"
+#include "solver/jacobi_entry.hpp"
+#include "spkrylov/errors.hpp"
+
+namespace spk {
+
+std::string iteration_options_text(const SolverOptions& options) {
+  const ChebyshevOptions& chebyshev = options.preconditioner_options.chebyshev;
+  std::ostringstream text;
+  text.precision(17);
+  text << "method " << to_string(options.method) << "\ntolerance " << options.tolerance
+       << "\ntolerance_mode " << to_string(options.tolerance_mode) << "\nmax_iterations "
+       << options.max_iterations << "\npreconditioner " << to_string(options.preconditioner)
+       << "\ndivergence_factor " << options.divergence_factor << "\ntime_limit_s "
+       << options.time_limit_s << "\ncheck_every " << options.check_every << "\nkeep_history "
+       << options.keep_history << "\ncuda_graph " << options.cuda_graph << "\nchebyshev degree "
+       << chebyshev.degree << " estimate " << to_string(chebyshev.eigen_estimate) << " steps "
+       << chebyshev.estimate_iterations << " upper_factor " << chebyshev.upper_factor
+       << " lower_ratio " << chebyshev.lower_ratio << "\n";
+  return text.str();
+}
+
+void check_supported(const SolverOptions& options, int processes) {
+  const Preconditioner preconditioner = options.preconditioner;
+  const bool block_local = preconditioner == Preconditioner::ic0 ||
+                           preconditioner == Preconditioner::ilu0 ||
+                           preconditioner == Preconditioner::amg;
+  if (block_local && processes > 1)
+    throw NotSupported(std::string("solver.preconditioner ") + to_string(preconditioner) +
+                       " runs on one process only; with " + std::to_string(processes) +
+                       " processes use none, jacobi or chebyshev");
+}
+
+template <class T>
+void check_finite(const T* values, std::size_t count, global_index_t first, const char* what) {
+  for (std::size_t k = 0; k < count; ++k)
+    if (!std::isfinite(values[k]))
+      throw BadInput(std::string(what) + " has a non-finite value at entry " +
+                     std::to_string(first + static_cast<global_index_t>(k)) + " (0-based)");
+}
+
+template <class T>
+void check_diagonal(const CsrMatrix<T>& pattern, const T* values, global_index_t first_row,
+                    Preconditioner preconditioner) {
+  if (preconditioner != Preconditioner::jacobi && preconditioner != Preconditioner::chebyshev)
+    return;
+  const std::vector<index_t> positions =
+      diagonal_positions(pattern.rows, pattern.row_offsets, pattern.columns);
+  std::vector<T> inverse(positions.size());
+  std::uint64_t fault = diagonal_fault::no_fault;  // 4 * (local row) + reason, as Jacobi's
+  HostSpace<T>().invert_entries(positions.size(), values, positions.data(), inverse.data(), &fault);
+  if (fault != diagonal_fault::no_fault)  // named as Jacobi names it, with the global row
+    throw_diagonal_fault("jacobi", fault + 4 * static_cast<std::uint64_t>(first_row));
+}
+
+namespace {
+
+// The caller's rows as a RowBlock (first_row is set once the partition is known).
+template <class T>
+RowBlock<T> copy_rows(const DistributedCsrArrays<T>& arrays) {
+  if (arrays.rows < 0)
+    throw BadInput("DistributedCsrArrays: negative row count " + std::to_string(arrays.rows));
+  if (arrays.row_offsets == nullptr)
+    throw BadInput("DistributedCsrArrays: row_offsets is a null pointer");
+  RowBlock<T> block;
+  block.rows = arrays.rows;
+  block.row_offsets.assign(arrays.row_offsets, arrays.row_offsets + arrays.rows + 1);
+  const index_t nnz = block.row_offsets.back();
+  if (block.row_offsets.front() != 0 || nnz < 0)
+    throw BadInput("DistributedCsrArrays: row_offsets must start at 0 and end at nnz >= 0");
+  if (nnz > 0 && (arrays.columns == nullptr || arrays.values == nullptr))
+    throw BadInput("DistributedCsrArrays: columns or values is a null pointer");
+  block.columns.assign(arrays.columns, arrays.columns + nnz);
+  block.values.assign(arrays.values, arrays.values + nnz);
+  check_finite(block.values.data(), block.values.size(), 0, "the matrix (this process's entries)");
+  return block;
+}
+
+}  // namespace
+
+template <class T>
+PartitionedRows<T> split_caller_rows(const Communicator& communicator,
+                                  const DistributedCsrArrays<T>& arrays, const Options& options) {
+  const MPI_Comm c = communicator.get();
+  RowBlock<T> block;
+  on_every_process(c, [&] {
+    validate_solver_options(options.solver);
+    validate_spmv_options(options.spmv);
+    check_supported(options.solver, communicator.size());
+    block = copy_rows(arrays);
+  });
+  // The blocks in rank order: every process's row count.
+  std::vector<global_index_t> counts(static_cast<std::size_t>(communicator.size()));
+  const global_index_t mine = block.rows;
+  SPK_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, c));
+  PartitionedRows<T> rows;
+  rows.partition = partition_from_counts(counts);
+  if (rows.partition.global_rows() == 0)
+    throw BadInput("the matrix is empty (0 rows on every process)");
+  block.first_row = rows.partition.first_row(communicator.rank());
+  block.global_rows = rows.partition.global_rows();
+  on_every_process(c, [&] {
+    rows.split = split_local_and_halo(block, rows.partition, communicator.rank());
+    check_diagonal(rows.split.pattern, rows.split.pattern.values.data(), block.first_row,
+                   options.solver.preconditioner);
+  });
+  return rows;
+}
+
+template <class T>
+ProcessInfo describe_process(const DistributedMatrix<T>& matrix, int rank, int device) {
+  const SplitRows<T>& rows = matrix.split();
+  const HaloPlan& plan = matrix.exchange().plan();
+  ProcessInfo info;
+  info.rank = rank;
+  info.first_row = rows.first_row;
+  info.rows = rows.local.rows;
+  info.local_nnz = rows.local.nnz();
+  info.halo_nnz = rows.halo.nnz();
+  info.nnz = info.local_nnz + info.halo_nnz;
+  info.halo_size = plan.halo_size;
+  info.send_size = plan.send_size();
+  info.neighbours = plan.neighbours();
+  info.device = device;
+  return info;
+}
+
+template <class T>
+CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, const T* x, T* y,
+                          const std::function<void()>& sum_once, const PhaseTimer& time_ms,
+                          int repetitions) {
+  const LinearOperator<T>& local = matrix.local();
+  const LinearOperator<T>* halo = matrix.halo();
+  HaloExchange<T>& exchange = matrix.exchange();
+  const T* x_halo = nullptr;
+  CommunicationPhases phases;
+  // Each phase starts together on every process: what one measures is not another's lateness.
+  SPK_MPI_CHECK(MPI_Barrier(comm));
+  phases.product_ms = time_ms(repetitions, [&] { matrix.op().apply(x, y); });
+  SPK_MPI_CHECK(MPI_Barrier(comm));
+  phases.exchange_ms = time_ms(repetitions, [&] {
+    exchange.start(x);
+    x_halo = exchange.finish();
+  });
+  phases.local_ms = time_ms(repetitions, [&] { local.apply(x, y); });
+  if (halo != nullptr)
+    phases.halo_ms = time_ms(repetitions, [&] { halo->apply_scaled(T(1), x_halo, T(1), y); });
+  SPK_MPI_CHECK(MPI_Barrier(comm));
+  phases.allreduce_ms = time_ms(repetitions, sum_once);
+  return phases;
+}
+
+#define SPK_INSTANTIATE(T)                                                                      \
+  template void check_finite<T>(const T*, std::size_t, global_index_t, const char*);            \
+  template void check_diagonal<T>(const CsrMatrix<T>&, const T*, global_index_t,                \
+                                  Preconditioner);                                              \
+  template PartitionedRows<T> split_caller_rows<T>(const Communicator&,                            \
+                                                const DistributedCsrArrays<T>&, const Options&); \
+  template ProcessInfo describe_process<T>(const DistributedMatrix<T>&, int, int);              \
+  template CommunicationPhases measure_phases<T>(MPI_Comm, DistributedMatrix<T>&, const T*, T*,          \
+                                        const std::function<void()>&, const PhaseTimer&, int);
+SPK_INSTANTIATE(float)
+SPK_INSTANTIATE(double)
+#undef SPK_INSTANTIATE
+
+}  // namespace spk

@@ -1,0 +1,96 @@
+#pragma once
+// DistributedSolver<T>::Impl: what the CPU path (distributed_solver.cpp) and the GPU path
+// (device_distributed_solver.cu) share: the communicator, the matrix's blocks and exchange,
+// the agreed checks of solve and update_values, and the reports. Each path adds its space,
+// its iteration and the memory b and x live in, behind the virtual steps below.
+#include <memory>
+#include <string>
+
+#include "distributed/agreed_errors.hpp"
+#include "distributed/communicator.hpp"
+#include "distributed/distributed_matrix.hpp"
+#include "distributed/distributed_setup.hpp"
+#include "spkrylov/distributed.hpp"
+
+namespace spk {
+
+template <class T>
+class DistributedSolver<T>::Impl {
+ public:
+  Impl(MPI_Comm comm, const SolverOptions& solver_options)
+      : communicator(comm), options(solver_options) {}
+  virtual ~Impl() = default;
+
+  // b, x: host arrays of this process's rows (sizes given by the caller).
+  SolveResult solve(const T* b, T* x, std::size_t b_size, std::size_t x_size,
+                    const ProgressCallback& progress) {
+    const auto n = static_cast<std::size_t>(rows());
+    on_every_process(communicator.get(), [&] {
+      if (b_size != n || x_size != n)
+        throw BadInput("solve: b has " + std::to_string(b_size) + " and x " +
+                       std::to_string(x_size) + " entries, this process's rows " +
+                       std::to_string(n));
+      if (n > 0 && (b == nullptr || x == nullptr))
+        throw BadInput("solve: b or x is a null pointer");
+      check_finite(b, n, first_row(), "the right-hand side");
+      check_finite(x, n, first_row(), "the initial guess");
+      check_preconditioner();
+    });
+    matrix->exchange().reset_times();
+    reset_space_times();
+    SolveResult result = run_solve(b, x, progress);
+    times = collect_times();
+    return result;
+  }
+
+  void update_values(const T* values) {
+    const SplitRows<T>& split = matrix->split();
+    on_every_process(communicator.get(), [&] {
+      if (values == nullptr && split.pattern.nnz() > 0)
+        throw BadInput("update_values: null pointer");
+      check_finite(values, split.pattern.values.size(), 0, "update_values: this process's values");
+      check_diagonal(split.pattern, values, first_row(), options.preconditioner);
+    });
+    matrix->update_values(values);
+    refresh_preconditioner();  // checked above: cannot fail
+  }
+
+  CommunicationPhases time_phases(int repetitions) {
+    times.phases = run_time_phases(repetitions);
+    return times.phases;
+  }
+
+  ProcessInfo process_info() const {
+    return describe_process(*matrix, communicator.rank(), device);
+  }
+  index_t rows() const { return matrix->split().local.rows; }
+  global_index_t first_row() const { return matrix->split().first_row; }
+
+  virtual void multiply(const T* x, T* y) = 0;  // host arrays
+  virtual double time_spmv_ms(int repetitions) = 0;
+  virtual const char* transport() const = 0;
+
+  Communicator communicator;
+  SolverOptions options;
+  SetupInfo setup;
+  global_index_t global_rows = 0;
+  int device = -1;  // CUDA device; -1: the CPU
+  std::unique_ptr<DistributedMatrix<T>> matrix;
+  CommunicationTimes times;  // of the last solve, with the last time_phases
+
+ protected:
+  virtual void check_preconditioner() = 0;
+  virtual void reset_space_times() = 0;
+  virtual SolveResult run_solve(const T* b, T* x, const ProgressCallback& progress) = 0;
+  virtual CommunicationTimes collect_times() const = 0;
+  virtual void refresh_preconditioner() = 0;
+  virtual CommunicationPhases run_time_phases(int repetitions) = 0;
+};
+
+// The GPU path (device_distributed_solver.cu). Collective; agreed failures as the CPU path's.
+template <class T>
+std::unique_ptr<typename DistributedSolver<T>::Impl> make_device_distributed_solver(
+    MPI_Comm comm, const DistributedCsrArrays<T>& arrays, const Options& options,
+    const DistributedOptions& distributed);
+
+}  // namespace spk
