@@ -8,6 +8,16 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j2
 rm -rf carry/bin && mkdir -p carry/bin
 cp "$build"/apps/spkrylov "$build"/tests/spk_tests_cpu "$build"/tests/spk_tests_gpu carry/bin/
-for extra in "$build"/apps/heat3d; do [ -x "$extra" ] && cp "$extra" carry/bin/; done
-strip carry/bin/* 2>/dev/null || true
+for extra in "$build"/apps/heat3d "$build"/apps/libspk_distributed.so "$build"/tests/spk_tests_mpi; do
+  [ -e "$extra" ] && cp "$extra" carry/bin/
+done
+# The MPI plugin links the shared yaml-cpp 0.7 (Debian's); the GPU machine's Ubuntu has
+# another version or none: it travels in carry/bin/lib (tools/gpu-test.sh puts it on the
+# library path).
+if [ -e "$build"/apps/libspk_distributed.so ]; then
+  mkdir -p carry/bin/lib
+  yaml=$(ldd "$build"/apps/libspk_distributed.so | awk '/libyaml-cpp/ {print $3}')
+  [ -n "$yaml" ] && cp -L "$yaml" carry/bin/lib/
+fi
+strip carry/bin/* carry/bin/lib/* 2>/dev/null || true
 du -sh carry/bin

@@ -11,6 +11,7 @@
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"
+#include "tests/mpi/distributed_comparison.hpp"
 #include "tests/mpi/mpi_test_support.hpp"
 #include "tests/solver_test_support.hpp"
 
@@ -21,59 +22,11 @@ using test::my_part;
 using test::my_rows;
 using test::world_rank;
 using test::world_size;
-
-Options cpu_options(Method method, Preconditioner preconditioner, double tolerance = 1e-8) {
-  Options options;
-  options.solver.method = method;
-  options.solver.preconditioner = preconditioner;
-  options.solver.tolerance = tolerance;
-  options.solver.max_iterations = 20000;
-  options.device = Device::cpu;
-  return options;
-}
-
-CsrMatrix<double> generated(const std::string& kind, int n, int stencil = 7, double peclet = 1.0,
-                            const std::string& convection = "upwind") {
-  GeneratorSpec spec;
-  spec.kind = kind;
-  spec.n = n;
-  spec.stencil = stencil;
-  spec.peclet = peclet;
-  spec.convection = convection;
-  return generate_matrix(spec);
-}
-
-struct Comparison {
-  SolveResult single;
-  SolveResult distributed;
-  double solution_difference = 0.0;  // ||x_distributed - x_single|| / ||x_single||
-};
-
-// Solves A x = b on one process (each process, the whole matrix) and over all processes.
-Comparison solve_both(const CsrMatrix<double>& whole, const Options& options, RowBalance balance) {
-  const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 7);
-  Comparison comparison;
-  Solver<double> single(arrays_of(whole), options);
-  std::vector<double> x_single(b.size(), 0.0);
-  comparison.single = single.solve(b, x_single);
-
-  const RowPartition partition = test::partition_of(whole, balance);
-  const RowBlock<double> rows = my_rows(whole, partition);
-  DistributedSolver<double> distributed(MPI_COMM_WORLD, arrays_of(rows), options);
-  const std::vector<double> b_local = my_part(b, partition);
-  std::vector<double> x_local(b_local.size(), 0.0);
-  comparison.distributed = distributed.solve(b_local, x_local);
-  comparison.solution_difference =
-      test::distributed_relative_error(x_local, my_part(x_single, partition));
-  return comparison;
-}
-
-void expect_every_process_agrees(const SolveResult& result) {
-  for (const int iterations : test::gathered(result.iterations))
-    EXPECT_EQ(iterations, result.iterations);
-  for (const double residual : test::gathered(result.true_residual))
-    EXPECT_EQ(residual, result.true_residual);  // bit-identical: same sums everywhere
-}
+using test::cpu_options;
+using test::generated_case;
+using test::solve_both;
+using test::expect_every_process_agrees;
+using test::Comparison;
 
 struct GeneratedCase {
   const char* label;
@@ -87,17 +40,17 @@ std::ostream& operator<<(std::ostream& out, const GeneratedCase& c) {
 }
 
 const GeneratedCase generated_cases[] = {
-    {"poisson3d_12_cg", [] { return generated("poisson3d", 12); }, Method::cg,
+    {"poisson3d_12_cg", [] { return generated_case("poisson3d", 12); }, Method::cg,
      Preconditioner::none},
-    {"poisson3d27_10_cg_jacobi", [] { return generated("poisson3d", 10, 27); }, Method::cg,
+    {"poisson3d27_10_cg_jacobi", [] { return generated_case("poisson3d", 10, 27); }, Method::cg,
      Preconditioner::jacobi},
-    {"elasticity3d_6_cg_jacobi", [] { return generated("elasticity3d", 6); }, Method::cg,
+    {"elasticity3d_6_cg_jacobi", [] { return generated_case("elasticity3d", 6); }, Method::cg,
      Preconditioner::jacobi},
-    {"poisson2d_40_cg_chebyshev", [] { return generated("poisson2d", 40); }, Method::cg,
+    {"poisson2d_40_cg_chebyshev", [] { return generated_case("poisson2d", 40); }, Method::cg,
      Preconditioner::chebyshev},
-    {"convdiff3d_10_bicgstab", [] { return generated("convdiff3d", 10); }, Method::bicgstab,
+    {"convdiff3d_10_bicgstab", [] { return generated_case("convdiff3d", 10); }, Method::bicgstab,
      Preconditioner::none},
-    {"convdiff2d_40_bicgstab_jacobi", [] { return generated("convdiff2d", 40, 7, 0.5, "central"); },
+    {"convdiff2d_40_bicgstab_jacobi", [] { return generated_case("convdiff2d", 40, 7, 0.5, "central"); },
      Method::bicgstab, Preconditioner::jacobi},
 };
 
@@ -182,7 +135,7 @@ TEST(DistributedShared, BicgstabEndsHonestlyWhereRoundOffDecidesTheCount) {
 }
 
 TEST(DistributedSolverTest, MultiplyIsTheWholeMatrixProductOnThisProcessRows) {
-  const CsrMatrix<double> whole = generated("poisson3d", 7, 27);
+  const CsrMatrix<double> whole = generated_case("poisson3d", 7, 27);
   const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
   const RowBlock<double> rows = my_rows(whole, partition);
   DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),
@@ -205,7 +158,7 @@ TEST(DistributedSolverTest, MultiplyIsTheWholeMatrixProductOnThisProcessRows) {
 }
 
 TEST(DistributedSolverTest, UpdateValuesSolvesTheNewSystem) {
-  const CsrMatrix<double> whole = generated("poisson2d", 30);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 30);
   const RowPartition partition = test::partition_of(whole, RowBalance::rows);
   RowBlock<double> rows = my_rows(whole, partition);
   DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),
@@ -222,7 +175,7 @@ TEST(DistributedSolverTest, UpdateValuesSolvesTheNewSystem) {
 }
 
 TEST(DistributedSolverTest, SinglePrecisionConverges) {
-  const CsrMatrix<double> whole = generated("poisson3d", 10);
+  const CsrMatrix<double> whole = generated_case("poisson3d", 10);
   const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
   const RowBlock<float> rows = convert_values<float>(my_rows(whole, partition));
   DistributedSolver<float> solver(MPI_COMM_WORLD, arrays_of(rows),
@@ -237,7 +190,7 @@ TEST(DistributedSolverTest, SinglePrecisionConverges) {
 // More processes than the rows some of them get: processes with no rows take part in every
 // product and sum (with nothing to add) and stop with the others.
 TEST(DistributedSolverTest, ProcessesWithoutRowsSolveWithTheOthers) {
-  const CsrMatrix<double> whole = generated("poisson2d", 3);  // 9 rows
+  const CsrMatrix<double> whole = generated_case("poisson2d", 3);  // 9 rows
   std::vector<global_index_t> counts(static_cast<std::size_t>(world_size()), 0);
   for (global_index_t row = 0; row < whole.rows; ++row)  // every row to the last process
     ++counts.back();
@@ -282,7 +235,7 @@ TEST(DistributedSolverTest, EmptyHaloNeedsNoExchange) {
 }
 
 TEST(DistributedSolverTest, TimeLimitStopsEveryProcessAtTheSameIteration) {
-  const CsrMatrix<double> whole = generated("poisson3d", 14);
+  const CsrMatrix<double> whole = generated_case("poisson3d", 14);
   const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
   const RowBlock<double> rows = my_rows(whole, partition);
   Options options = cpu_options(Method::cg, Preconditioner::none);
@@ -314,7 +267,7 @@ std::string error_on_every_process(Construct&& construct) {
 }
 
 TEST(DistributedFaults, ZeroPivotOnOneProcessIsThrownEverywhereWithItsGlobalRow) {
-  const CsrMatrix<double> whole = generated("poisson2d", 8);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 8);
   const RowPartition partition = test::partition_of(whole, RowBalance::rows);
   RowBlock<double> rows = my_rows(whole, partition);
   const int last = world_size() - 1;
@@ -336,7 +289,7 @@ TEST(DistributedFaults, ZeroPivotOnOneProcessIsThrownEverywhereWithItsGlobalRow)
 }
 
 TEST(DistributedFaults, NonFiniteValueOnOneProcessNamesThatRank) {
-  const CsrMatrix<double> whole = generated("poisson2d", 8);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 8);
   const RowPartition partition = test::partition_of(whole, RowBalance::rows);
   RowBlock<double> rows = my_rows(whole, partition);
   const int last = world_size() - 1;
@@ -352,7 +305,7 @@ TEST(DistributedFaults, NonFiniteValueOnOneProcessNamesThatRank) {
 }
 
 TEST(DistributedFaults, ColumnOutOfRangeIsThrownEverywhere) {
-  const CsrMatrix<double> whole = generated("poisson2d", 8);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 8);
   const RowPartition partition = test::partition_of(whole, RowBalance::rows);
   RowBlock<double> rows = my_rows(whole, partition);
   if (world_rank() == 0) rows.columns[0] = 64;
@@ -367,7 +320,7 @@ TEST(DistributedFaults, ColumnOutOfRangeIsThrownEverywhere) {
 
 TEST(DistributedFaults, OptionsThatDifferFromRankZerosAreFoundAtSetup) {
   if (world_size() == 1) GTEST_SKIP() << "needs two processes";
-  const CsrMatrix<double> whole = generated("poisson2d", 8);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 8);
   const RowPartition partition = test::partition_of(whole, RowBalance::rows);
   const RowBlock<double> rows = my_rows(whole, partition);
   const double tolerance = world_rank() == 1 ? 1e-6 : 1e-8;
@@ -381,7 +334,7 @@ TEST(DistributedFaults, OptionsThatDifferFromRankZerosAreFoundAtSetup) {
 }
 
 TEST(DistributedFaults, FactorizationsNeedOneProcess) {
-  const CsrMatrix<double> whole = generated("poisson2d", 8);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 8);
   const RowPartition partition = test::partition_of(whole, RowBalance::rows);
   const RowBlock<double> rows = my_rows(whole, partition);
   const auto build = [&] {
@@ -401,7 +354,7 @@ TEST(DistributedFaults, FactorizationsNeedOneProcess) {
 }
 
 TEST(DistributedFaults, UpdateWithAZeroPivotKeepsTheOldSystemEverywhere) {
-  const CsrMatrix<double> whole = generated("poisson2d", 10);
+  const CsrMatrix<double> whole = generated_case("poisson2d", 10);
   const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
   RowBlock<double> rows = my_rows(whole, partition);
   DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),

@@ -1,0 +1,216 @@
+// spk::DistributedSolver on the GPU path under mpirun (spk_tests_mpi; every test skips without
+// a GPU, or fails under SPK_REQUIRE_GPU=1). On the one-GPU machine:
+//   - NCCL with one process: setup, the allreduce on device scalars, CUDA graphs;
+//   - the mpi transport with 2-4 processes sharing the GPU, running the same exchange plan
+//     (neighbours, buffers, order) as NCCL, so that only the transport is left for the
+//     multi-GPU run;
+// against the single-GPU Solver (each process solves the whole system itself): the count
+// within 1, x within 1e-6, the true residual met, every process the same.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/mpi/distributed_comparison.hpp"
+#include "tests/mpi/mpi_test_support.hpp"
+#include "tests/test_support.hpp"
+
+namespace spk {
+namespace {
+
+using test::Comparison;
+using test::expect_every_process_agrees;
+using test::generated_case;
+using test::my_part;
+using test::my_rows;
+using test::solve_both;
+using test::world_rank;
+using test::world_size;
+
+Options gpu_options(Method method, Preconditioner preconditioner, const std::string& format) {
+  Options options = test::cpu_options(method, preconditioner);
+  options.device = Device::gpu;
+  options.spmv.format = parse_format(format);
+  return options;
+}
+
+// The transport this many processes can use on a one-GPU machine (NCCL needs a GPU each);
+// SPK_TEST_TRANSPORT=nccl asks for NCCL with any count (a machine with a GPU per process).
+Transport transport_here() {
+  const char* chosen = std::getenv("SPK_TEST_TRANSPORT");
+  if (chosen != nullptr && std::string(chosen) == "nccl") return Transport::nccl;
+  return world_size() == 1 ? Transport::nccl : Transport::mpi;
+}
+
+void expect_matches_one_gpu(const Comparison& result, const char* label) {
+  ASSERT_EQ(result.single.status, SolveStatus::converged) << result.single.message;
+  EXPECT_EQ(result.distributed.status, SolveStatus::converged) << result.distributed.message;
+  EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
+  EXPECT_LT(result.solution_difference, 1e-6);
+  EXPECT_LE(result.distributed.true_residual, result.distributed.threshold);
+  expect_every_process_agrees(result.distributed);
+  if (world_rank() == 0)
+    std::printf("  %s, %d processes over %s: %d iterations (one GPU: %d)\n", label, world_size(),
+                result.transport.c_str(), result.distributed.iterations,
+                result.single.iterations);
+}
+
+struct GpuCase {
+  const char* label;
+  CsrMatrix<double> (*matrix)();
+  Method method;
+  Preconditioner preconditioner;
+  const char* format;
+};
+
+const GpuCase gpu_cases[] = {
+    {"poisson3d_16_cg_ellpack-r", [] { return generated_case("poisson3d", 16); }, Method::cg,
+     Preconditioner::none, "ellpack-r"},
+    {"poisson3d27_12_cg_jacobi_csr", [] { return generated_case("poisson3d", 12, 27); }, Method::cg,
+     Preconditioner::jacobi, "csr"},
+    {"poisson2d_48_cg_chebyshev_hyb", [] { return generated_case("poisson2d", 48); }, Method::cg,
+     Preconditioner::chebyshev, "hyb"},
+    {"convdiff3d_12_bicgstab_ellpack", [] { return generated_case("convdiff3d", 12); },
+     Method::bicgstab, Preconditioner::none, "ellpack"},
+    {"convdiff2d_48_bicgstab_jacobi_auto",
+     [] { return generated_case("convdiff2d", 48, 7, 0.5, "central"); }, Method::bicgstab,
+     Preconditioner::jacobi, "auto"},
+};
+
+class DistributedGpu : public ::testing::TestWithParam<GpuCase> {};
+
+TEST_P(DistributedGpu, MatchesOneGpu) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const GpuCase& c = GetParam();
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  const Comparison result = solve_both(c.matrix(), gpu_options(c.method, c.preconditioner, c.format),
+                                       RowBalance::nonzeros, distributed);
+  EXPECT_EQ(result.transport,
+            transport_here() == Transport::nccl ? "nccl" : "mpi (host-staged)");
+  expect_matches_one_gpu(result, c.label);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, DistributedGpu, ::testing::ValuesIn(gpu_cases),
+                         [](const auto& test) {
+                           std::string name = test.param.label;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+// The same system on the CPU path and the GPU path over the same processes: the same count
+// within 1 (the sums round differently on the two).
+TEST(DistributedGpuPaths, GpuMatchesTheCpuPathOverTheSameProcesses) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson3d", 14);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  const RowBlock<double> rows = my_rows(whole, partition);
+  const std::vector<double> b =
+      my_part(test::random_vector(static_cast<std::size_t>(whole.rows), 3), partition);
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  DistributedSolver<double> cpu(MPI_COMM_WORLD, arrays_of(rows),
+                                test::cpu_options(Method::cg, Preconditioner::jacobi));
+  DistributedSolver<double> gpu(MPI_COMM_WORLD, arrays_of(rows),
+                                gpu_options(Method::cg, Preconditioner::jacobi, "ellpack-r"),
+                                distributed);
+  std::vector<double> x_cpu(b.size(), 0.0), x_gpu(b.size(), 0.0);
+  const SolveResult on_cpu = cpu.solve(b, x_cpu);
+  const SolveResult on_gpu = gpu.solve(b, x_gpu);
+  ASSERT_EQ(on_cpu.status, SolveStatus::converged);
+  ASSERT_EQ(on_gpu.status, SolveStatus::converged) << on_gpu.message;
+  EXPECT_NEAR(on_gpu.iterations, on_cpu.iterations, 1);
+  EXPECT_LT(test::distributed_relative_error(x_gpu, x_cpu), 1e-6);
+  EXPECT_EQ(gpu.setup_info().device, Device::gpu);
+  EXPECT_GE(gpu.process_info().device, 0);
+}
+
+// Overlap off, and (NCCL) the iteration captured as a CUDA graph: the same iterations.
+TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson3d", 16);
+  Options options = gpu_options(Method::cg, Preconditioner::jacobi, "ellpack-r");
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  options.solver.cuda_graph = false;
+  const Comparison plain = solve_both(whole, options, RowBalance::nonzeros, distributed);
+  options.solver.cuda_graph = true;
+  const Comparison graph = solve_both(whole, options, RowBalance::nonzeros, distributed);
+  distributed.overlap = false;
+  const Comparison serial = solve_both(whole, options, RowBalance::nonzeros, distributed);
+  for (const Comparison* run : {&plain, &graph, &serial}) expect_matches_one_gpu(*run, "poisson3d_16");
+  EXPECT_EQ(graph.distributed.iterations, plain.distributed.iterations);
+  EXPECT_EQ(serial.distributed.iterations, plain.distributed.iterations);
+  EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);
+}
+
+// update_values on the GPU path: the new system's solution; multiply is the whole product.
+TEST(DistributedGpuPaths, UpdateValuesAndMultiply) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  CsrMatrix<double> whole = generated_case("poisson3d", 12);
+  const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)),
+                                   gpu_options(Method::cg, Preconditioner::jacobi, "csr"),
+                                   distributed);
+  // multiply: y = A x against the reference on the whole matrix
+  const std::vector<double> x = test::random_vector(static_cast<std::size_t>(whole.rows), 11);
+  std::vector<double> y_whole(x.size());
+  reference_spmv(whole, x.data(), y_whole.data());
+  const std::vector<double> x_local = my_part(x, partition);
+  std::vector<double> y_local(x_local.size(), std::nan(""));  // poisoned
+  solver.multiply(x_local.data(), y_local.data());
+  EXPECT_LT(test::distributed_relative_error(y_local, my_part(y_whole, partition)), 1e-14);
+
+  // A + 2 I: same pattern, new values
+  for (index_t row = 0; row < whole.rows; ++row)
+    for (index_t k = whole.row_offsets[row]; k < whole.row_offsets[row + 1]; ++k)
+      if (whole.columns[k] == row) whole.values[k] += 2.0;
+  const RowBlock<double> rows = my_rows(whole, partition);
+  solver.update_values(rows.values);
+  Solver<double> single(arrays_of(whole), gpu_options(Method::cg, Preconditioner::jacobi, "csr"));
+  const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 5);
+  std::vector<double> x_single(b.size(), 0.0);
+  const SolveResult expected = single.solve(b, x_single);
+  const std::vector<double> b_local = my_part(b, partition);
+  std::vector<double> x_new(b_local.size(), 0.0);
+  const SolveResult result = solver.solve(b_local, x_new);
+  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_NEAR(result.iterations, expected.iterations, 1);
+  EXPECT_LT(test::distributed_relative_error(x_new, my_part(x_single, partition)), 1e-6);
+}
+
+// A process without rows, and blocks without a halo, on the GPU path.
+TEST(DistributedGpuPaths, EmptyProcessAndEmptyHalo) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson2d", 20);
+  // The last process gets no rows (with one process: all of them).
+  std::vector<global_index_t> counts(static_cast<std::size_t>(world_size()), 0);
+  const int busy = std::max(1, world_size() - 1);
+  for (int p = 0; p < busy; ++p)
+    counts[static_cast<std::size_t>(p)] = whole.rows / busy + (p < whole.rows % busy ? 1 : 0);
+  const RowPartition partition = partition_from_counts(counts);
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  const Options options = gpu_options(Method::cg, Preconditioner::jacobi, "ellpack-r");
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)), options,
+                                   distributed);
+  const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 9);
+  const std::vector<double> b_local = my_part(b, partition);
+  std::vector<double> x_local(b_local.size(), 0.0);
+  const SolveResult result = solver.solve(b_local, x_local);
+  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_LE(result.true_residual, result.threshold);
+  expect_every_process_agrees(result);
+  const CommunicationPhases phases = solver.time_phases(5);
+  EXPECT_GT(phases.product_ms, 0.0);
+  EXPECT_GE(phases.allreduce_ms, 0.0);
+  EXPECT_GT(solver.communication_times().exchanges, 0);
+}
+
+}  // namespace
+}  // namespace spk
