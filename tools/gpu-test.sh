@@ -25,7 +25,7 @@ if [ -x "$bin"/spk_tests_mpi ]; then
     for np in 1 2 3 4; do
       timeout 900 mpirun --allow-run-as-root --oversubscribe -np "$np" -x SPK_REQUIRE_GPU \
         -x SPK_SOURCE_DIR -x LD_LIBRARY_PATH -x OMP_NUM_THREADS -x NCCL_NVLS_ENABLE \
-        "$bin"/spk_tests_mpi >"$logs"/mpi-tests-np"$np".log 2>&1 || status=1
+        "$bin"/spk_tests_mpi --gtest_color=no >"$logs"/mpi-tests-np"$np".log 2>&1 || status=1
       echo "mpirun -np $np spk_tests_mpi:"
       grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|^\[rank" "$logs"/mpi-tests-np"$np".log | head -40
     done

@@ -218,7 +218,25 @@ TEST(ConfigDistributed, PartitionIsNnzOrRows) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {partition: metis}\n"),
             "run.yaml:2: distributed.partition: unknown value 'metis' (valid: nnz, rows)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {ranks: 4}\n"),
-            "run.yaml:2: distributed.ranks: unknown key (valid keys: partition)");
+            "run.yaml:2: distributed.ranks: unknown key (valid keys: partition, transport, "
+            "overlap)");
+}
+
+TEST(ConfigDistributed, TransportAndOverlap) {
+  const RunConfig defaults = parse(kGenerated);
+  EXPECT_EQ(defaults.distributed.transport, Transport::automatic);
+  EXPECT_TRUE(defaults.distributed.overlap);
+  const RunConfig chosen =
+      parse(std::string(kGenerated) + "distributed: {transport: nccl, overlap: false}\n");
+  EXPECT_EQ(chosen.distributed.transport, Transport::nccl);
+  EXPECT_FALSE(chosen.distributed.overlap);
+  EXPECT_EQ(parse(kGenerated, {"distributed.transport=mpi"}).distributed.transport,
+            Transport::mpi);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {transport: ucx}\n"),
+            "run.yaml:2: distributed.transport: unknown value 'ucx' (valid: auto, nccl, mpi)");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {overlap: 3}\n").find(
+                "run.yaml:2: distributed.overlap:"),
+            0u);
 }
 
 TEST(ConfigDefaults, KeysNotGivenKeepTheirDefaults) {
