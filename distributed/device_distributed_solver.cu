@@ -106,14 +106,18 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     const bool nccl = uses_nccl(c, distributed.transport, binding);
     context_ = std::make_unique<DeviceContext>();
     const cudaStream_t stream = context_->stream();
-    if (nccl) nccl_ = std::make_unique<NcclCommunicator>(c);
+    if (nccl) {
+      nccl_ = std::make_unique<NcclCommunicator>(c);
+      local_stream_ = std::make_unique<CudaStream>();  // the local product beside NCCL's
+    }
+    const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
 
     // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
     std::unique_ptr<SpmvBackend<T>> local, halo;
     TuningReport halo_tuning;
     on_every_process(c, [&] {
-      local = make_block_backend(rows.split.local, options.spmv, stream, &this->setup.tuning,
-                                 false);
+      local = make_block_backend(rows.split.local, options.spmv, local_stream,
+                                 &this->setup.tuning, false);
       if (rows.split.halo.nnz() > 0)
         halo = make_block_backend(rows.split.halo, options.spmv, stream, &halo_tuning, true);
       upload_pattern(rows.split.pattern);
@@ -126,8 +130,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           DistributedBlocks<T> blocks;
           blocks.local = std::move(local);
           blocks.halo = std::move(halo);
-          blocks.exchange =
-              std::make_unique<DeviceHaloExchange<T>>(c, nccl_.get(), std::move(plan), stream);
+          blocks.exchange = std::make_unique<DeviceHaloExchange<T>>(c, nccl_.get(),
+                                                                    std::move(plan), stream,
+                                                                    local_stream);
           blocks.refresh_values = [this](const SplitRows<T>& split) { refresh_blocks(split); };
           return blocks;
         },
@@ -267,6 +272,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
                        DeviceBuffer<T>& staged) {
     if (backend == nullptr || values.empty()) return;
     if (staged.size() != values.size()) staged = DeviceBuffer<T>(values.size(), "update_values");
+    SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));  // the last update has read it
     staged.copy_from_host(values);
     backend->update_values(staged.data(), nullptr);
   }
@@ -291,6 +297,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
   std::unique_ptr<DeviceContext> context_;
   std::unique_ptr<NcclCommunicator> nccl_;
+  std::unique_ptr<CudaStream> local_stream_;  // nccl: the local block's stream
   SpmvBackend<T>* local_backend_ = nullptr;  // owned by the matrix's blocks
   SpmvBackend<T>* halo_backend_ = nullptr;
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;

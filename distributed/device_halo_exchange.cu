@@ -19,6 +19,13 @@ __global__ void gather_entries(index_t count, const index_t* __restrict__ rows,
 
 }  // namespace
 
+CudaStream::CudaStream() {
+  SPK_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+CudaStream::~CudaStream() {
+  if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+}
+
 template <class T>
 PinnedBuffer<T>::PinnedBuffer(std::size_t count) {
   if (count > 0) SPK_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
@@ -30,11 +37,13 @@ PinnedBuffer<T>::~PinnedBuffer() {
 
 template <class T>
 DeviceHaloExchange<T>::DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator* nccl,
-                                          HaloPlan plan, cudaStream_t stream)
+                                          HaloPlan plan, cudaStream_t stream,
+                                          cudaStream_t local_stream)
     : HaloExchange<T>(std::move(plan)),
       comm_(comm),
       nccl_(nccl),
       stream_(stream),
+      local_stream_(local_stream),
       send_rows_(this->plan_.send_rows.size(), "halo send rows"),
       send_buffer_(this->plan_.send_rows.size(), "halo send buffer"),
       halo_(static_cast<std::size_t>(this->plan_.halo_size), "halo vector"),
@@ -42,18 +51,14 @@ DeviceHaloExchange<T>::DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator*
       host_halo_(nccl ? 0 : static_cast<std::size_t>(this->plan_.halo_size)),
       requests_(this->plan_.sources.size() + this->plan_.targets.size()) {
   send_rows_.copy_from_host(this->plan_.send_rows);
-  SPK_CUDA_CHECK(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming));
-  if (nccl_ != nullptr) {
-    SPK_CUDA_CHECK(cudaEventCreateWithFlags(&arrived_, cudaEventDisableTiming));
-    SPK_CUDA_CHECK(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking));
-  }
+  for (cudaEvent_t* event : {&packed_, &x_ready_, &local_done_})
+    SPK_CUDA_CHECK(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
 }
 
 template <class T>
 DeviceHaloExchange<T>::~DeviceHaloExchange() {
-  if (comm_stream_ != nullptr) (void)cudaStreamDestroy(comm_stream_);
-  if (arrived_ != nullptr) (void)cudaEventDestroy(arrived_);
-  if (packed_ != nullptr) (void)cudaEventDestroy(packed_);
+  for (cudaEvent_t event : {packed_, x_ready_, local_done_})
+    if (event != nullptr) (void)cudaEventDestroy(event);
 }
 
 template <class T>
@@ -68,27 +73,43 @@ void DeviceHaloExchange<T>::pack(const T* x) {
 }
 
 template <class T>
+void DeviceHaloExchange<T>::before_local() {
+  if (local_stream_ == stream_) return;
+  // During an exchange the local product reads x as start() found it; otherwise (no overlap,
+  // or the product alone) it follows everything queued so far.
+  if (!exchanging_) SPK_CUDA_CHECK(cudaEventRecord(x_ready_, stream_));
+  SPK_CUDA_CHECK(cudaStreamWaitEvent(local_stream_, x_ready_, 0));
+}
+
+template <class T>
+void DeviceHaloExchange<T>::after_local() {
+  if (local_stream_ == stream_) return;
+  SPK_CUDA_CHECK(cudaEventRecord(local_done_, local_stream_));
+  SPK_CUDA_CHECK(cudaStreamWaitEvent(stream_, local_done_, 0));
+}
+
+template <class T>
 void DeviceHaloExchange<T>::start(const T* x) {
   ++this->times_.exchanges;
+  exchanging_ = true;
+  if (local_stream_ != stream_) SPK_CUDA_CHECK(cudaEventRecord(x_ready_, stream_));
   if (idle()) return;
   const double begin = MPI_Wtime();
-  pack(x);
   if (nccl_ != nullptr) {
     const NcclLibrary& nccl = nccl_->library();
-    SPK_CUDA_CHECK(cudaEventRecord(packed_, stream_));
-    SPK_CUDA_CHECK(cudaStreamWaitEvent(comm_stream_, packed_, 0));
+    pack(x);
     SPK_NCCL_CHECK(nccl.group_start());
     for (const HaloSource& source : this->plan_.sources)
       SPK_NCCL_CHECK(nccl.recv(halo_.data() + source.first_slot,
                                static_cast<std::size_t>(source.count), nccl_datatype<T>(),
-                               source.rank, nccl_->get(), comm_stream_));
+                               source.rank, nccl_->get(), stream_));
     for (const HaloTarget& target : this->plan_.targets)
       SPK_NCCL_CHECK(nccl.send(send_buffer_.data() + target.first,
                                static_cast<std::size_t>(target.count), nccl_datatype<T>(),
-                               target.rank, nccl_->get(), comm_stream_));
+                               target.rank, nccl_->get(), stream_));
     SPK_NCCL_CHECK(nccl.group_end());
-    SPK_CUDA_CHECK(cudaEventRecord(arrived_, comm_stream_));
   } else {
+    pack(x);
     const std::size_t bytes = this->plan_.send_rows.size() * sizeof(T);
     if (bytes > 0)
       SPK_CUDA_CHECK(cudaMemcpyAsync(host_send_.data(), send_buffer_.data(), bytes,
@@ -100,11 +121,10 @@ void DeviceHaloExchange<T>::start(const T* x) {
 
 template <class T>
 const T* DeviceHaloExchange<T>::finish() {
+  exchanging_ = false;
   if (idle()) return halo_.data();
   const double begin = MPI_Wtime();
-  if (nccl_ != nullptr) {
-    SPK_CUDA_CHECK(cudaStreamWaitEvent(stream_, arrived_, 0));
-  } else {
+  if (nccl_ == nullptr) {  // nccl: the halo follows the group on the solver's stream
     SPK_CUDA_CHECK(cudaEventSynchronize(packed_));  // the send buffer is on the host
     std::size_t request = 0;
     for (const HaloSource& source : this->plan_.sources)

@@ -2,11 +2,14 @@
 // DeviceHaloExchange<T>: the halo of a distributed x in GPU memory, on the solver's stream,
 // over one of two transports (the same HaloPlan, neighbours and order for both):
 //
-//   nccl   start: pack the entries neighbours need (a gather kernel) on the stream; a second
-//          stream waits for it (event) and runs one NCCL group of ncclRecv/ncclSend per
-//          neighbour; finish: the solver's stream waits for that group (event). Nothing
-//          synchronizes the host, so the caller's local product runs while the halo travels
-//          and the whole product can be captured in a CUDA graph.
+//   nccl   start: pack the entries neighbours need (a gather kernel) and run one NCCL group of
+//          ncclRecv/ncclSend per neighbour, on the solver's stream, where the inner products'
+//          allreduces also run: every NCCL call of the communicator is on one stream, in one
+//          order on every process. The local product runs meanwhile on a stream of its own
+//          (`local_stream`, the local block's backend's): before_local makes it wait for x
+//          (an event recorded when start began), after_local makes the solver's stream wait
+//          for it. Nothing synchronizes the host, and the whole product can be captured in a
+//          CUDA graph (the two streams fork and join through events).
 //   mpi    host-staged, for ranks that share a GPU (NCCL refuses that) or a machine without
 //          NCCL: start packs and copies the send buffer to pinned host memory; finish waits
 //          for that copy only (the local product queued after it keeps running), exchanges
@@ -20,6 +23,19 @@
 #include "spmv/base/device_buffer.hpp"
 
 namespace spk {
+
+// A non-blocking CUDA stream, destroyed with its owner.
+class CudaStream {
+ public:
+  CudaStream();
+  ~CudaStream();
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
 
 // Page-locked host memory (cudaMallocHost), so that copies to and from it run asynchronously.
 template <class T>
@@ -38,15 +54,18 @@ class PinnedBuffer {
 template <class T>
 class DeviceHaloExchange final : public HaloExchange<T> {
  public:
-  // nccl: the transport; null for host-staged MPI over comm. stream: the solver's.
+  // nccl: the transport; null for host-staged MPI over comm. stream: the solver's;
+  // local_stream: the local block's (nccl; the solver's stream for mpi).
   DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator* nccl, HaloPlan plan,
-                     cudaStream_t stream);
+                     cudaStream_t stream, cudaStream_t local_stream);
   ~DeviceHaloExchange() override;
   DeviceHaloExchange(const DeviceHaloExchange&) = delete;
   DeviceHaloExchange& operator=(const DeviceHaloExchange&) = delete;
 
   void start(const T* x) override;
   const T* finish() override;
+  void before_local() override;
+  void after_local() override;
   bool capturable() const override { return nccl_ != nullptr; }
   std::string transport() const override { return nccl_ ? "nccl" : "mpi (host-staged)"; }
 
@@ -57,9 +76,11 @@ class DeviceHaloExchange final : public HaloExchange<T> {
   MPI_Comm comm_;
   const NcclCommunicator* nccl_;
   cudaStream_t stream_;
-  cudaStream_t comm_stream_ = nullptr;  // nccl: where the group runs
-  cudaEvent_t packed_ = nullptr;        // the send buffer is ready (on the host, for mpi)
-  cudaEvent_t arrived_ = nullptr;       // nccl: the halo is in device memory
+  cudaStream_t local_stream_;
+  cudaEvent_t packed_ = nullptr;      // mpi: the send buffer is on the host
+  cudaEvent_t x_ready_ = nullptr;     // nccl: x as start() found it
+  cudaEvent_t local_done_ = nullptr;  // nccl: the local product has run
+  bool exchanging_ = false;           // between start() and finish()
   DeviceBuffer<index_t> send_rows_;
   DeviceBuffer<T> send_buffer_;
   DeviceBuffer<T> halo_;

@@ -35,8 +35,10 @@ class DistributedOperator final : public LinearOperator<T> {
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     exchange_.start(x);  // x's entries -> neighbours
     const T* x_halo = overlap_ ? nullptr : exchange_.finish();
-    local_.apply_scaled(alpha, x, beta, y);       // y = alpha A_local x + beta y
-    if (overlap_) x_halo = exchange_.finish();    // neighbours' entries of x
+    exchange_.before_local();
+    local_.apply_scaled(alpha, x, beta, y);  // y = alpha A_local x + beta y
+    exchange_.after_local();
+    if (overlap_) x_halo = exchange_.finish();  // neighbours' entries of x
     if (halo_has_entries_) halo_.apply_scaled(alpha, x_halo, T(1), y);  // y += alpha A_halo x_halo
   }
 

@@ -151,7 +151,11 @@ CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, 
     exchange.start(x);
     x_halo = exchange.finish();
   });
-  phases.local_ms = time_ms(repetitions, [&] { local.apply(x, y); });
+  phases.local_ms = time_ms(repetitions, [&] {
+    exchange.before_local();
+    local.apply(x, y);
+    exchange.after_local();
+  });
   if (halo != nullptr)
     phases.halo_ms = time_ms(repetitions, [&] { halo->apply_scaled(T(1), x_halo, T(1), y); });
   SPK_MPI_CHECK(MPI_Barrier(comm));

@@ -53,12 +53,16 @@ struct ExchangeTimes {
 //   start(x)   send this process's entries that neighbours need (x: its rows), post receives;
 //   finish()   wait for the halo; returns the halo vector (halo_size entries, in the memory x
 //              lives in: host or device).
+// and, around the local product (which may run on a stream of its own while the exchange
+// holds the solver's stream), before_local() and after_local().
 template <class T>
 class HaloExchange {
  public:
   virtual ~HaloExchange() = default;
   virtual void start(const T* x) = 0;
   virtual const T* finish() = 0;
+  virtual void before_local() {}  // the local product may start (it reads x, writes y)
+  virtual void after_local() {}   // the local product is queued: later work waits for it
   // Whether start/finish can be captured in a CUDA graph (stream-ordered, no host wait).
   virtual bool capturable() const = 0;
   virtual std::string transport() const = 0;

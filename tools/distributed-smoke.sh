@@ -18,10 +18,9 @@ run() {  # NAME LAUNCHER... -- extra sets
 }
 common=(solve --quiet --set device=gpu "$@")
 run one-gpu "$bin"/spkrylov "${common[@]}"
-run np1-nccl-graph "${mpi[@]}" -np 1 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl
-run np1-nccl-nograph "${mpi[@]}" -np 1 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl --set solver.cuda_graph=false
-run np2-nccl-graph "${mpi[@]}" -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl
-run np2-nccl-nograph "${mpi[@]}" -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl --set solver.cuda_graph=false
-run np2-nccl-nograph-nobind "${mpi[@]}" --bind-to none -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl --set solver.cuda_graph=false
-run np2-nccl-nooverlap "${mpi[@]}" -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl --set distributed.overlap=false
-run np2-mpi "${mpi[@]}" -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=mpi
+run np1-nccl "${mpi[@]}" -np 1 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl
+run np2-nccl "${mpi[@]}" -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl
+run np2-nccl-nobind "${mpi[@]}" --bind-to none -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl
+run np2-nccl-nobind-nograph "${mpi[@]}" --bind-to none -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl --set solver.cuda_graph=false
+run np2-nccl-nobind-nooverlap "${mpi[@]}" --bind-to none -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=nccl --set distributed.overlap=false
+run np2-mpi "${mpi[@]}" --bind-to none -np 2 "$bin"/spkrylov "${common[@]}" --set distributed.transport=mpi
