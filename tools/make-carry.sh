@@ -8,7 +8,8 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j2
 rm -rf carry/bin && mkdir -p carry/bin
 cp "$build"/apps/spkrylov "$build"/tests/spk_tests_cpu "$build"/tests/spk_tests_gpu carry/bin/
-for extra in "$build"/apps/heat3d "$build"/apps/libspk_distributed.so "$build"/tests/spk_tests_mpi; do
+for extra in "$build"/apps/heat3d "$build"/apps/libspk_distributed.so "$build"/tests/spk_tests_mpi \
+  "$build"/distributed/spk_nccl_pattern; do
   [ -e "$extra" ] && cp "$extra" carry/bin/
 done
 # The MPI plugin links the shared yaml-cpp 0.7 (Debian's); the GPU machine's Ubuntu has
