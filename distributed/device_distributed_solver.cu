@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "spmv/compressed_rows_operator.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/distributed_solver_impl.hpp"
@@ -113,17 +114,23 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
 
     // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
-    std::unique_ptr<SpmvBackend<T>> local, halo;
+    // The halo block keeps its non-empty rows only (compressed_rows_operator.hpp).
+    std::unique_ptr<SpmvBackend<T>> local;
+    std::unique_ptr<CompressedRowsOperator<T>> halo;
     TuningReport halo_tuning;
     on_every_process(c, [&] {
       local = make_block_backend(rows.split.local, options.spmv, local_stream,
                                  &this->setup.tuning, false);
-      if (rows.split.halo.nnz() > 0)
-        halo = make_block_backend(rows.split.halo, options.spmv, stream, &halo_tuning, true);
+      if (rows.split.halo.nnz() > 0) {
+        const NonEmptyRows<T> kept = drop_empty_rows(rows.split.halo);
+        halo = std::make_unique<CompressedRowsOperator<T>>(
+            make_block_backend(kept.matrix, options.spmv, stream, &halo_tuning, true), kept.rows,
+            rows.split.halo.rows);
+      }
       upload_pattern(rows.split.pattern);
     });
     local_backend_ = local.get();
-    halo_backend_ = halo.get();
+    halo_backend_ = halo ? &halo->backend() : nullptr;
     this->matrix = std::make_unique<DistributedMatrix<T>>(
         c, std::move(rows.split),
         [&](const SplitRows<T>&, HaloPlan plan) {
@@ -299,7 +306,8 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
                               (processes > 1 ? "es" : "") + " over " + transport() +
                               (binding.gpu_shared() ? ", GPUs shared" : "");
     this->setup.operator_name = local_backend_->name() + " local";
-    if (halo_backend_ != nullptr) this->setup.operator_name += " + " + halo_backend_->name() + " halo";
+    if (halo_backend_ != nullptr)
+      this->setup.operator_name += " + " + halo_backend_->name() + " halo (non-empty rows)";
     this->setup.format_details = local_backend_->details();
     this->setup.device_bytes =
         local_backend_->device_bytes() + (halo_backend_ ? halo_backend_->device_bytes() : 0);

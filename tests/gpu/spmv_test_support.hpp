@@ -184,7 +184,7 @@ double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& ma
 // read). Returns ||y - y_ref|| / ||y_ref|| with y_ref = alpha A x + beta y_start in fp64 on
 // the CPU; a y_ref of norm 0 (no rows, or alpha A x + beta y = 0) compares absolutely.
 template <class T>
-double spmv_scaled_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+double spmv_scaled_relative_error(const LinearOperator<T>& backend, const CsrMatrix<T>& matrix,
                                   T alpha, T beta, std::mt19937_64& rng, const TestStream& stream) {
   const std::vector<T> x = random_values<T>(static_cast<std::size_t>(matrix.cols), rng);
   const std::vector<T> y_start = beta == T(0)
@@ -207,7 +207,7 @@ double spmv_scaled_relative_error(const SpmvBackend<T>& backend, const CsrMatrix
 // on a fresh random x: alpha = -1.5, beta = 0.5 on a random y; alpha = -1.5, beta = 0 on a
 // NaN-poisoned y; alpha = 1, beta = 0 (what apply asks for) on a NaN-poisoned y.
 template <class T>
-void expect_scaled_products_match(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
+void expect_scaled_products_match(const LinearOperator<T>& backend, const CsrMatrix<T>& matrix,
                                   std::mt19937_64& rng, const TestStream& stream) {
   const double tolerance = spmv_tolerance<T>(max_row_length(matrix));
   const std::pair<T, T> scales[] = {{T(-1.5), T(0.5)}, {T(-1.5), T(0)}, {T(1), T(0)}};
