@@ -6,6 +6,7 @@
 //     multi-GPU run;
 // against the single-GPU Solver (each process solves the whole system itself): the count
 // within 1, x within 1e-6, the true residual met, every process the same.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -210,6 +211,28 @@ TEST(DistributedGpuPaths, EmptyProcessAndEmptyHalo) {
   EXPECT_GT(phases.product_ms, 0.0);
   EXPECT_GE(phases.allreduce_ms, 0.0);
   EXPECT_GT(solver.communication_times().exchanges, 0);
+}
+
+// NCCL needs a GPU per process: asking for it with more processes than GPUs is one agreed
+// error naming two ranks that share a GPU (on every process, none left waiting).
+TEST(DistributedGpuFaults, NcclWithProcessesSharingAGpuIsRefused) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  if (world_size() <= devices) GTEST_SKIP() << "every process has a GPU of its own here";
+  const CsrMatrix<double> whole = generated_case("poisson2d", 16);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  DistributedOptions distributed;
+  distributed.transport = Transport::nccl;
+  try {
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)),
+                                     gpu_options(Method::cg, Preconditioner::none, "csr"),
+                                     distributed);
+    ADD_FAILURE() << "no error";
+  } catch (const NotSupported& error) {
+    EXPECT_NE(std::string(error.what()).find("share one (NCCL refuses that)"), std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace
