@@ -97,6 +97,7 @@ LINKS = {
                    "NVIDIA/nccl#1244); growth with 8 nodes not modelled"),
     "pcie": dict(
         name="PCIe 5 x16 (host staging; GPUs without NVLink)",
+        labels={"p2p_us": "small host copy latency", "sum_us": "MPI shared-memory latency"},
         bw={"fast": 64.0, "slow": 64.0},
         bw_source="vendor: 64 GB/s a direction (PCIe 5 x16)",
         p2p_us={"fast": 10.0, "slow": 10.0},
@@ -365,12 +366,15 @@ def local_bytes(info):
     return 12 * info["local_nnz"] + 20 * info["rows"]
 
 
-def halo_product_bytes(info):
+def halo_product_bytes(info, rows_only=False):
     """y += A_halo x_halo in ELLPACK-R over all the block's rows: the entries, x_halo, and for
-    every row (empty ones too, spmv/formats/ell_kernels.cuh) its length, y read and y written."""
+    every row (empty ones too, spmv/formats/ell_kernels.cuh) its length, y read and y written.
+    rows_only: a halo block holding only its rows with entries (not implemented), each with a
+    row number, a length, y read and y written."""
     if info["halo_nnz"] == 0:
         return 0
-    return 12 * info["halo_nnz"] + 8 * info["halo_size"] + 20 * info["rows"]
+    rows = 24 * info["halo_rows"] if rows_only else 20 * info["rows"]
+    return 12 * info["halo_nnz"] + 8 * info["halo_size"] + rows
 
 
 def pack_bytes(info):
@@ -394,74 +398,89 @@ def vector_ms(solver, rows):
     return ms * (BICGSTAB_OVER_CG_VECTOR if solver == "bicgstab" else 1.0)
 
 
-def link_between(p, q, processes, topology):
-    """The link two ranks use: 'nvlink' within a node (or the one given), 'ib' across nodes."""
+def link_between(p, q, topology):
+    """The link two ranks use: within a node NVLink (or the topology given: 'nvlink', 'pcie'),
+    across nodes ('cluster': 8 GPUs a node, ranks in order) InfiniBand."""
     if topology != "cluster":
         return topology
     return "nvlink" if p // GPUS_PER_NODE == q // GPUS_PER_NODE else "ib"
 
 
-def exchange_ms(info, processes, topology, transport, scenario):
-    """One halo exchange: per link used, its latency + the larger of the bytes sent and received
-    over its bandwidth; links in parallel. mpi: host-staged over PCIe (two copies) in series."""
+def _figure(link, key, scenario):
+    """A link's figure; NCCL over PCIe takes PCIe's bandwidth and NVLink's latencies (no PCIe
+    figure for NCCL was found)."""
+    if link == "pcie" and key != "bw":
+        link = "nvlink"
+    return LINKS[link][key][scenario]
+
+
+def exchange_ms(info, topology, transport, scenario):
+    """One halo exchange as (before, during, after) the local product, in ms.
+    nccl (distributed/device_halo_exchange.hpp): send/recv on a second stream while the local
+      product runs; per link used, its latency + the larger of the bytes sent and received over
+      its bandwidth, links in parallel.
+    mpi: the packed entries are copied to the host before the local product (PCIe), MPI runs
+      while it computes, the halo is copied back after it; host memory copies not modelled."""
     per_link = {}
     for q, count in info["receives"].items():
-        link = link_between(info["rank"], q, processes, topology)
-        per_link.setdefault(link, [0, 0])[0] += 8 * count
+        per_link.setdefault(link_between(info["rank"], q, topology), [0, 0])[0] += 8 * count
     for q, count in info["sends"].items():
-        link = link_between(info["rank"], q, processes, topology)
-        per_link.setdefault(link, [0, 0])[1] += 8 * count
+        per_link.setdefault(link_between(info["rank"], q, topology), [0, 0])[1] += 8 * count
     if not per_link:
-        return 0.0
-    if transport == "mpi":
-        pcie = LINKS["pcie"]
-        staged = sum(2 * pcie["p2p_us"][scenario] * 1e-3 + (r + s) / (pcie["bw"][scenario] * 1e6)
-                     for r, s in per_link.values())
-        network = sum(LINKS[k]["p2p_us"][scenario] * 1e-3 + max(v) / (LINKS[k]["bw"][scenario] * 1e6)
-                      for k, v in per_link.items() if k == "ib")
-        return staged + network + pcie["sum_us"][scenario] * 1e-3
-    return max(LINKS[k]["p2p_us"][scenario] * 1e-3 + max(v) / (LINKS[k]["bw"][scenario] * 1e6)
-               for k, v in per_link.items())
+        return 0.0, 0.0, 0.0
+    if transport == "nccl":
+        return 0.0, max(_figure(k, "p2p_us", scenario) * 1e-3
+                        + max(v) / (_figure(k, "bw", scenario) * 1e6)
+                        for k, v in per_link.items()), 0.0
+    received = sum(v[0] for v in per_link.values())
+    sent = sum(v[1] for v in per_link.values())
+    copy_ms = LINKS["pcie"]["p2p_us"][scenario] * 1e-3
+    pcie = LINKS["pcie"]["bw"][scenario] * 1e6
+    network = max([LINKS["pcie"]["sum_us"][scenario] * 1e-3]  # shared memory: its latency only
+                  + [LINKS["ib"]["p2p_us"][scenario] * 1e-3
+                     + max(v) / (LINKS["ib"]["bw"][scenario] * 1e6)
+                     for k, v in per_link.items() if k == "ib"])
+    return copy_ms + sent / pcie, network, copy_ms + received / pcie
 
 
 def allreduce_ms(processes, topology, transport, scenario):
+    """One scalar summed over the processes. mpi: the dot is read back (a small copy, which
+    waits for the stream), MPI_Allgather, and written back."""
     if processes == 1:
         return 0.0
-    if transport == "mpi":  # device -> host, MPI_Allgather, host -> device
-        pcie = LINKS["pcie"]
-        network = LINKS["ib"]["sum_us"][scenario] if (
-            topology == "cluster" and processes > GPUS_PER_NODE) else pcie["sum_us"][scenario]
-        return (2 * pcie["p2p_us"][scenario] + network) * 1e-3
-    if topology == "cluster":
-        link = "ib" if processes > GPUS_PER_NODE else "nvlink"
-    else:
-        link = topology
-    return LINKS[link]["sum_us"][scenario] * 1e-3
+    across_nodes = topology == "cluster" and processes > GPUS_PER_NODE
+    if transport == "mpi":
+        network = LINKS["ib" if across_nodes else "pcie"]["sum_us"][scenario]
+        return (2 * LINKS["pcie"]["p2p_us"][scenario] + network) * 1e-3
+    link = "ib" if across_nodes else ("nvlink" if topology == "cluster" else topology)
+    return _figure(link, "sum_us", scenario) * 1e-3
 
 
 def iteration_ms(ranks, base, solver, topology="cluster", transport="nccl", overlap=True,
-                 scenario="fast", compute_scale=1.0):
-    """Predicted ms per iteration and the slowest rank's parts. base: a MEASURED entry (its SpMV
-    sets the bandwidth, its ms_graph / (spmvs x SpMV + vector calls) the overhead ratio o).
-    compute_scale multiplies every compute term (calibration to another GPU's 1-GPU run)."""
+                 scenario="fast", compute_scale=1.0, halo_rows_only=False):
+    """Predicted ms per iteration and the slowest rank's parts. base: a MEASURED entry: its
+    SpMV sets the bandwidth, ms / (SpMVs x SpMV + vector calls) the overhead ratio o (with CUDA
+    graphs; without for the mpi transport, which cannot be captured), applied to every compute
+    term. compute_scale multiplies them too (calibration to another GPU's 1-GPU run)."""
     processes = len(ranks)
     spec = SOLVERS[solver]
-    spmvs = spec["spmvs"]
     bw = csr_minimal_bytes(base["rows"], base["nnz"]) / base["spmv_ms"]  # bytes per ms
     ms = base["ms_nograph"] if transport == "mpi" and processes > 1 else base["ms_graph"]
-    overhead = ms / (spmvs * base["spmv_ms"] + vector_ms(solver, base["rows"]))
+    overhead = ms / (spec["spmvs"] * base["spmv_ms"] + vector_ms(solver, base["rows"]))
+    scale = overhead * compute_scale
     sums = spec["sums"] * allreduce_ms(processes, topology, transport, scenario)
     worst = None
     for info in ranks:
-        local = local_bytes(info) / bw * compute_scale
-        halo = halo_product_bytes(info) / bw * compute_scale
-        pack = pack_bytes(info) / bw * compute_scale
-        exchange = exchange_ms(info, processes, topology, transport, scenario)
-        product = pack + (max(local, exchange) if overlap else local + exchange) + halo
-        vector = vector_ms(solver, info["rows"]) * compute_scale
-        total = overhead * (spmvs * product + vector) + sums
-        parts = dict(total=total, local=local, exchange=exchange, halo=halo, pack=pack,
-                     vector=vector, sums=sums, overhead=overhead)
+        local = local_bytes(info) / bw * scale
+        halo = halo_product_bytes(info, halo_rows_only) / bw * scale
+        pack = pack_bytes(info) / bw * scale
+        before, during, after = exchange_ms(info, topology, transport, scenario)
+        middle = max(local, during) if overlap else local + during
+        product = pack + before + middle + after + halo
+        vector = vector_ms(solver, info["rows"]) * scale
+        total = spec["spmvs"] * product + vector + sums
+        parts = dict(total=total, local=local, exchange=before + during + after, halo=halo,
+                     pack=pack, vector=vector, sums=sums, overhead=overhead)
         if worst is None or total > worst["total"]:
             worst = parts
     return worst
@@ -472,7 +491,7 @@ def spmv_ms(ranks, base, topology="cluster", scenario="fast"):
     bw = csr_minimal_bytes(base["rows"], base["nnz"]) / base["spmv_ms"]
     worst = 0.0
     for info in ranks:
-        exchange = exchange_ms(info, len(ranks), topology, "nccl", scenario)
+        exchange = exchange_ms(info, topology, "nccl", scenario)[1]
         t = (pack_bytes(info) + halo_product_bytes(info)) / bw + max(local_bytes(info) / bw,
                                                                       exchange)
         worst = max(worst, t)
@@ -518,10 +537,10 @@ def case_ranks(case, gpus):
 
 
 def predict(case, gpus, topology="cluster", transport="nccl", overlap=True, scenario="fast",
-            compute_scale=1.0):
+            compute_scale=1.0, halo_rows_only=False):
     spec = CASES[case]
     return iteration_ms(case_ranks(case, gpus), MEASURED[spec["base"]], spec["solver"], topology,
-                        transport, overlap, scenario, compute_scale)
+                        transport, overlap, scenario, compute_scale, halo_rows_only)
 
 
 def calibrated_prediction(case, gpus, measured_1gpu_ms, topology, transport, overlap):
@@ -538,18 +557,20 @@ def _mb(x):
     return f"{x / 1e6:.2f}"
 
 
-def _range(a, b, fmt):
+def span(a, b, fmt):
     return fmt.format(a) if fmt.format(a) == fmt.format(b) else fmt.format(a) + "–" + fmt.format(b)
 
 
 def parameter_table():
-    lines = ["| link | bandwidth a direction GB/s (fast / slow) | send/recv latency µs | "
-             "8-byte sum µs | sources |", "|---|---|---|---|---|"]
+    lines = ["| link | figure | fast | slow | source |", "|---|---|---|---|---|"]
     for link in LINKS.values():
-        lines.append(f"| {link['name']} | {link['bw']['fast']:g} / {link['bw']['slow']:g} | "
-                     f"{link['p2p_us']['fast']:g} / {link['p2p_us']['slow']:g} | "
-                     f"{link['sum_us']['fast']:g} / {link['sum_us']['slow']:g} | "
-                     f"{link['bw_source']}; {link['p2p_source']}; {link['sum_source']} |")
+        for key, label, unit in (("bw", "bandwidth a direction", "GB/s"),
+                                 ("p2p_us", "send/recv latency", "µs"),
+                                 ("sum_us", "8-byte sum latency", "µs")):
+            source = link[{"bw": "bw_source", "p2p_us": "p2p_source", "sum_us": "sum_source"}[key]]
+            label = link.get("labels", {}).get(key, label)
+            lines.append(f"| {link['name']} | {label} | {link[key]['fast']:g} {unit} | "
+                         f"{link[key]['slow']:g} {unit} | {source} |")
     return "\n".join(lines)
 
 
@@ -586,9 +607,21 @@ def time_table(cases, weak=False):
         for gpus in GPU_COUNTS:
             fast, slow = (predict(case, gpus, scenario=s)["total"] for s in ("fast", "slow"))
             factor = 1.0 if weak else gpus
-            cells.append(f"{_range(fast, slow, '{:.4f}')} · "
-                         f"{_range(100 * one / (factor * fast), 100 * one / (factor * slow), '{:.0f}')}%")
+            cells.append(f"{span(fast, slow, '{:.4f}')} · "
+                         f"{span(100 * one / (factor * fast), 100 * one / (factor * slow), '{:.0f}')}%")
         lines.append(f"| {CASES[case]['label']} | {one:.4f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def rows_only_table(cases):
+    lines = ["| case | " + " | ".join(f"{g} GPUs: all rows → own rows" for g in GPU_COUNTS) + " |",
+             "|---" * (1 + len(GPU_COUNTS)) + "|"]
+    for case in cases:
+        one = predict(case, 1)["total"]
+        cells = [f"{100 * one / (g * predict(case, g)['total']):.0f}% → "
+                 f"{100 * one / (g * predict(case, g, halo_rows_only=True)['total']):.0f}%"
+                 for g in GPU_COUNTS]
+        lines.append(f"| {CASES[case]['label']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -604,6 +637,26 @@ def parts_table(cases, gpus_list=(2, 64)):
     return "\n".join(lines)
 
 
+def variants_table(cases, gpus=2):
+    """The runs of tools/scaling-run.sh, predicted for H100s over NVLink (fast–slow links)."""
+    variants = [("nccl, overlap", dict()), ("nccl, no overlap", dict(overlap=False)),
+                ("mpi (host-staged)", dict(transport="mpi")),
+                ("nccl, halo block of its rows only", dict(halo_rows_only=True))]
+    lines = ["| case | 1 GPU ms | " + " | ".join(f"{gpus} GPUs, {v}" for v, _ in variants) + " |",
+             "|---" * (2 + len(variants)) + "|"]
+    for case in cases:
+        one = predict(case, 1)["total"]
+        cells = []
+        for _, options in variants:
+            fast, slow = (predict(case, gpus, scenario=s, **options)["total"]
+                          for s in ("fast", "slow"))
+            factor = 1.0 if "n_by_gpus" in CASES[case] else gpus
+            cells.append(f"{span(fast, slow, '{:.4f}')} · "
+                         f"{span(100 * one / (factor * fast), 100 * one / (factor * slow), '{:.0f}')}%")
+        lines.append(f"| {CASES[case]['label']} | {one:.4f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def powerlaw_table(powerlaw):
     base = MEASURED["powerlaw"]
     one = spmv_ms(rank_counts(powerlaw, 1), base)
@@ -611,8 +664,8 @@ def powerlaw_table(powerlaw):
     for gpus in GPU_COUNTS:
         ranks = rank_counts(powerlaw, gpus)
         fast, slow = (spmv_ms(ranks, base, scenario=s) for s in ("fast", "slow"))
-        cells.append(f"{_range(fast, slow, '{:.4f}')} · "
-                     f"{_range(100 * one / (gpus * fast), 100 * one / (gpus * slow), '{:.0f}')}%")
+        cells.append(f"{span(fast, slow, '{:.4f}')} · "
+                     f"{span(100 * one / (gpus * fast), 100 * one / (gpus * slow), '{:.0f}')}%")
     return ("| SpMV alone | 1 GPU ms | " + " | ".join(f"{g} GPUs" for g in GPU_COUNTS) + " |\n"
             + "|---" * (2 + len(GPU_COUNTS)) + "|\n"
             + f"| power-law 2M rows, avg 8 | {one:.4f} | " + " | ".join(cells) + " |")
@@ -629,8 +682,14 @@ def print_tables():
     print(time_table(["poisson7-256", "poisson27-160", "convdiff-160"]))
     print("\nWeak scaling (efficiency = 1-GPU time / P-GPU time):\n")
     print(time_table(["weak7"], weak=True))
-    print("\nWhere the time goes (the slowest rank, fast links, ms per iteration before o):\n")
+    print("\nWhere the time goes (the slowest rank, fast links, ms per iteration; a product's "
+          "parts count once per SpMV of the iteration):\n")
     print(parts_table(["poisson7-256", "poisson27-160", "convdiff-160", "weak7"]))
+    print("\nThe variants of tools/scaling-run.sh at 2 GPUs (ms per iteration · efficiency, "
+          "fast–slow links; weak: 1-GPU time / 2-GPU time):\n")
+    print(variants_table(["poisson7-256", "poisson27-160", "convdiff-160", "weak7"]))
+    print("\nThe halo block of its rows only (fast links), strong scaling efficiency:\n")
+    print(rows_only_table(["poisson7-256", "poisson27-160", "convdiff-160"]))
     print("\nPower-law matrix, the distributed SpMV alone (fast–slow links):\n")
     print(powerlaw_table(powerlaw))
 
@@ -682,7 +741,9 @@ def check(binary, mpirun):
                 same = all(int(r[k]) == int(m[k]) for r, m in zip(reported, model)
                            for k in CHECK_FIELDS) and len(reported) == len(model)
                 failures += not same
-                halos = ",".join(str(m["halo_size"]) for m in model)
+                sizes = [m["halo_size"] for m in model]
+                halos = (",".join(map(str, sizes)) if len(sizes) <= 8
+                         else f"{min(sizes)}..{max(sizes)}")
                 print(f"{label}, {processes} processes: {'same' if same else 'DIFFERENT'} "
                       f"({len(CHECK_FIELDS)} counts per rank; halo sizes {halos})")
                 if not same:
