@@ -8,13 +8,15 @@ product, of the halo product, and of the halo sent and received, and predicts th
 iteration on P GPUs from the single-GPU figures measured on the H100 (BENCHMARKS.md) and from
 vendor and reported link figures (labelled as such in LINKS; none is measured here):
 
-  t_rank = o * (k_spmv * (pack + max(local, exchange) + halo_product) + vector_ops)
+  t_rank = k_spmv * (pack + max(local, exchange) + halo_product) + vector_ops
            + k_sums * allreduce
   t(P)   = the largest t_rank (every sum waits for the slowest rank)
 
-o is the measured loop-overhead ratio of the single-GPU row; local, halo_product and pack are
-their bytes at the effective bandwidth of the measured single-GPU SpMV; vector_ops is the
-measured single-GPU figure at the rank's row count. Without overlap, max() becomes a sum.
+local, halo_product and pack are their bytes at the effective bandwidth of the measured
+single-GPU SpMV; vector_ops is the measured single-GPU figure at the rank's row count; each of
+these compute terms is multiplied by o, the measured loop-overhead ratio of the single-GPU row.
+Without overlap, max() becomes a sum; the host-staged mpi transport adds its copies to the host
+and back before and after the local product.
 
 The halo of the power-law matrix is computed on its exact pattern: generate_powerlaw
 (spmv/host/powerlaw_generator.cpp) is reimplemented here with the same SplitMix64 streams;
@@ -169,7 +171,9 @@ class Grid:
 def _distinct(values):
     """Sorted distinct values (np.unique's hash path is slow on large int arrays in numpy 2)."""
     ordered = np.sort(values)
-    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(ordered) else ordered
+    if len(ordered) == 0:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 MASK64 = (1 << 64) - 1
@@ -507,7 +511,8 @@ CASES = {
     "convdiff-160": dict(label="convdiff 160³ BiCGSTAB", stencil=7, n=160, solver="bicgstab",
                          base="bicgstab7"),
     # weak scaling: about 8.49M rows (204³) per GPU; the generator makes cubes only, so the grid
-    # is the cube nearest P x 204³ (257³ = 1.0000 x 2 x 204³ rows, 324³ = 1.0015 x 4, exact at 8, 64)
+    # is the cube nearest P x 204³ (257³ = 1.0000 x 2 x 204³ rows, 324³ = 1.0015 x 4 x 204³,
+    # exact at 8 and 64)
     "weak7": dict(label="Poisson 7-pt weak, 204³ per GPU", stencil=7, solver="cg", base="cg7",
                   n_by_gpus={1: 204, 2: 257, 4: 324, 8: 408, 64: 816}),
 }
@@ -557,8 +562,16 @@ def _mb(x):
     return f"{x / 1e6:.2f}"
 
 
+def efficiency_cell(fast, slow, one, factor):
+    """'ms · efficiency' for the fast and slow links; efficiency = one / (factor x ms)."""
+    return (f"{span(fast, slow, '{:.4f}')} · "
+            f"{span(100 * one / (factor * fast), 100 * one / (factor * slow), '{:.0f}')}%")
+
+
 def span(a, b, fmt):
-    return fmt.format(a) if fmt.format(a) == fmt.format(b) else fmt.format(a) + "–" + fmt.format(b)
+    """'a–b' in fmt, or 'a' where the two print the same."""
+    low, high = fmt.format(a), fmt.format(b)
+    return low if low == high else low + "–" + high
 
 
 def parameter_table():
@@ -607,15 +620,14 @@ def time_table(cases, weak=False):
         for gpus in GPU_COUNTS:
             fast, slow = (predict(case, gpus, scenario=s)["total"] for s in ("fast", "slow"))
             factor = 1.0 if weak else gpus
-            cells.append(f"{span(fast, slow, '{:.4f}')} · "
-                         f"{span(100 * one / (factor * fast), 100 * one / (factor * slow), '{:.0f}')}%")
+            cells.append(efficiency_cell(fast, slow, one, factor))
         lines.append(f"| {CASES[case]['label']} | {one:.4f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def rows_only_table(cases):
-    lines = ["| case | " + " | ".join(f"{g} GPUs: all rows → own rows" for g in GPU_COUNTS) + " |",
-             "|---" * (1 + len(GPU_COUNTS)) + "|"]
+    heads = " | ".join(f"{g} GPUs: all rows → own rows" for g in GPU_COUNTS)
+    lines = ["| case | " + heads + " |", "|---" * (1 + len(GPU_COUNTS)) + "|"]
     for case in cases:
         one = predict(case, 1)["total"]
         cells = [f"{100 * one / (g * predict(case, g)['total']):.0f}% → "
@@ -651,8 +663,7 @@ def variants_table(cases, gpus=2):
             fast, slow = (predict(case, gpus, scenario=s, **options)["total"]
                           for s in ("fast", "slow"))
             factor = 1.0 if "n_by_gpus" in CASES[case] else gpus
-            cells.append(f"{span(fast, slow, '{:.4f}')} · "
-                         f"{span(100 * one / (factor * fast), 100 * one / (factor * slow), '{:.0f}')}%")
+            cells.append(efficiency_cell(fast, slow, one, factor))
         lines.append(f"| {CASES[case]['label']} | {one:.4f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -664,8 +675,7 @@ def powerlaw_table(powerlaw):
     for gpus in GPU_COUNTS:
         ranks = rank_counts(powerlaw, gpus)
         fast, slow = (spmv_ms(ranks, base, scenario=s) for s in ("fast", "slow"))
-        cells.append(f"{span(fast, slow, '{:.4f}')} · "
-                     f"{span(100 * one / (gpus * fast), 100 * one / (gpus * slow), '{:.0f}')}%")
+        cells.append(efficiency_cell(fast, slow, one, gpus))
     return ("| SpMV alone | 1 GPU ms | " + " | ".join(f"{g} GPUs" for g in GPU_COUNTS) + " |\n"
             + "|---" * (2 + len(GPU_COUNTS)) + "|\n"
             + f"| power-law 2M rows, avg 8 | {one:.4f} | " + " | ".join(cells) + " |")
@@ -753,8 +763,8 @@ def check(binary, mpirun):
     powerlaw = powerlaw_pattern(2000000)
     nnz = int(powerlaw[0][-1])
     expected = MEASURED["powerlaw"]["nnz"]
-    print(f"powerlaw n=2000000: {nnz} stored entries here, {expected} in {MEASURED['powerlaw']['source']}: "
-          f"{'same' if nnz == expected else 'DIFFERENT'}")
+    print(f"powerlaw n=2000000: {nnz} stored entries here, {expected} in "
+          f"{MEASURED['powerlaw']['source']}: {'same' if nnz == expected else 'DIFFERENT'}")
     return failures + (nnz != expected)
 
 
