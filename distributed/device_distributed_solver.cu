@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/compressed_rows_operator.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/distributed_solver_impl.hpp"
@@ -27,6 +26,7 @@
 #include "solver/preconditioner_factory.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/event_timer.hpp"
+#include "spmv/compressed_rows_operator.hpp"
 #include "spmv/registry.hpp"
 
 namespace spk {
@@ -37,8 +37,7 @@ namespace {
 template <class T>
 class NcclScalarSum final : public InPlaceSum<T> {
  public:
-  NcclScalarSum(const NcclCommunicator& nccl, cudaStream_t stream)
-      : nccl_(nccl), stream_(stream) {}
+  NcclScalarSum(const NcclCommunicator& nccl, cudaStream_t stream) : nccl_(nccl), stream_(stream) {}
   void sum(T* value) override {
     SPK_NCCL_CHECK(nccl_.library().all_reduce(value, value, 1, nccl_datatype<T>(), ncclSum,
                                               nccl_.get(), stream_));
@@ -114,32 +113,43 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
 
     // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
-    // The halo block keeps its non-empty rows only (compressed_rows_operator.hpp).
+    // A halo block whose rows are mostly empty keeps its non-empty rows only
+    // (compressed_rows_operator.hpp); one with entries in half its rows or more (a power-law
+    // graph's) is stored whole: the row map would cost more than the empty rows.
     std::unique_ptr<SpmvBackend<T>> local;
-    std::unique_ptr<CompressedRowsOperator<T>> halo;
+    std::unique_ptr<LinearOperator<T>> halo;
     TuningReport halo_tuning;
     on_every_process(c, [&] {
-      local = make_block_backend(rows.split.local, options.spmv, local_stream,
-                                 &this->setup.tuning, false);
+      local = make_block_backend(rows.split.local, options.spmv, local_stream, &this->setup.tuning,
+                                 false);
       if (rows.split.halo.nnz() > 0) {
-        const NonEmptyRows<T> kept = drop_empty_rows(rows.split.halo);
-        halo = std::make_unique<CompressedRowsOperator<T>>(
-            make_block_backend(kept.matrix, options.spmv, stream, &halo_tuning, true), kept.rows,
-            rows.split.halo.rows);
+        NonEmptyRows<T> kept = drop_empty_rows(rows.split.halo);
+        if (2 * static_cast<std::size_t>(kept.matrix.rows) <
+            static_cast<std::size_t>(rows.split.halo.rows)) {
+          auto compressed = std::make_unique<CompressedRowsOperator<T>>(
+              make_block_backend(kept.matrix, options.spmv, stream, &halo_tuning, true), kept.rows,
+              rows.split.halo.rows);
+          halo_backend_ = &compressed->backend();
+          halo = std::move(compressed);
+          halo_rows_note_ = " (non-empty rows)";
+        } else {
+          auto whole =
+              make_block_backend(rows.split.halo, options.spmv, stream, &halo_tuning, true);
+          halo_backend_ = whole.get();
+          halo = std::move(whole);
+        }
       }
       upload_pattern(rows.split.pattern);
     });
     local_backend_ = local.get();
-    halo_backend_ = halo ? &halo->backend() : nullptr;
     this->matrix = std::make_unique<DistributedMatrix<T>>(
         c, std::move(rows.split),
         [&](const SplitRows<T>&, HaloPlan plan) {
           DistributedBlocks<T> blocks;
           blocks.local = std::move(local);
           blocks.halo = std::move(halo);
-          blocks.exchange = std::make_unique<DeviceHaloExchange<T>>(c, nccl_.get(),
-                                                                    std::move(plan), stream,
-                                                                    local_stream);
+          blocks.exchange = std::make_unique<DeviceHaloExchange<T>>(c, nccl_.get(), std::move(plan),
+                                                                    stream, local_stream);
           blocks.refresh_values = [this](const SplitRows<T>& split) { refresh_blocks(split); };
           return blocks;
         },
@@ -156,11 +166,11 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     iteration_ = std::make_unique<KrylovIteration<Space>>(
         *space_, this->matrix->op(), this->options,
         timed_preconditioner<Space>(this->setup.preconditioner, [&] {
-          return make_preconditioner(
-              this->options, *space_, this->matrix->op(),
-              SpacePattern{split.pattern.rows, split.pattern.cols, pattern_offsets_.data(),
-                           pattern_columns_.data()},
-              pattern_values_.data(), device_level_operators<T>(options.spmv, stream));
+          return make_preconditioner(this->options, *space_, this->matrix->op(),
+                                     SpacePattern{split.pattern.rows, split.pattern.cols,
+                                                  pattern_offsets_.data(), pattern_columns_.data()},
+                                     pattern_values_.data(),
+                                     device_level_operators<T>(options.spmv, stream));
         }));
     const auto n = static_cast<std::size_t>(split.local.rows);
     b_ = DeviceBuffer<T>(n, "right-hand side b (this process's rows)");
@@ -192,9 +202,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
   double time_spmv_ms(int repetitions) override {
     fill_ones(x_);
-    return time_on_stream(context_->stream(), 3, repetitions, [&] {
-             this->matrix->op().apply(x_.data(), b_.data());
-           }).median_ms;
+    return time_on_stream(context_->stream(), 3, repetitions,
+                          [&] { this->matrix->op().apply(x_.data(), b_.data()); })
+        .median_ms;
   }
 
   const char* transport() const override { return nccl_ ? "nccl" : "mpi (host-staged)"; }
@@ -244,14 +254,14 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
  private:
   void upload(const T* host, T* device, std::size_t n) {
     if (n == 0) return;
-    SPK_CUDA_CHECK(cudaMemcpyAsync(device, host, n * sizeof(T), cudaMemcpyHostToDevice,
-                                   context_->stream()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(device, host, n * sizeof(T), cudaMemcpyHostToDevice, context_->stream()));
     context_->synchronize();
   }
   void download(const T* device, T* host, std::size_t n) {
     if (n > 0)
-      SPK_CUDA_CHECK(cudaMemcpyAsync(host, device, n * sizeof(T), cudaMemcpyDeviceToHost,
-                                     context_->stream()));
+      SPK_CUDA_CHECK(
+          cudaMemcpyAsync(host, device, n * sizeof(T), cudaMemcpyDeviceToHost, context_->stream()));
     context_->synchronize();
   }
   void fill_ones(DeviceBuffer<T>& buffer) {
@@ -302,12 +312,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     this->setup.device = Device::gpu;
     this->setup.device_name = info.name + " (sm_" + std::to_string(info.compute_major) +
                               std::to_string(info.compute_minor) + "), " +
-                              std::to_string(processes) + " process" +
-                              (processes > 1 ? "es" : "") + " over " + transport() +
+                              std::to_string(processes) + " process" + (processes > 1 ? "es" : "") +
+                              " over " + transport() +
+                              (nccl_ ? " " + nccl_->library().version_text() : "") +
                               (binding.gpu_shared() ? ", GPUs shared" : "");
     this->setup.operator_name = local_backend_->name() + " local";
     if (halo_backend_ != nullptr)
-      this->setup.operator_name += " + " + halo_backend_->name() + " halo (non-empty rows)";
+      this->setup.operator_name += " + " + halo_backend_->name() + " halo" + halo_rows_note_;
     this->setup.format_details = local_backend_->details();
     this->setup.device_bytes =
         local_backend_->device_bytes() + (halo_backend_ ? halo_backend_->device_bytes() : 0);
@@ -318,8 +329,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   std::unique_ptr<DeviceContext> context_;
   std::unique_ptr<NcclCommunicator> nccl_;
   std::unique_ptr<CudaStream> local_stream_;  // nccl: the local block's stream
-  SpmvBackend<T>* local_backend_ = nullptr;  // owned by the matrix's blocks
-  SpmvBackend<T>* halo_backend_ = nullptr;
+  SpmvBackend<T>* local_backend_ = nullptr;   // owned by the matrix's blocks
+  SpmvBackend<T>* halo_backend_ = nullptr;    // the halo block's backend, if any
+  std::string halo_rows_note_;
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
   DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
   std::unique_ptr<Space> space_;

@@ -1,5 +1,4 @@
 #include "distributed/device_halo_exchange.hpp"
-
 #include "distributed/mpi_check.hpp"
 #include "spmv/base/cuda_check.hpp"
 
@@ -28,7 +27,8 @@ CudaStream::~CudaStream() {
 
 template <class T>
 PinnedBuffer<T>::PinnedBuffer(std::size_t count) {
-  if (count > 0) SPK_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+  if (count > 0)
+    SPK_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
 }
 template <class T>
 PinnedBuffer<T>::~PinnedBuffer() {
@@ -67,8 +67,7 @@ void DeviceHaloExchange<T>::pack(const T* x) {
   if (count == 0) return;
   constexpr int threads = 256;
   const auto blocks = static_cast<unsigned>((count + threads - 1) / threads);
-  gather_entries<<<blocks, threads, 0, stream_>>>(count, send_rows_.data(), x,
-                                                  send_buffer_.data());
+  gather_entries<<<blocks, threads, 0, stream_>>>(count, send_rows_.data(), x, send_buffer_.data());
   SPK_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -138,8 +137,8 @@ const T* DeviceHaloExchange<T>::finish() {
         MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
     const std::size_t bytes = static_cast<std::size_t>(this->plan_.halo_size) * sizeof(T);
     if (bytes > 0)
-      SPK_CUDA_CHECK(cudaMemcpyAsync(halo_.data(), host_halo_.data(), bytes,
-                                     cudaMemcpyHostToDevice, stream_));
+      SPK_CUDA_CHECK(
+          cudaMemcpyAsync(halo_.data(), host_halo_.data(), bytes, cudaMemcpyHostToDevice, stream_));
   }
   this->times_.wait_s += MPI_Wtime() - begin;
   return halo_.data();

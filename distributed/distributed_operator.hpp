@@ -38,7 +38,7 @@ class DistributedOperator final : public LinearOperator<T> {
     exchange_.before_local();
     local_.apply_scaled(alpha, x, beta, y);  // y = alpha A_local x + beta y
     exchange_.after_local();
-    if (overlap_) x_halo = exchange_.finish();  // neighbours' entries of x
+    if (overlap_) x_halo = exchange_.finish();                          // neighbours' entries of x
     if (halo_has_entries_) halo_.apply_scaled(alpha, x_halo, T(1), y);  // y += alpha A_halo x_halo
   }
 

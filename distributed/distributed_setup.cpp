@@ -89,7 +89,8 @@ RowBlock<T> copy_rows(const DistributedCsrArrays<T>& arrays) {
 
 template <class T>
 PartitionedRows<T> split_caller_rows(const Communicator& communicator,
-                                  const DistributedCsrArrays<T>& arrays, const Options& options) {
+                                     const DistributedCsrArrays<T>& arrays,
+                                     const Options& options) {
   const MPI_Comm c = communicator.get();
   RowBlock<T> block;
   on_every_process(c, [&] {
@@ -136,8 +137,8 @@ ProcessInfo describe_process(const DistributedMatrix<T>& matrix, int rank, int d
 
 template <class T>
 CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, const T* x, T* y,
-                          const std::function<void()>& sum_once, const PhaseTimer& time_ms,
-                          int repetitions) {
+                                   const std::function<void()>& sum_once, const PhaseTimer& time_ms,
+                                   int repetitions) {
   const LinearOperator<T>& local = matrix.local();
   const LinearOperator<T>* halo = matrix.halo();
   HaloExchange<T>& exchange = matrix.exchange();
@@ -163,15 +164,15 @@ CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, 
   return phases;
 }
 
-#define SPK_INSTANTIATE(T)                                                                      \
-  template void check_finite<T>(const T*, std::size_t, global_index_t, const char*);            \
-  template void check_diagonal<T>(const CsrMatrix<T>&, const T*, global_index_t,                \
-                                  Preconditioner);                                              \
-  template PartitionedRows<T> split_caller_rows<T>(const Communicator&,                            \
-                                                const DistributedCsrArrays<T>&, const Options&); \
-  template ProcessInfo describe_process<T>(const DistributedMatrix<T>&, int, int);              \
-  template CommunicationPhases measure_phases<T>(MPI_Comm, DistributedMatrix<T>&, const T*, T*,          \
-                                        const std::function<void()>&, const PhaseTimer&, int);
+#define SPK_INSTANTIATE(T)                                                                        \
+  template void check_finite<T>(const T*, std::size_t, global_index_t, const char*);              \
+  template void check_diagonal<T>(const CsrMatrix<T>&, const T*, global_index_t, Preconditioner); \
+  template PartitionedRows<T> split_caller_rows<T>(                                               \
+      const Communicator&, const DistributedCsrArrays<T>&, const Options&);                       \
+  template ProcessInfo describe_process<T>(const DistributedMatrix<T>&, int, int);                \
+  template CommunicationPhases measure_phases<T>(MPI_Comm, DistributedMatrix<T>&, const T*, T*,   \
+                                                 const std::function<void()>&, const PhaseTimer&, \
+                                                 int);
 SPK_INSTANTIATE(float)
 SPK_INSTANTIATE(double)
 #undef SPK_INSTANTIATE

@@ -46,7 +46,7 @@ struct PartitionedRows {
 };
 template <class T>
 PartitionedRows<T> split_caller_rows(const Communicator& communicator,
-                                  const DistributedCsrArrays<T>& arrays, const Options& options);
+                                     const DistributedCsrArrays<T>& arrays, const Options& options);
 
 // What this process holds and exchanges.
 template <class T>
@@ -61,8 +61,8 @@ using PhaseTimer = std::function<double(int repetitions, const std::function<voi
 // Collective (every process times the same sequence).
 template <class T>
 CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, const T* x, T* y,
-                          const std::function<void()>& sum_once, const PhaseTimer& time_ms,
-                          int repetitions);
+                                   const std::function<void()>& sum_once, const PhaseTimer& time_ms,
+                                   int repetitions);
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

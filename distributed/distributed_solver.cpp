@@ -72,8 +72,8 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
     this->setup.device = Device::cpu;
     this->setup.device_name = "CPU (" + std::to_string(threads) + " thread" +
                               (threads > 1 ? "s" : "") + " per process, " +
-                              std::to_string(processes) + " process" +
-                              (processes > 1 ? "es" : "") + ")";
+                              std::to_string(processes) + " process" + (processes > 1 ? "es" : "") +
+                              ")";
     this->setup.operator_name = this->matrix->op().name();
     this->setup.bytes_per_spmv =
         split.pattern.values.size() * (sizeof(T) + sizeof(index_t)) +

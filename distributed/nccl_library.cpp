@@ -40,8 +40,7 @@ std::vector<std::string> candidates() {
 template <class Function>
 void bind(void* handle, const char* name, Function& function, const std::string& path) {
   function = reinterpret_cast<Function>(dlsym(handle, name));
-  if (function == nullptr)
-    throw NotSupported(path + " has no " + name + " (NCCL older than 2.7?)");
+  if (function == nullptr) throw NotSupported(path + " has no " + name + " (NCCL older than 2.7?)");
 }
 
 NcclLibrary load() {

@@ -29,8 +29,8 @@ struct NcclLibrary {
   decltype(&::ncclRecv) recv = nullptr;
   decltype(&::ncclGroupStart) group_start = nullptr;
   decltype(&::ncclGroupEnd) group_end = nullptr;
-  std::string path;     // the file that was loaded
-  int version = 0;      // NCCL_VERSION_CODE of the loaded library, e.g. 22703
+  std::string path;                  // the file that was loaded
+  int version = 0;                   // NCCL_VERSION_CODE of the loaded library, e.g. 22703
   std::string version_text() const;  // "2.27.3"
 
   // Loads NCCL once per process (thread-safe); throws NotSupported when it cannot.
@@ -42,9 +42,9 @@ struct NcclLibrary {
 
 }  // namespace spk
 
-#define SPK_NCCL_CHECK(call)                                           \
-  do {                                                                 \
-    const ncclResult_t spk_nccl_status = (call);                       \
-    if (spk_nccl_status != ncclSuccess)                                \
+#define SPK_NCCL_CHECK(call)                                               \
+  do {                                                                     \
+    const ncclResult_t spk_nccl_status = (call);                           \
+    if (spk_nccl_status != ncclSuccess)                                    \
       ::spk::throw_nccl_error(spk_nccl_status, #call, __FILE__, __LINE__); \
   } while (0)

@@ -1,6 +1,5 @@
-#include "spmv/compressed_rows_operator.hpp"
-
 #include "spmv/base/cuda_check.hpp"
+#include "spmv/compressed_rows_operator.hpp"
 
 namespace spk {
 

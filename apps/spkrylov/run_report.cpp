@@ -81,9 +81,8 @@ void print_processes(std::ostream& out, const DistributedRun& run, double solve_
                   "             %4d  %10d  %10lld  %8d  %8d  %10d  %9.1f%%  %11.4f  %8.4f  %7.4f"
                   "  %11.4f  %6.4f\n",
                   info.rank, info.rows, info.nnz, info.halo_size, info.send_size, info.neighbours,
-                  solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0,
-                  phases.product_ms, phases.local_ms, phases.halo_ms, phases.exchange_ms,
-                  phases.allreduce_ms);
+                  solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0, phases.product_ms,
+                  phases.local_ms, phases.halo_ms, phases.exchange_ms, phases.allreduce_ms);
     out << line;
   }
 }

@@ -55,11 +55,11 @@ struct ProcessInfo {
 /// One process's phases of a distributed product and of an inner product's sum, timed after
 /// the solve (DistributedSolver::time_phases; medians in ms; CUDA events on a GPU).
 struct CommunicationPhases {
-  double product_ms = 0.0;   ///< the whole product y = A x, exchange included
-  double local_ms = 0.0;     ///< the local block's product alone
-  double halo_ms = 0.0;      ///< the halo block's product alone
-  double exchange_ms = 0.0;  ///< the halo exchange alone (pack, send, receive)
-  double allreduce_ms = 0.0; ///< one scalar summed over the processes
+  double product_ms = 0.0;    ///< the whole product y = A x, exchange included
+  double local_ms = 0.0;      ///< the local block's product alone
+  double halo_ms = 0.0;       ///< the halo block's product alone
+  double exchange_ms = 0.0;   ///< the halo exchange alone (pack, send, receive)
+  double allreduce_ms = 0.0;  ///< one scalar summed over the processes
   /// The part of a product's time that is communication: what the overlap did not hide.
   double exposed_exchange_ms() const { return std::max(0.0, product_ms - local_ms - halo_ms); }
 };
@@ -68,13 +68,13 @@ struct CommunicationPhases {
 /// it in the solve; on a GPU it runs on the device, out of the host's sight, and the time not
 /// hidden is estimated from the counts and the phases timed after the solve.
 struct CommunicationTimes {
-  double halo_start_s = 0.0;  ///< CPU: posting receives, packing and posting sends
-  double halo_wait_s = 0.0;   ///< CPU: waiting for the halo after the local product
-  double reduction_s = 0.0;   ///< CPU: inner products' sums over processes (MPI_Allgather)
-  long long exchanges = 0;    ///< products (halo exchanges) in the solve
-  long long reductions = 0;   ///< inner products summed over processes in the solve
-  bool on_device = false;     ///< GPU path: not_hidden_s is estimated from `phases`
-  CommunicationPhases phases;          ///< filled by time_phases (zero before)
+  double halo_start_s = 0.0;   ///< CPU: posting receives, packing and posting sends
+  double halo_wait_s = 0.0;    ///< CPU: waiting for the halo after the local product
+  double reduction_s = 0.0;    ///< CPU: inner products' sums over processes (MPI_Allgather)
+  long long exchanges = 0;     ///< products (halo exchanges) in the solve
+  long long reductions = 0;    ///< inner products summed over processes in the solve
+  bool on_device = false;      ///< GPU path: not_hidden_s is estimated from `phases`
+  CommunicationPhases phases;  ///< filled by time_phases (zero before)
   /// Time the overlap did not hide.
   double not_hidden_s() const {
     if (!on_device) return halo_start_s + halo_wait_s + reduction_s;

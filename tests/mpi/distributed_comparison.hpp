@@ -24,8 +24,9 @@ inline Options cpu_options(Method method, Preconditioner preconditioner, double 
   return options;
 }
 
-inline CsrMatrix<double> generated_case(const std::string& kind, int n, int stencil = 7, double peclet = 1.0,
-                            const std::string& convection = "upwind") {
+inline CsrMatrix<double> generated_case(const std::string& kind, int n, int stencil = 7,
+                                        double peclet = 1.0,
+                                        const std::string& convection = "upwind") {
   GeneratorSpec spec;
   spec.kind = kind;
   spec.n = n;
@@ -43,8 +44,8 @@ struct Comparison {
 };
 
 // Solves A x = b on one process (each process, the whole matrix) and over all processes.
-inline Comparison solve_both(const CsrMatrix<double>& whole, const Options& options, RowBalance balance,
-                      const DistributedOptions& distributed = {}) {
+inline Comparison solve_both(const CsrMatrix<double>& whole, const Options& options,
+                             RowBalance balance, const DistributedOptions& distributed = {}) {
   const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 7);
   Comparison comparison;
   Solver<double> single(arrays_of(whole), options);

@@ -54,8 +54,7 @@ void expect_matches_one_gpu(const Comparison& result, const char* label) {
   expect_every_process_agrees(result.distributed);
   if (world_rank() == 0)
     std::printf("  %s, %d processes over %s: %d iterations (one GPU: %d)\n", label, world_size(),
-                result.transport.c_str(), result.distributed.iterations,
-                result.single.iterations);
+                result.transport.c_str(), result.distributed.iterations, result.single.iterations);
 }
 
 struct GpuCase {
@@ -87,10 +86,10 @@ TEST_P(DistributedGpu, MatchesOneGpu) {
   const GpuCase& c = GetParam();
   DistributedOptions distributed;
   distributed.transport = transport_here();
-  const Comparison result = solve_both(c.matrix(), gpu_options(c.method, c.preconditioner, c.format),
-                                       RowBalance::nonzeros, distributed);
-  EXPECT_EQ(result.transport,
-            transport_here() == Transport::nccl ? "nccl" : "mpi (host-staged)");
+  const Comparison result =
+      solve_both(c.matrix(), gpu_options(c.method, c.preconditioner, c.format),
+                 RowBalance::nonzeros, distributed);
+  EXPECT_EQ(result.transport, transport_here() == Transport::nccl ? "nccl" : "mpi (host-staged)");
   expect_matches_one_gpu(result, c.label);
 }
 
@@ -142,7 +141,8 @@ TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
   const Comparison graph = solve_both(whole, options, RowBalance::nonzeros, distributed);
   distributed.overlap = false;
   const Comparison serial = solve_both(whole, options, RowBalance::nonzeros, distributed);
-  for (const Comparison* run : {&plain, &graph, &serial}) expect_matches_one_gpu(*run, "poisson3d_16");
+  for (const Comparison* run : {&plain, &graph, &serial})
+    expect_matches_one_gpu(*run, "poisson3d_16");
   EXPECT_EQ(graph.distributed.iterations, plain.distributed.iterations);
   EXPECT_EQ(serial.distributed.iterations, plain.distributed.iterations);
   EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);

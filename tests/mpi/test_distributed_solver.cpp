@@ -18,15 +18,15 @@
 namespace spk {
 namespace {
 
+using test::Comparison;
+using test::cpu_options;
+using test::expect_every_process_agrees;
+using test::generated_case;
 using test::my_part;
 using test::my_rows;
+using test::solve_both;
 using test::world_rank;
 using test::world_size;
-using test::cpu_options;
-using test::generated_case;
-using test::solve_both;
-using test::expect_every_process_agrees;
-using test::Comparison;
 
 struct GeneratedCase {
   const char* label;
@@ -50,8 +50,9 @@ const GeneratedCase generated_cases[] = {
      Preconditioner::chebyshev},
     {"convdiff3d_10_bicgstab", [] { return generated_case("convdiff3d", 10); }, Method::bicgstab,
      Preconditioner::none},
-    {"convdiff2d_40_bicgstab_jacobi", [] { return generated_case("convdiff2d", 40, 7, 0.5, "central"); },
-     Method::bicgstab, Preconditioner::jacobi},
+    {"convdiff2d_40_bicgstab_jacobi",
+     [] { return generated_case("convdiff2d", 40, 7, 0.5, "central"); }, Method::bicgstab,
+     Preconditioner::jacobi},
 };
 
 class DistributedGenerated

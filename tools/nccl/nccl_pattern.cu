@@ -100,16 +100,44 @@ int run(int argc, char** argv) {
   time("gap alone", 0, gap);
   time("allreduce", 1, allreduce);
   time("halo exchange", 1, product);
-  time("exchange + allreduce", 2, [&] { product(); allreduce(); });
-  time("allreduce + gap", 1, [&] { allreduce(); gap(); });
-  time("exchange + gap", 1, [&] { product(); gap(); });
-  time("exchange + gap + allreduce + gap", 2, [&] { product(); gap(); allreduce(); gap(); });
-  time("exchange + gap + 2 x (allreduce + gap)", 3,
-       [&] { product(); gap(); allreduce(); gap(); allreduce(); gap(); });
+  time("exchange + allreduce", 2, [&] {
+    product();
+    allreduce();
+  });
+  time("allreduce + gap", 1, [&] {
+    allreduce();
+    gap();
+  });
+  time("exchange + gap", 1, [&] {
+    product();
+    gap();
+  });
+  time("exchange + gap + allreduce + gap", 2, [&] {
+    product();
+    gap();
+    allreduce();
+    gap();
+  });
+  time("exchange + gap + 2 x (allreduce + gap)", 3, [&] {
+    product();
+    gap();
+    allreduce();
+    gap();
+    allreduce();
+    gap();
+  });
   time("dot", 0, dot);
-  time("dot + allreduce", 1, [&] { dot(); allreduce(); });
-  time("exchange + dot + allreduce + dot + allreduce", 3,
-       [&] { product(); dot(); allreduce(); dot(); allreduce(); });
+  time("dot + allreduce", 1, [&] {
+    dot();
+    allreduce();
+  });
+  time("exchange + dot + allreduce + dot + allreduce", 3, [&] {
+    product();
+    dot();
+    allreduce();
+    dot();
+    allreduce();
+  });
   cublasDestroy(cublas);
 
   // The same through the solver's own DeviceContext and DeviceSpace, into its KrylovScalars.
@@ -121,8 +149,9 @@ int run(int argc, char** argv) {
     const TimingSummary t = time_on_stream(context.stream(), 2, 5, [&] {
       for (int i = 0; i < repeats; ++i) body();
     });
-    if (rank == 0) std::printf("%-40s %9.2f us per iteration of the pattern\n", name,
-                               1e3 * t.median_ms / repeats);
+    if (rank == 0)
+      std::printf("%-40s %9.2f us per iteration of the pattern\n", name,
+                  1e3 * t.median_ms / repeats);
   };
   const auto sum_on = [&](double* value) {
     SPK_NCCL_CHECK(nccl.library().all_reduce(value, value, 1, ncclFloat64, ncclSum, nccl.get(),
