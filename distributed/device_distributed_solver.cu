@@ -38,9 +38,9 @@ template <class T>
 class NcclScalarSum final : public InPlaceSum<T> {
  public:
   NcclScalarSum(const NcclCommunicator& nccl, cudaStream_t stream) : nccl_(nccl), stream_(stream) {}
-  void sum(T* value) override {
-    SPK_NCCL_CHECK(nccl_.library().all_reduce(value, value, 1, nccl_datatype<T>(), ncclSum,
-                                              nccl_.get(), stream_));
+  void sum(T* value, int count) override {
+    SPK_NCCL_CHECK(nccl_.library().all_reduce(value, value, static_cast<std::size_t>(count),
+                                              nccl_datatype<T>(), ncclSum, nccl_.get(), stream_));
   }
 
  private:

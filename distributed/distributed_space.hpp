@@ -46,7 +46,7 @@ template <class T>
 class InPlaceSum {
  public:
   virtual ~InPlaceSum() = default;
-  virtual void sum(T* value) = 0;
+  virtual void sum(T* value, int count) = 0;  // value[0..count)
 };
 
 template <class Inner>
@@ -61,9 +61,7 @@ class DistributedSpace : public Inner {
       : Inner(std::forward<InnerArguments>(inner_arguments)...),
         comm_(comm),
         first_global_index_(first_global_index) {
-    int size = 1;
-    SPK_MPI_CHECK(MPI_Comm_size(comm, &size));
-    partial_sums_.resize(static_cast<std::size_t>(size));
+    SPK_MPI_CHECK(MPI_Comm_size(comm, &processes_));
   }
 
   // *result = (x, y) over every process
@@ -72,22 +70,35 @@ class DistributedSpace : public Inner {
     sum_over_processes(result);
   }
 
-  // *value (in Inner's memory) = the sum of every process's *value, the same everywhere
-  void sum_over_processes(T* value) {
+  // value[0..count) (in Inner's memory) = the sums of every process's, the same everywhere:
+  // one reduction for all of them
+  void sum_over_processes(T* value, int count = 1) {
     ++reductions_;
     if (in_place_sum_ != nullptr) {
-      in_place_sum_->sum(value);
+      in_place_sum_->sum(value, count);
       return;
     }
-    *result_slot_ = this->template download<T>(value, 1)[0];
+    const std::vector<T> mine = this->template download<T>(value, static_cast<std::size_t>(count));
     const double begin = MPI_Wtime();
-    SPK_MPI_CHECK(MPI_Allgather(result_slot_, 1, mpi_datatype<T>(), partial_sums_.data(), 1,
-                                mpi_datatype<T>(), comm_));
-    T total = T(0);
-    for (const T partial : partial_sums_) total += partial;  // rank order
+    partial_sums_.resize(static_cast<std::size_t>(count * processes_));
+    SPK_MPI_CHECK(MPI_Allgather(mine.data(), count, mpi_datatype<T>(), partial_sums_.data(),
+                                count, mpi_datatype<T>(), comm_));
+    std::vector<T> totals(static_cast<std::size_t>(count), T(0));
+    for (int p = 0; p < processes_; ++p)  // rank order
+      for (int k = 0; k < count; ++k)
+        totals[static_cast<std::size_t>(k)] +=
+            partial_sums_[static_cast<std::size_t>(p * count + k)];
     reduction_s_ += MPI_Wtime() - begin;
-    this->upload(std::vector<T>{total}, value);
+    this->upload(totals, value);
   }
+
+  // CG's fused pass on this process's rows, then both sums over processes in one reduction
+  void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+                 const T* inverse_diagonal, T* z, T* sums) {
+    Inner::cg_update(n, alpha, p, ap, x, r, inverse_diagonal, z, sums);
+    sum_pair(sums);
+  }
+  void sum_pair(T* sums) { sum_over_processes(sums, 2); }
 
   // max over processes of max_i sum_j |a_ij| / |a_ii|
   double gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,
@@ -151,8 +162,8 @@ class DistributedSpace : public Inner {
  private:
   MPI_Comm comm_;
   global_index_t first_global_index_;
-  std::vector<T> partial_sums_;
-  T result_slot_[1] = {T(0)};
+  int processes_ = 1;
+  std::vector<T> partial_sums_;  // every process's, in rank order
   double reduction_s_ = 0.0;
   long long reductions_ = 0;
   InPlaceSum<T>* in_place_sum_ = nullptr;

@@ -5,7 +5,10 @@
 // steps inside the space (see solver/krylov_scalars.hpp).
 //
 // Memory traffic per iteration (n rows, no preconditioner): one SpMV, plus
-// dot(p,Ap) 2n + axpy x 3n + axpy r 3n + dot(r,r) 2n + scal p 2n + axpy p 3n = 15n values.
+//   cublas: dot(p,Ap) 2n + axpy x 3n + axpy r 3n + dot(r,r) 2n + scal p 2n + axpy p 3n = 15n
+//   fused (solver.vector_ops): dot(p,Ap) 2n + [x, r update, (r,r)] 5n + [p = r + beta p] 3n
+//          = 10n; with Jacobi, z = D^-1 r and (r,z) join the same pass (+2n) instead of a
+//          separate apply, dot and norm (7n).
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
@@ -53,17 +56,20 @@ struct Alpha {
   }
 };
 
-// beta = (r_new, z_new) / (r_old, z_old), after testing ||r_new||
+// beta = (r_new, z_new) / (r_old, z_old), after testing ||r_new|| (fused: sqrt of r_r, the
+// fused pass's (r, r))
 template <class T>
 struct Beta {
   bool preconditioned;
+  bool fused = false;
   SPK_HOST_DEVICE void operator()(KrylovScalars<T>& s) const {
     if (!s.running()) {
       s.freeze();
       return;
     }
     s.iteration += 1;
-    s.check_residual(preconditioned ? s.residual_norm : norm_from_square(s.rho));
+    if (fused) s.residual_norm = norm_from_square(s.r_r);
+    s.check_residual(preconditioned || fused ? s.residual_norm : norm_from_square(s.rho));
     if (s.running() && preconditioned && !(s.rho > T(0)))
       s.stop(SolveStatus::breakdown, BreakdownQuantity::r_z);
     if (!s.running()) {
@@ -83,8 +89,9 @@ class ConjugateGradient {
 
   // preconditioner: M^-1, or nullptr for none (then z is r itself, no copy).
   ConjugateGradient(Space& space, const LinearOperator<T>& matrix,
-                    KrylovPreconditioner<Space>* preconditioner)
-      : space_(space),
+                    KrylovPreconditioner<Space>* preconditioner, bool fused = false)
+      : fused_(fused),
+        space_(space),
         matrix_(matrix),
         preconditioner_(preconditioner),
         n_(static_cast<std::size_t>(matrix.rows())),
@@ -108,7 +115,12 @@ class ConjugateGradient {
     space_.scalar_step(cg_steps::Start<T>{preconditioned(), restart});
   }
 
-  void iterate(const T* /*b*/, T* x) {
+  void iterate(const T* b, T* x) {
+    if (fused_) {
+      iterate_fused(x);
+      return;
+    }
+    (void)b;
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
     matrix_.apply(p_.data(), ap_.data());                                  // Ap = A p
@@ -125,11 +137,32 @@ class ConjugateGradient {
   }
 
  private:
+  // The same iteration with vector_ops: fused: one pass updates x and r and sums (r, z) and
+  // (r, r) (Jacobi's z = D^-1 r inside it), and p = z + beta p is one pass. A distributed
+  // space sums the two in one reduction.
+  void iterate_fused(T* x) {
+    KrylovScalars<T>* s = space_.scalars();
+    const T* diagonal = preconditioned() ? preconditioner_->inverse_diagonal() : nullptr;
+    T* z = preconditioned() ? z_.data() : r_.data();
+    matrix_.apply(p_.data(), ap_.data());             // Ap = A p
+    space_.dot(n_, p_.data(), ap_.data(), &s->p_ap);  // (p, Ap)
+    space_.scalar_step(cg_steps::Alpha<T>{});         // alpha = rho / (p, Ap)
+    // x += alpha p, r -= alpha Ap, [z = D^-1 r], rho = (r, z), r_r = (r, r)
+    space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), x, r_.data(), diagonal, z, &s->rho);
+    if (preconditioned() && diagonal == nullptr) {
+      precondition(r_.data(), z);             // z = M r
+      space_.dot(n_, r_.data(), z, &s->rho);  // rho = (r, z)
+    }
+    space_.scalar_step(cg_steps::Beta<T>{preconditioned(), true});  // beta = rho / rho_old
+    space_.xpby(n_, z, &s->beta, p_.data());                        // p = z + beta p
+  }
+
   bool preconditioned() const { return preconditioner_ != nullptr; }
   void precondition(const T* r, T* z) {
     if (preconditioned()) preconditioner_->apply(r, z);
   }
 
+  bool fused_;
   Space& space_;
   const LinearOperator<T>& matrix_;
   KrylovPreconditioner<Space>* preconditioner_;

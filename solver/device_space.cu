@@ -4,6 +4,7 @@
 #include "solver/device_space.cuh"
 #include "solver/jacobi_entry.hpp"
 #include "spmv/device/device_kernels.cuh"
+#include "spmv/formats/csr_kernel_support.cuh"
 
 namespace spk {
 
@@ -114,6 +115,93 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 }
 
 // Blocks of `block` threads for a grid-stride loop over n elements.
+// Fused CG kernels (DeviceSpace::cg_update, xpby): a fixed grid, so that the per-block
+// partial sums, added in block order, give the same bits on every run.
+constexpr int fused_block = 256;
+constexpr int fused_max_blocks = 1024;
+
+// The sums of `a` and `b` over the block, in thread 0 (a fixed tree: deterministic).
+template <class T>
+__device__ void block_sum_pair(T& a, T& b) {
+  __shared__ T partial_a[fused_block / 32], partial_b[fused_block / 32];
+  a = sub_warp_sum<32>(a);
+  b = sub_warp_sum<32>(b);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  if (lane == 0) {
+    partial_a[warp] = a;
+    partial_b[warp] = b;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    a = lane < fused_block / 32 ? partial_a[lane] : T(0);
+    b = lane < fused_block / 32 ? partial_b[lane] : T(0);
+    a = sub_warp_sum<32>(a);
+    b = sub_warp_sum<32>(b);
+  }
+}
+
+// x += alpha p; r -= alpha ap; z = dinv .* r (dinv given); per-block (r, z) and (r, r).
+template <class T>
+__global__ void __launch_bounds__(fused_block)
+    cg_update_kernel(std::size_t n, const T* __restrict__ alpha, const T* __restrict__ p,
+                     const T* __restrict__ ap, T* __restrict__ x, T* __restrict__ r,
+                     const T* __restrict__ inverse_diagonal, T* __restrict__ z,
+                     T* __restrict__ partials) {
+  const T a = *alpha;
+  T r_z = T(0), r_r = T(0);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    x[i] += a * p[i];
+    const T r_i = r[i] - a * ap[i];
+    r[i] = r_i;
+    T z_i = r_i;
+    if (inverse_diagonal != nullptr) {
+      z_i = inverse_diagonal[i] * r_i;
+      z[i] = z_i;
+    }
+    r_z += r_i * z_i;
+    r_r += r_i * r_i;
+  }
+  block_sum_pair(r_z, r_r);
+  if (threadIdx.x == 0) {
+    partials[2 * blockIdx.x] = r_z;
+    partials[2 * blockIdx.x + 1] = r_r;
+  }
+}
+
+// sums[0], sums[1] = the blocks' partials added in block order (one block).
+template <class T>
+__global__ void __launch_bounds__(fused_block)
+    sum_partials_kernel(int blocks, const T* __restrict__ partials, T* __restrict__ sums) {
+  T a = T(0), b = T(0);
+  for (int k = static_cast<int>(threadIdx.x); k < blocks; k += fused_block) {
+    a += partials[2 * k];
+    b += partials[2 * k + 1];
+  }
+  block_sum_pair(a, b);
+  if (threadIdx.x == 0) {
+    sums[0] = a;
+    sums[1] = b;
+  }
+}
+
+// y = x + beta y
+template <class T>
+__global__ void xpby_kernel(std::size_t n, const T* __restrict__ x, const T* __restrict__ beta,
+                            T* __restrict__ y) {
+  const T b = *beta;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    y[i] = x[i] + b * y[i];
+}
+
+int fused_grid(std::size_t n) {
+  const std::size_t blocks = (n + fused_block - 1) / fused_block;
+  return static_cast<int>(blocks < 1 ? 1 : (blocks < fused_max_blocks ? blocks : fused_max_blocks));
+}
+
 unsigned int elementwise_grid(std::size_t n, int block) {
   const std::size_t blocks = (n + block - 1) / block;
   return static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
@@ -123,7 +211,9 @@ unsigned int elementwise_grid(std::size_t n, int block) {
 
 template <class T>
 DeviceSpace<T>::DeviceSpace(DeviceContext& context)
-    : context_(context), scalars_(1, "solver scalars") {
+    : context_(context),
+      scalars_(1, "solver scalars"),
+      partial_sums_(2 * fused_max_blocks, "fused vector ops' partial sums") {
   write_scalars(KrylovScalars<T>{});
 }
 
@@ -234,6 +324,25 @@ double DeviceSpace<T>::gershgorin_bound(std::size_t n, const index_t* row_offset
   static_assert(sizeof(result) == sizeof(bits), "double is 64 bits");
   std::memcpy(&result, &bits, sizeof(result));
   return result;
+}
+
+template <class T>
+void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x,
+                               T* r, const T* inverse_diagonal, T* z, T* sums) {
+  const int blocks = fused_grid(n);
+  cg_update_kernel<<<blocks, fused_block, 0, context_.stream()>>>(
+      n, alpha, p, ap, x, r, inverse_diagonal, z, partial_sums_.data());
+  SPK_CHECK_LAUNCH("cg_update_kernel");
+  sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums);
+  SPK_CHECK_LAUNCH("sum_partials_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::xpby(std::size_t n, const T* x, const T* beta, T* y) {
+  if (n == 0) return;
+  xpby_kernel<<<elementwise_grid(n, fused_block), fused_block, 0, context_.stream()>>>(n, x, beta,
+                                                                                       y);
+  SPK_CHECK_LAUNCH("xpby_kernel");
 }
 
 template class DeviceSpace<float>;

@@ -93,6 +93,12 @@ class DeviceSpace {
   void copy(std::size_t n, const T* x, T* y);
   void fill_zero(std::size_t n, T* x);
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
+  // CG's fused pass and p = z + beta p (vector_space.hpp): one kernel each; the two sums are
+  // per-block partials added in block order by a second one-block kernel (no atomics: a
+  // solve gives the same bits run to run).
+  void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+                 const T* inverse_diagonal, T* z, T* sums);
+  void xpby(std::size_t n, const T* x, const T* beta, T* y);
   void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
                        T* d, T* x, bool first, bool assign);
   // positions[r] = where row r's diagonal entry sits in the device CSR arrays (-1: none); a
@@ -129,6 +135,7 @@ class DeviceSpace {
 
   DeviceContext& context_;
   DeviceBuffer<KrylovScalars<T>> scalars_;
+  DeviceBuffer<T> partial_sums_;  // cg_update: 2 per block
   bool warmed_up_ = false;
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;

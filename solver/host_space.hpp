@@ -148,6 +148,26 @@ class HostSpace {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = d[i] * x[i];
   }
+  // CG's fused pass (vector_space.hpp). The CPU reference makes it of the plain operations, so
+  // its sums are the same ordered sums as dot's.
+  void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+                 const T* inverse_diagonal, T* z, T* sums) {
+    const T a = *alpha;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      x[i] += a * p[i];
+      r[i] -= a * ap[i];
+    }
+    if (inverse_diagonal != nullptr) multiply_elementwise(n, inverse_diagonal, r, z);
+    dot(n, r, inverse_diagonal != nullptr ? z : r, &sums[0]);  // (r, z)
+    dot(n, r, r, &sums[1]);                                    // (r, r)
+  }
+  // y = x + beta y
+  void xpby(std::size_t n, const T* x, const T* beta, T* y) {
+    const T b = *beta;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = x[i] + b * y[i];
+  }
 
  private:
   KrylovScalars<T> scalars_;

@@ -71,7 +71,7 @@ class JacobiPreconditioner final : public KrylovPreconditioner<Space> {
   std::string name() const override { return "jacobi"; }
 
   // D^-1 and the positions of a_ii in the CSR values (-1: none), in the space.
-  const T* inverse_diagonal() const { return inverse_diagonal_.data(); }
+  const T* inverse_diagonal() const override { return inverse_diagonal_.data(); }
   const index_t* positions() const { return positions_.data(); }
 
  private:

@@ -171,7 +171,8 @@ using KrylovMethod = std::variant<ConjugateGradient<Space>, BiCgStab<Space>>;
 template <class Space>
 KrylovMethod<Space> make_krylov_method(Method method, Space& space,
                                        const LinearOperator<typename Space::value_type>& matrix,
-                                       KrylovPreconditioner<Space>* preconditioner) {
+                                       KrylovPreconditioner<Space>* preconditioner,
+                                       VectorOps vector_ops = VectorOps::cublas) {
   switch (method) {
     case Method::bicgstab:
       return KrylovMethod<Space>(std::in_place_type<BiCgStab<Space>>, space, matrix,
@@ -179,7 +180,7 @@ KrylovMethod<Space> make_krylov_method(Method method, Space& space,
     case Method::cg: break;
   }
   return KrylovMethod<Space>(std::in_place_type<ConjugateGradient<Space>>, space, matrix,
-                             preconditioner);
+                             preconditioner, vector_ops == VectorOps::fused);
 }
 
 // One linear system's iteration on one space: the method with its vectors, the
@@ -195,7 +196,8 @@ class KrylovIteration {
         matrix_(matrix),
         options_(options),
         preconditioner_(std::move(preconditioner)),
-        method_(make_krylov_method(options.method, space, matrix, preconditioner_.get())),
+        method_(make_krylov_method(options.method, space, matrix, preconditioner_.get(),
+                                   options.vector_ops)),
         workspace_(space, static_cast<std::size_t>(matrix.rows()), options) {
     if (matrix.rows() != matrix.cols())
       throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +

@@ -63,6 +63,7 @@ struct KrylovScalars {
   T b_norm = T(0);                   // ||b||
   T residual_norm = T(0);            // ||r||
   T rho = T(0);                      // CG: (r, z); BiCGSTAB: (r_hat, r)
+  T r_r = T(0);                      // CG with fused vector ops: (r, r), right after rho
   T p_ap = T(0);                     // CG: (p, Ap)
   T rhat_v = T(0);                   // BiCGSTAB: (r_hat, v)
   T s_norm = T(0);                   // BiCGSTAB: ||s||

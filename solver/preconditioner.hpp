@@ -25,6 +25,9 @@ class KrylovPreconditioner {
   // example BadDiagonal for a zero Jacobi pivot). Synchronizes only when an update is pending.
   virtual void check() = 0;
   virtual std::string name() const = 0;
+  // D^-1 for a diagonal preconditioner (Jacobi), whose apply fused vector ops can fold into
+  // their pass over r; nullptr for any other.
+  virtual const T* inverse_diagonal() const { return nullptr; }
   // What setup (or the last update_values) built, for SetupInfo::preconditioner.
   virtual PreconditionerInfo info() const {
     PreconditionerInfo info;

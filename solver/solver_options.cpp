@@ -28,6 +28,10 @@ const char* to_string(ToleranceMode mode) {
   return "?";
 }
 
+const char* to_string(VectorOps ops) {
+  return ops == VectorOps::fused ? "fused" : "cublas";
+}
+
 const char* to_string(Preconditioner preconditioner) {
   switch (preconditioner) {
     case Preconditioner::none: return "none";

@@ -18,6 +18,11 @@
 //   polynomial_step(n, dinv, r, c, d, x, first, assign)   d = c[1] dinv .* r + c[0] d,
 //                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
+//   cg_update(n, alpha, p, ap, x, r, dinv, z, sums)   CG's fused pass (vector_ops: fused):
+//                                        x += alpha p, r -= alpha ap, z = dinv .* r (dinv
+//                                        given), sums[0] = (r, z) (z = r without dinv),
+//                                        sums[1] = (r, r); sums: 2 scalars in the space
+//   xpby(n, x, beta, y)                  y = x + beta y, one pass
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)

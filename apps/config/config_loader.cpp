@@ -226,7 +226,8 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
 SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
   const ConfigMap map(value, {"method", "tolerance", "tolerance_mode", "max_iterations",
                               "preconditioner", "preconditioner_options", "divergence_factor",
-                              "time_limit_s", "check_every", "cuda_graph", "keep_history"});
+                              "time_limit_s", "check_every", "cuda_graph", "keep_history",
+                              "vector_ops"});
   map.if_present("method",
                  [&](const ConfigValue& v) { options.method = v.as_enum(method_names()); });
   map.if_present("tolerance", [&](const ConfigValue& v) {
@@ -261,6 +262,8 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
   });
   map.if_present("cuda_graph", [&](const ConfigValue& v) { options.cuda_graph = v.as_bool(); });
   map.if_present("keep_history", [&](const ConfigValue& v) { options.keep_history = v.as_bool(); });
+  map.if_present("vector_ops",
+                 [&](const ConfigValue& v) { options.vector_ops = v.as_enum(vector_ops_names()); });
   return options;
 }
 

@@ -51,6 +51,11 @@ const std::vector<std::pair<std::string, Method>>& method_names() {
   return table;
 }
 
+const std::vector<std::pair<std::string, VectorOps>>& vector_ops_names() {
+  static const auto table = name_table({VectorOps::cublas, VectorOps::fused});
+  return table;
+}
+
 const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names() {
   static const auto table =
       name_table({ToleranceMode::rhs, ToleranceMode::initial, ToleranceMode::absolute});

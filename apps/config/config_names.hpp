@@ -17,6 +17,7 @@ const char* to_string(RhsSpec::Kind kind);   // "ones" | "random" | "file" | "fr
 const std::vector<std::pair<std::string, Method>>& method_names();
 const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names();
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names();
+const std::vector<std::pair<std::string, VectorOps>>& vector_ops_names();  // cublas, fused
 const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names();
 const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names();
 const std::vector<std::pair<std::string, Precision>>& precision_names();

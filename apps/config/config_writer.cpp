@@ -117,6 +117,7 @@ void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
   out << YAML::Key << "check_every" << YAML::Value << solver.check_every;
   out << YAML::Key << "cuda_graph" << YAML::Value << solver.cuda_graph;
   out << YAML::Key << "keep_history" << YAML::Value << solver.keep_history;
+  out << YAML::Key << "vector_ops" << YAML::Value << to_string(solver.vector_ops);
   out << YAML::EndMap;
 }
 

@@ -111,7 +111,11 @@ void print_text_report(std::ostream& out, const RunReport& report) {
       << to_string(report.solver.preconditioner) << ", tolerance "
       << number_text("%.1e", report.solver.tolerance) << " ("
       << to_string(report.solver.tolerance_mode) << "), max_iterations "
-      << report.solver.max_iterations << "\n";
+      << report.solver.max_iterations
+      << (report.solver.vector_ops == VectorOps::fused && report.solver.method == Method::cg
+              ? ", fused vector ops"
+              : "")
+      << "\n";
   print_preconditioner(out, report.setup.preconditioner);
   out << "\nstatus       " << to_string(r.status) << "\n";
   out << "             " << r.message << "\n";

@@ -26,6 +26,12 @@ enum class ToleranceMode {
   absolute,  // stop when ||r|| <= tolerance
 };
 enum class Preconditioner { none, jacobi, chebyshev, ic0, ilu0, amg };
+// How an iteration's vector work runs (solver.vector_ops).
+enum class VectorOps {
+  cublas,  // one library call per operation (the reference path)
+  fused,   // CG: x += alpha p, r -= alpha Ap, (r, r) and Jacobi's z = D^-1 r, (r, z) in one
+           // pass; p = z + beta p in one; the two sums in one reduction over processes
+};
 
 enum class Format;  // spmv.* below
 
@@ -103,6 +109,8 @@ struct SolverOptions {
   bool cuda_graph = true;
   // Keep the per-iteration residual history (needed for output.history and plots).
   bool keep_history = true;
+  // cublas (default) or fused; fused changes CG only (BiCGSTAB runs as with cublas).
+  VectorOps vector_ops = VectorOps::cublas;
 };
 
 // SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2).
@@ -119,6 +127,7 @@ const char* to_string(ToleranceMode mode);
 const char* to_string(Preconditioner preconditioner);
 const char* to_string(EigenEstimate estimate);
 const char* to_string(AmgSmoother smoother);
+const char* to_string(VectorOps ops);  // "cublas" | "fused"
 
 // ---- spmv.* ---------------------------------------------------------------------------
 

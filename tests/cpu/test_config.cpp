@@ -222,6 +222,13 @@ TEST(ConfigDistributed, PartitionIsNnzOrRows) {
             "overlap)");
 }
 
+TEST(ConfigSolver, VectorOps) {
+  EXPECT_EQ(parse(kGenerated).solver.vector_ops, VectorOps::cublas);
+  EXPECT_EQ(parse(kGenerated, {"solver.vector_ops=fused"}).solver.vector_ops, VectorOps::fused);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver: {vector_ops: magic}\n"),
+            "run.yaml:2: solver.vector_ops: unknown value 'magic' (valid: cublas, fused)");
+}
+
 TEST(ConfigDistributed, TransportAndOverlap) {
   const RunConfig defaults = parse(kGenerated);
   EXPECT_EQ(defaults.distributed.transport, Transport::automatic);

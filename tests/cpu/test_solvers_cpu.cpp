@@ -6,6 +6,7 @@
 
 #include "spkrylov/errors.hpp"
 #include "tests/solver_test_support.hpp"
+#include "tests/vector_ops_comparison.hpp"
 
 namespace spk {
 namespace {
@@ -312,6 +313,29 @@ TEST(SolverInputCpu, JacobiZeroDiagonalNamesTheRow) {
     EXPECT_EQ(error.row(), 1);
     EXPECT_NE(std::string(error.what()).find("row 1 (0-based)"), std::string::npos) << error.what();
   }
+}
+
+}  // namespace
+}  // namespace spk
+
+namespace spk {
+namespace {
+
+// solver.vector_ops: fused on the CPU reference path: the same counts (its fused pass is made
+// of the ordered sums of dot), the true residual met, and the same bits run to run.
+TEST(VectorOpsCpu, FusedMatchesCublas) {
+  for (const test::VectorOpsCase& c : test::vector_ops_cases())
+    test::expect_fused_matches_cublas(c, Device::cpu);
+}
+
+TEST(VectorOpsCpu, FusedIsReproducible) {
+  const auto a = generated("poisson3d", 12);
+  const test::VectorOpsComparison first =
+      test::compare_vector_ops(a, Preconditioner::jacobi, Device::cpu);
+  const test::VectorOpsComparison second =
+      test::compare_vector_ops(a, Preconditioner::jacobi, Device::cpu);
+  EXPECT_EQ(first.x_fused, second.x_fused);
+  EXPECT_EQ(first.fused.iterations, second.fused.iterations);
 }
 
 }  // namespace

@@ -148,6 +148,20 @@ TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
   EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);
 }
 
+// vector_ops: fused on the GPU path (one reduction of two sums per CG iteration).
+TEST(DistributedGpuPaths, FusedVectorOpsMatchOneGpu) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
+    Options options = gpu_options(Method::cg, preconditioner, "ellpack-r");
+    options.solver.vector_ops = VectorOps::fused;
+    const Comparison result = solve_both(generated_case("poisson3d", 16), options,
+                                         RowBalance::nonzeros, distributed);
+    expect_matches_one_gpu(result, "poisson3d_16 fused");
+  }
+}
+
 // update_values on the GPU path: the new system's solution; multiply is the whole product.
 TEST(DistributedGpuPaths, UpdateValuesAndMultiply) {
   SPK_REQUIRE_GPU_OR_SKIP();

@@ -88,6 +88,23 @@ INSTANTIATE_TEST_SUITE_P(Cases, DistributedGenerated,
 
 // The shared matrices, where round-off decides the count. CG: converged (true residual) with
 // the count within 2% of one process's.
+// vector_ops: fused over processes (its two sums in one reduction) against fused on one
+// process: the count within 1, x within 1e-6, the true residual met.
+TEST(DistributedFused, FusedCgMatchesOneProcess) {
+  for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
+    Options options = cpu_options(Method::cg, preconditioner);
+    options.solver.vector_ops = VectorOps::fused;
+    const Comparison result = solve_both(generated_case("poisson3d", 12), options,
+                                         RowBalance::nonzeros);
+    ASSERT_EQ(result.single.status, SolveStatus::converged) << result.single.message;
+    EXPECT_EQ(result.distributed.status, SolveStatus::converged) << result.distributed.message;
+    EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
+    EXPECT_LT(result.solution_difference, 1e-6);
+    EXPECT_LE(result.distributed.true_residual, result.distributed.threshold);
+    expect_every_process_agrees(result.distributed);
+  }
+}
+
 TEST(DistributedShared, CgCountsWithinTwoPercentOfOneProcess) {
   for (const auto& [file, preconditioner] : {std::pair{"bcsstk13.mtx", Preconditioner::jacobi},
                                              std::pair{"1138_bus.mtx", Preconditioner::jacobi},
