@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,9 @@ inline void expect_fused_matches_cublas(const VectorOpsCase& c, Device device) {
   EXPECT_NEAR(result.fused.iterations, result.cublas.iterations, c.allowed_difference) << c.label;
   EXPECT_LE(result.true_residual_fused, 1e-8) << c.label;
   EXPECT_LE(result.fused.true_residual, result.fused.threshold) << c.label;
-  if (c.allowed_difference <= 1) EXPECT_LT(result.solution_difference, 1e-6) << c.label;
+  if (c.allowed_difference <= 1) {
+    EXPECT_LT(result.solution_difference, 1e-6) << c.label;
+  }
   std::printf("  %s: fused %d iterations, cublas %d\n", c.label, result.fused.iterations,
               result.cublas.iterations);
 }

@@ -484,7 +484,7 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
             "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
             "max_iterations, preconditioner, preconditioner_options, divergence_factor, "
-            "time_limit_s, check_every, cuda_graph, keep_history)");
+            "time_limit_s, check_every, cuda_graph, keep_history, ...)");
   EXPECT_STARTS_WITH(parse_error("matrix:\n  generate:\n    kind: poisson3d\n    size: 8\n"),
                      "run.yaml:4: matrix.generate.size: unknown key (valid keys: kind, n, stencil");
   EXPECT_STARTS_WITH(parse_error("matrix: {fiel: a.mtx}\n"),
@@ -742,7 +742,7 @@ TEST(ConfigOverrides, ErrorsNameTheOverride) {
   EXPECT_EQ(parse_error(kGenerated, {"solver.tol=1"}),
             "--set solver.tol=1: solver.tol: unknown key (valid keys: method, tolerance, "
             "tolerance_mode, max_iterations, preconditioner, preconditioner_options, "
-            "divergence_factor, time_limit_s, check_every, cuda_graph, keep_history)");
+            "divergence_factor, time_limit_s, check_every, cuda_graph, keep_history, ...)");
   EXPECT_EQ(parse_error(kGenerated, {"solver.max_iterations=1.5"}),
             "--set solver.max_iterations=1.5: solver.max_iterations: expected an integer, got "
             "'1.5'");

@@ -59,14 +59,19 @@ int run(int argc, char** argv) {
   };
   const auto gap = [&] { spin<<<1, 1, 0, stream.get()>>>(50000); };  // ~25 us at 2 GHz
   const int repeats = 200;
-  const auto time = [&](const char* name, int calls, const std::function<void()>& body) {
+  // `repeats` runs of `body` on `on`, between two events after a barrier; us per run.
+  const auto time_pattern = [&](cudaStream_t on, const char* name, int calls,
+                                const std::function<void()>& body) {
     MPI_Barrier(MPI_COMM_WORLD);
-    const TimingSummary t = time_on_stream(stream.get(), 2, 5, [&] {
+    const TimingSummary t = time_on_stream(on, 2, 5, [&] {
       for (int i = 0; i < repeats; ++i) body();
     });
     if (rank == 0)
-      std::printf("%-40s %9.2f us per iteration of the pattern (%d NCCL calls each)\n", name,
+      std::printf("%-44s %9.2f us per run of the pattern (%d NCCL calls each)\n", name,
                   1e3 * t.median_ms / repeats, calls);
+  };
+  const auto time = [&](const char* name, int calls, const std::function<void()>& body) {
+    time_pattern(stream.get(), name, calls, body);
   };
   // A dot product of 1M entries in device pointer mode, its result summed, as CG does.
   const int n = 1 << 20;
@@ -144,26 +149,20 @@ int run(int argc, char** argv) {
   DeviceContext context;
   DeviceSpace<double> space(context);
   double* rho = &space.scalars()->rho;
-  const auto time_on = [&](const char* name, const std::function<void()>& body) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const TimingSummary t = time_on_stream(context.stream(), 2, 5, [&] {
-      for (int i = 0; i < repeats; ++i) body();
-    });
-    if (rank == 0)
-      std::printf("%-40s %9.2f us per iteration of the pattern\n", name,
-                  1e3 * t.median_ms / repeats);
+  const auto time_on = [&](const char* name, int calls, const std::function<void()>& body) {
+    time_pattern(context.stream(), name, calls, body);
   };
   const auto sum_on = [&](double* value) {
     SPK_NCCL_CHECK(nccl.library().all_reduce(value, value, 1, ncclFloat64, ncclSum, nccl.get(),
                                              context.stream()));
   };
-  time_on("space dot", [&] { space.dot(n, v.data(), v.data(), rho); });
-  time_on("space dot + allreduce (scalars)", [&] {
+  time_on("space dot", 0, [&] { space.dot(n, v.data(), v.data(), rho); });
+  time_on("space dot + allreduce (scalars)", 1, [&] {
     space.dot(n, v.data(), v.data(), rho);
     sum_on(rho);
   });
-  time_on("allreduce (scalars) alone", [&] { sum_on(rho); });
-  time_on("allreduce (own buffer) on context stream", [&] { sum_on(scalar.data()); });
+  time_on("allreduce (scalars) alone", 1, [&] { sum_on(rho); });
+  time_on("allreduce (own buffer) on context stream", 1, [&] { sum_on(scalar.data()); });
   return 0;
 }
 
