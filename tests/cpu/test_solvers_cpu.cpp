@@ -329,13 +329,7 @@ TEST(VectorOpsCpu, FusedMatchesCublas) {
 }
 
 TEST(VectorOpsCpu, FusedIsReproducible) {
-  const auto a = generated("poisson3d", 12);
-  const test::VectorOpsComparison first =
-      test::compare_vector_ops(a, Preconditioner::jacobi, Device::cpu);
-  const test::VectorOpsComparison second =
-      test::compare_vector_ops(a, Preconditioner::jacobi, Device::cpu);
-  EXPECT_EQ(first.x_fused, second.x_fused);
-  EXPECT_EQ(first.fused.iterations, second.fused.iterations);
+  test::expect_fused_reproducible(generated("poisson3d", 12), Device::cpu);
 }
 
 }  // namespace

@@ -175,13 +175,7 @@ TEST(VectorOpsGpu, FusedMatchesCublas) {
 
 TEST(VectorOpsGpu, FusedIsReproducible) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const auto a = generated("poisson3d", 24);
-  const test::VectorOpsComparison first =
-      test::compare_vector_ops(a, Preconditioner::jacobi, Device::gpu);
-  const test::VectorOpsComparison second =
-      test::compare_vector_ops(a, Preconditioner::jacobi, Device::gpu);
-  EXPECT_EQ(first.x_fused, second.x_fused);
-  EXPECT_EQ(first.fused.iterations, second.fused.iterations);
+  test::expect_fused_reproducible(generated("poisson3d", 24), Device::gpu);
 }
 
 }  // namespace

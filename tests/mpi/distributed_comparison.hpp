@@ -71,4 +71,16 @@ inline void expect_every_process_agrees(const SolveResult& result) {
     EXPECT_EQ(residual, result.true_residual);  // bit-identical: same sums everywhere
 }
 
+// A well-conditioned problem: the count within 1 of one process's (the sums over processes
+// round differently in the last bits), x within 1e-6, the true residual met, every process the
+// same.
+inline void expect_matches_one_process(const Comparison& result) {
+  ASSERT_EQ(result.single.status, SolveStatus::converged) << result.single.message;
+  EXPECT_EQ(result.distributed.status, SolveStatus::converged) << result.distributed.message;
+  EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
+  EXPECT_LT(result.solution_difference, 1e-6);
+  EXPECT_LE(result.distributed.true_residual, result.distributed.threshold);
+  expect_every_process_agrees(result.distributed);
+}
+
 }  // namespace spk::test

@@ -21,6 +21,7 @@ namespace {
 using test::Comparison;
 using test::cpu_options;
 using test::expect_every_process_agrees;
+using test::expect_matches_one_process;
 using test::generated_case;
 using test::my_part;
 using test::my_rows;
@@ -65,12 +66,7 @@ TEST_P(DistributedGenerated, MatchesOneProcess) {
   const auto& [c, balance] = GetParam();
   const Comparison result =
       solve_both(c.matrix(), cpu_options(c.method, c.preconditioner), balance);
-  ASSERT_EQ(result.single.status, SolveStatus::converged) << result.single.message;
-  EXPECT_EQ(result.distributed.status, SolveStatus::converged) << result.distributed.message;
-  EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
-  EXPECT_LT(result.solution_difference, 1e-6);
-  EXPECT_LE(result.distributed.true_residual, result.distributed.threshold);
-  expect_every_process_agrees(result.distributed);
+  expect_matches_one_process(result);
   if (world_rank() == 0)
     std::printf("  %s, %d processes, partition %s: %d iterations (one process: %d)\n", c.label,
                 world_size(), to_string(balance), result.distributed.iterations,
@@ -94,14 +90,9 @@ TEST(DistributedFused, FusedCgMatchesOneProcess) {
   for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
     Options options = cpu_options(Method::cg, preconditioner);
     options.solver.vector_ops = VectorOps::fused;
-    const Comparison result = solve_both(generated_case("poisson3d", 12), options,
-                                         RowBalance::nonzeros);
-    ASSERT_EQ(result.single.status, SolveStatus::converged) << result.single.message;
-    EXPECT_EQ(result.distributed.status, SolveStatus::converged) << result.distributed.message;
-    EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
-    EXPECT_LT(result.solution_difference, 1e-6);
-    EXPECT_LE(result.distributed.true_residual, result.distributed.threshold);
-    expect_every_process_agrees(result.distributed);
+    const Comparison result =
+        solve_both(generated_case("poisson3d", 12), options, RowBalance::nonzeros);
+    expect_matches_one_process(result);
   }
 }
 
