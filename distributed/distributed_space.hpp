@@ -1,11 +1,12 @@
 #pragma once
 // DistributedSpace<Inner>: a vector space (solver/vector_space.hpp) whose vectors are split
 // across the processes of a communicator, each holding its rows in an Inner space (HostSpace
-// today). Everything elementwise is Inner's, on the local part; what reads the whole vector
-// is summed over the processes, so CG, BiCGSTAB, the driver and the preconditioners run on it
-// unchanged:
+// on the CPU path, DeviceSpace on the GPU path). Everything elementwise is Inner's, on the
+// local part; what reads the whole vector is summed over the processes, so CG, BiCGSTAB, the
+// driver and the preconditioners run on it unchanged:
 //
-//   dot               the local (x, y), then the sum over processes: every process gathers
+//   dot, cg_update    the local part, then the sum over processes (cg_update: its two sums in
+//                     one reduction). Without an in-place sum every process gathers
 //                     all partial sums (MPI_Allgather) and adds them in rank order, so each
 //                     gets the bit-identical total and takes the same stopping decision at
 //                     the same iteration. (MPI_Allreduce does not promise identical results
