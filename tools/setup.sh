@@ -23,10 +23,12 @@ fi
 # interpreter is the system's and pip cannot install into it (no pip, or an "externally
 # managed" environment), the Debian packages are the ones for it. Without them the peer check
 # is reported as skipped, so a failure here is a warning, not an error.
-if command -v python3 >/dev/null 2>&1 && ! python3 -c "import numpy, scipy, pyamg" >/dev/null 2>&1; then
+# nanobind and scikit-build-core build the Python module (python/, `pip install .`), pytest
+# runs its tests (CTest Python.Pytest); without them the module is not built.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c "import numpy, scipy, pyamg, nanobind, scikit_build_core, pytest" >/dev/null 2>&1; then
   python="$(python3 -c 'import sys; print(sys.executable)')"
-  echo "setup: installing numpy, scipy and pyamg for $python (pip)"
-  if ! python3 -m pip install --quiet numpy scipy pyamg; then
+  echo "setup: installing numpy, scipy, pyamg, nanobind, scikit-build-core and pytest for $python (pip)"
+  if ! python3 -m pip install --quiet numpy scipy pyamg nanobind scikit-build-core pytest; then
     if [ "$python" = /usr/bin/python3 ] || [ "$(readlink -f "$python")" = "$(readlink -f /usr/bin/python3)" ]; then
       sudo_cmd=""
       [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

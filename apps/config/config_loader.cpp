@@ -224,10 +224,7 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
 }
 
 SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
-  const ConfigMap map(value, {"method", "tolerance", "tolerance_mode", "max_iterations",
-                              "preconditioner", "preconditioner_options", "divergence_factor",
-                              "time_limit_s", "check_every", "cuda_graph", "keep_history",
-                              "vector_ops"});
+  const ConfigMap map(value, solver_key_names());
   map.if_present("method",
                  [&](const ConfigValue& v) { options.method = v.as_enum(method_names()); });
   map.if_present("tolerance", [&](const ConfigValue& v) {
@@ -269,9 +266,7 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
 
 // `options` holds the values keys not given keep (the defaults, or `spmv:` for compare).
 SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
-  const ConfigMap map(
-      value, {"format", "x_cache", "threads_per_row", "block_size", "hyb_width", "max_ell_fill",
-              "cusparse_algorithm", "grid", "tune_budget_ms", "tune_cache"});
+  const ConfigMap map(value, spmv_key_names());
   map.if_present("format",
                  [&](const ConfigValue& v) { options.format = v.as_enum(format_names()); });
   map.if_present("x_cache", [&](const ConfigValue& v) {

@@ -36,6 +36,30 @@ std::vector<std::pair<std::string, Enum>> name_table(std::initializer_list<Enum>
 
 }  // namespace
 
+const std::vector<std::string>& solver_key_names() {
+  static const std::vector<std::string> keys = {"method",
+                                                "tolerance",
+                                                "tolerance_mode",
+                                                "max_iterations",
+                                                "preconditioner",
+                                                "preconditioner_options",
+                                                "divergence_factor",
+                                                "time_limit_s",
+                                                "check_every",
+                                                "cuda_graph",
+                                                "keep_history",
+                                                "vector_ops"};
+  return keys;
+}
+
+const std::vector<std::string>& spmv_key_names() {
+  static const std::vector<std::string> keys = {
+      "format",         "x_cache",      "threads_per_row",    "block_size",
+      "hyb_width",      "max_ell_fill", "cusparse_algorithm", "grid",
+      "tune_budget_ms", "tune_cache"};
+  return keys;
+}
+
 const std::vector<std::pair<std::string, RowBalance>>& row_balance_names() {
   static const auto table = name_table({RowBalance::nonzeros, RowBalance::rows});
   return table;

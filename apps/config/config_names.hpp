@@ -25,6 +25,10 @@ const std::vector<std::pair<std::string, Device>>& device_names();
 // spmv.format: every format of the registry's table, in its order (<spkrylov/options.hpp>).
 const std::vector<std::pair<std::string, Format>>& format_names();
 const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names();
+// The keys of solver: and spmv: (every valid key, in the order errors list them); the Python
+// module maps its keyword arguments through them.
+const std::vector<std::string>& solver_key_names();
+const std::vector<std::string>& spmv_key_names();
 // distributed.partition
 const std::vector<std::pair<std::string, RowBalance>>& row_balance_names();  // nnz, rows
 // distributed.transport

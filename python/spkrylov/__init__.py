@@ -1,0 +1,257 @@
+"""spkrylov: GPU Krylov solvers (CG, BiCGSTAB) with a choice of SpMV storage format.
+
+Two ways in:
+
+* ``spkrylov.Solver(A, **keys)``: one matrix set up once, then ``solve(b)`` as often as needed,
+  ``update_values(data)`` for new coefficients on the same pattern. Every config key of the
+  YAML file is a keyword (``format="ellpack-r"``, ``preconditioner="jacobi"``,
+  ``check_every=32``...), checked by the same code, with the same messages.
+* ``spkrylov.cg(A, b)`` and ``spkrylov.bicgstab(A, b)``: drop-in for
+  ``scipy.sparse.linalg.cg``/``bicgstab``: ``(x, info)`` with SciPy's meaning of ``info``.
+
+Example::
+
+    import numpy as np, scipy.sparse as sp, spkrylov
+    A = sp.diags([-1, 2, -1], [-1, 0, 1], shape=(100, 100), format="csr")
+    x, info = spkrylov.cg(A, np.ones(100), rtol=1e-10)
+    assert info == 0
+
+Matrices: ``scipy.sparse`` (any format: converted to CSR), or ``(indptr, indices, data,
+shape)``. Vectors: NumPy arrays (host memory; a GPU solver uploads them once per solve).
+Real values only (float64; integer data is converted, complex is refused). On a machine without
+a GPU, ``device="auto"`` (the default) solves on the CPU and warns once.
+"""
+from __future__ import annotations
+
+import json
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _core
+from ._core import NoDeviceError
+
+__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "NoDeviceError", "config_keys"]
+
+# Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
+_ALIASES = {"tol": "solver.tolerance", "maxiter": "solver.max_iterations"}
+_TOP_KEYS = ("device", "precision")
+
+
+def config_keys() -> dict[str, list[str]]:
+    """Every keyword Solver accepts, by section, as the YAML config names them."""
+    return {"solver": list(_core.solver_keys()), "spmv": list(_core.spmv_keys()),
+            "top": list(_TOP_KEYS), "aliases": sorted(_ALIASES)}
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):  # preconditioner_options={...}: a YAML flow map
+        return json.dumps(value)
+    return str(value)
+
+
+def _overrides(keys: dict[str, Any]) -> list[str]:
+    """Keyword arguments as the CLI's --set overrides (checked by the config reader)."""
+    solver, spmv = set(_core.solver_keys()), set(_core.spmv_keys())
+    overrides = []
+    for name, value in keys.items():
+        if value is None:
+            continue
+        if name in _ALIASES:
+            path = _ALIASES[name]
+        elif name in solver:
+            path = "solver." + name
+        elif name in spmv:
+            path = "spmv." + name
+        elif name in _TOP_KEYS:
+            path = name
+        else:
+            valid = sorted(solver | spmv | set(_TOP_KEYS) | set(_ALIASES))
+            raise ValueError(f"unknown keyword {name!r} (valid: {', '.join(valid)})")
+        overrides.append(f"{path}={_value_text(value)}")
+    return overrides
+
+
+def _csr_arrays(A: Any):
+    """(indptr, indices, data, rows, cols, note) of a SciPy matrix or a CSR tuple."""
+    note = ""
+    if isinstance(A, tuple) and len(A) == 4:
+        indptr, indices, data, shape = A
+        rows, cols = (int(s) for s in shape)
+    elif hasattr(A, "tocsr") and hasattr(A, "shape"):
+        csr = A.tocsr()
+        csr.sort_indices()
+        indptr, indices, data = csr.indptr, csr.indices, csr.data
+        rows, cols = csr.shape
+    else:
+        raise TypeError("A must be a scipy.sparse matrix or a tuple (indptr, indices, data, shape), "
+                        f"not {type(A).__name__}")
+    data = np.asarray(data)
+    if np.iscomplexobj(data):
+        raise TypeError("complex matrices are not supported (spkrylov solves real systems)")
+    if not np.issubdtype(data.dtype, np.floating):
+        if not (np.issubdtype(data.dtype, np.integer) or data.dtype == np.bool_):
+            raise TypeError(f"matrix values of dtype {data.dtype} are not supported")
+        note = f"matrix values converted from {data.dtype} to float64"
+    if rows != cols:
+        raise ValueError(f"the matrix must be square, got {rows} x {cols}")
+    for name, array in (("indptr", indptr), ("indices", indices)):
+        if len(array) and np.asarray(array).max(initial=0) > np.iinfo(np.int32).max:
+            raise ValueError(f"{name} has entries past 32 bits; spkrylov indexes a matrix with int32")
+    return (np.ascontiguousarray(indptr, dtype=np.int32),
+            np.ascontiguousarray(indices, dtype=np.int32),
+            np.ascontiguousarray(data, dtype=np.float64), rows, cols, note)
+
+
+def _vector(v: Any, n: int, name: str) -> np.ndarray:
+    array = np.asarray(v)
+    if np.iscomplexobj(array):
+        raise TypeError(f"{name} is complex; spkrylov solves real systems")
+    array = array.reshape(-1) if array.ndim == 2 and 1 in array.shape else array
+    if array.ndim != 1 or array.shape[0] != n:
+        raise ValueError(f"{name} has shape {np.shape(v)}, expected ({n},)")
+    return np.array(array, dtype=np.float64, copy=True, order="C")
+
+
+class SolveResult:
+    """What a solve did: ``status`` ("converged", "max_iterations", "breakdown", ...),
+    ``message``, ``iterations``, ``true_residual`` (||b - A x||, computed at the end),
+    ``recursive_residual``, ``relative_true_residual``, ``solve_s`` and ``history`` (the
+    residual norm at every iteration, a NumPy array).
+
+    Example::
+
+        x, result = spkrylov.Solver(A).solve(b)
+        print(result.status, result.iterations, result.true_residual)
+    """
+
+    def __init__(self, fields: dict[str, Any], notes: list[str]):
+        self.__dict__.update(fields)
+        self.history = np.asarray(fields["history_residual"], dtype=np.float64)
+        self.history_elapsed_s = np.asarray(fields["history_elapsed_s"], dtype=np.float64)
+        self.notes = list(notes)
+
+    @property
+    def converged(self) -> bool:
+        return self.status == "converged"
+
+    def __repr__(self) -> str:
+        return (f"SolveResult(status={self.status!r}, iterations={self.iterations}, "
+                f"true_residual={self.true_residual:.3e})")
+
+
+class Solver:
+    """A matrix set up once for CG or BiCGSTAB (``method``), with a preconditioner and an SpMV
+    format, on the GPU or the CPU (``device``). Keywords are the YAML config's keys.
+
+    Example::
+
+        solver = spkrylov.Solver(A, method="cg", preconditioner="jacobi", format="auto")
+        x, result = solver.solve(b)
+        solver.update_values(A2.data)   # same pattern, new values
+    """
+
+    _warned_cpu = False
+
+    def __init__(self, A: Any, *, method: str = "cg", preconditioner: str = "jacobi",
+                 format: str = "csr", tol: float = 1e-8, device: str = "auto", **keys: Any):
+        indptr, indices, data, rows, cols, note = _csr_arrays(A)
+        self._notes = [note] if note else []
+        self._nnz = len(data)
+        overrides = _overrides(dict(method=method, preconditioner=preconditioner, format=format,
+                                    tol=tol, device=device, **keys))
+        self._core = _core.Solver(indptr, indices, data, rows, cols, overrides)
+        self.n = rows
+        if device == "auto" and self.setup_info["device"] == "cpu" and not Solver._warned_cpu:
+            Solver._warned_cpu = True
+            warnings.warn("spkrylov: no usable GPU; solving on the CPU (device='cpu' silences this)",
+                          RuntimeWarning, stacklevel=2)
+
+    @property
+    def setup_info(self) -> dict[str, Any]:
+        """Where and how the solver was set up: device, operator (format), preconditioner,
+        bytes, setup time."""
+        return self._core.setup_info()
+
+    @property
+    def config(self) -> str:
+        """The resolved config (YAML), every key included."""
+        return self._core.resolved_config()
+
+    def solve(self, b: Any, x0: Any = None) -> tuple[np.ndarray, SolveResult]:
+        """Solves A x = b from x0 (zeros by default; x0 is not modified). Returns
+        ``(x, result)``."""
+        rhs = _vector(b, self.n, "b")
+        x = np.zeros(self.n) if x0 is None else _vector(x0, self.n, "x0")
+        for name, v in (("b", rhs), ("x0", x)):
+            if not np.all(np.isfinite(v)):
+                raise ValueError(f"{name} has a non-finite value")
+        fields = self._core.solve(rhs, x)
+        return x, SolveResult(fields, self._notes)
+
+    def update_values(self, data: Any) -> None:
+        """New matrix values on the same pattern: ``data`` in the CSR order of the matrix
+        given (``A.tocsr().data`` after sorting its indices)."""
+        values = np.asarray(data)
+        if np.iscomplexobj(values):
+            raise TypeError("update_values: complex values are not supported")
+        values = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+        if values.shape[0] != self._nnz:
+            raise ValueError(f"update_values: {values.shape[0]} values given, the matrix has "
+                             f"{self._nnz} entries")
+        self._core.update_values(values)
+
+
+def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
+    if callback is not None:
+        raise TypeError("callback is not supported yet: the iteration runs on the device and "
+                        "reports at its checks only; use Solver and the result's history")
+    preconditioner = "none"
+    if isinstance(M, str):
+        preconditioner = M
+    elif M is not None:
+        raise TypeError("M must be None or a preconditioner name (none, jacobi, chebyshev, ic0, "
+                        "ilu0, amg), not an arbitrary operator")
+    rhs = np.asarray(b, dtype=np.float64).reshape(-1)
+    b_norm = float(np.linalg.norm(rhs))
+    # SciPy stops at ||r|| <= max(rtol ||b||, atol): that threshold, as an absolute tolerance.
+    threshold = max(rtol * b_norm, atol)
+    if threshold <= 0.0:  # b = 0 and atol = 0: x = 0 is the answer
+        return np.zeros_like(rhs), 0
+    n = rhs.shape[0]
+    solver = Solver(A, method=method, preconditioner=preconditioner, tol=threshold,
+                    tolerance_mode="absolute",
+                    max_iterations=maxiter if maxiter is not None else 10 * n, **keys)
+    x, result = solver.solve(rhs, x0)
+    if result.status == "converged":
+        return x, 0
+    if result.status in ("max_iterations", "time_limit", "stagnated"):
+        return x, result.iterations_executed or 1
+    return x, -1  # breakdown, non-finite, diverged: SciPy's "illegal input or breakdown"
+
+
+def cg(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0, maxiter: int | None = None,
+       M=None, callback: Callable | None = None, **keys) -> tuple[np.ndarray, int]:
+    """Conjugate Gradient with ``scipy.sparse.linalg.cg``'s arguments and return value
+    ``(x, info)``: info 0 converged, > 0 iterations without convergence, < 0 breakdown.
+
+    Example::
+
+        x, info = spkrylov.cg(A, b, rtol=1e-8, M="jacobi", format="ellpack-r")
+    """
+    return _scipy_style("cg", A, b, x0, rtol, atol, maxiter, M, callback, keys)
+
+
+def bicgstab(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0,
+             maxiter: int | None = None, M=None, callback: Callable | None = None,
+             **keys) -> tuple[np.ndarray, int]:
+    """BiCGSTAB with ``scipy.sparse.linalg.bicgstab``'s arguments and return value.
+
+    Example::
+
+        x, info = spkrylov.bicgstab(A, b, rtol=1e-8, M="jacobi")
+    """
+    return _scipy_style("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback, keys)

@@ -1,0 +1,165 @@
+// spkrylov._core: the nanobind layer of the Python package. It takes CSR arrays and NumPy
+// vectors (host memory), the config as `--set`-style overrides checked by the same reader as
+// the YAML file (apps/config), and returns plain dicts; python/spkrylov/__init__.py builds the
+// public API on it. The GIL is released while a solve runs.
+//
+// Errors: spk::BadInput -> ValueError, spk::NotSupported -> TypeError,
+// spk::OutOfDeviceMemory -> MemoryError, spk::NoDevice -> spkrylov.NoDeviceError (a
+// RuntimeError), every other spk::Error -> RuntimeError; the message is the CLI's line.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/config/config_loader.hpp"
+#include "apps/config/config_names.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/solver.hpp"
+
+namespace nb = nanobind;
+
+namespace spk::python {
+
+namespace {
+
+template <class T>
+using HostVector = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// The run config of `overrides` (e.g. "solver.tolerance=1e-10") over the built-in default:
+// the same reader, checks and messages as `spkrylov solve --set`.
+RunConfig config_of(const std::vector<std::string>& overrides) {
+  return parse_run_config(to_yaml(default_run_config()), "<built-in default>", overrides);
+}
+
+nb::dict result_dict(const SolveResult& r) {
+  nb::dict d;
+  d["status"] = to_string(r.status);
+  d["breakdown"] = to_string(r.breakdown);
+  d["message"] = r.message;
+  d["iterations"] = r.iterations;
+  d["iterations_executed"] = r.iterations_executed;
+  d["residual_replacements"] = r.residual_replacements;
+  d["threshold"] = r.threshold;
+  d["b_norm"] = r.b_norm;
+  d["initial_residual"] = r.initial_residual;
+  d["recursive_residual"] = r.recursive_residual;
+  d["true_residual"] = r.true_residual;
+  d["relative_true_residual"] = r.relative_true_residual;
+  d["solve_s"] = r.solve_s;
+  d["history_residual"] = r.history.residual;
+  d["history_elapsed_s"] = r.history.elapsed_s;
+  return d;
+}
+
+nb::dict setup_dict(const SetupInfo& s) {
+  nb::dict d;
+  d["device"] = to_string(s.device);
+  d["device_name"] = s.device_name;
+  d["operator"] = s.operator_name;
+  d["preconditioner"] = s.preconditioner.name;
+  d["device_bytes"] = s.device_bytes;
+  d["bytes_per_spmv"] = s.bytes_per_spmv;
+  d["setup_s"] = s.setup_s;
+  return d;
+}
+
+// A solver of one matrix in fp64 (precision: double; the module refuses single for now).
+class PySolver {
+ public:
+  PySolver(HostVector<const index_t> indptr, HostVector<const index_t> indices,
+           HostVector<const double> data, index_t rows, index_t cols,
+           const std::vector<std::string>& overrides)
+      : config_(config_of(overrides)) {
+    if (config_.precision != Precision::double_precision)
+      throw NotSupported("precision: the Python module solves in double precision only");
+    if (indptr.shape(0) != static_cast<std::size_t>(rows) + 1)
+      throw BadInput("indptr has " + std::to_string(indptr.shape(0)) + " entries, expected rows + 1 = " +
+                     std::to_string(rows + 1));
+    if (indices.shape(0) != data.shape(0))
+      throw BadInput("indices and data differ in length (" + std::to_string(indices.shape(0)) +
+                     " and " + std::to_string(data.shape(0)) + ")");
+    const CsrArrays<double> arrays{rows, cols, indptr.data(), indices.data(), data.data(), false};
+    nnz_ = data.shape(0);
+    nb::gil_scoped_release release;
+    solver_ = std::make_unique<Solver<double>>(
+        arrays, Options{config_.solver, config_.spmv, config_.device});
+  }
+
+  // x: the initial guess, overwritten with the solution.
+  nb::dict solve(HostVector<const double> b, HostVector<double> x) {
+    const auto n = static_cast<std::size_t>(solver_->rows());
+    if (b.shape(0) != n || x.shape(0) != n)
+      throw BadInput("b has " + std::to_string(b.shape(0)) + " and x0 " +
+                     std::to_string(x.shape(0)) + " entries, the matrix " + std::to_string(n) +
+                     " rows");
+    SolveResult result;
+    {
+      nb::gil_scoped_release release;
+      result = solver_->solve(b.data(), x.data());
+    }
+    return result_dict(result);
+  }
+
+  void update_values(HostVector<const double> data) {
+    if (data.shape(0) != nnz_)
+      throw BadInput("update_values: " + std::to_string(data.shape(0)) +
+                     " values given, the matrix has " + std::to_string(nnz_) + " entries");
+    nb::gil_scoped_release release;
+    solver_->update_values(data.data());
+  }
+
+  nb::dict setup_info() const { return setup_dict(solver_->setup_info()); }
+  std::string resolved_config() const { return to_yaml(config_); }
+
+ private:
+  RunConfig config_;
+  std::size_t nnz_ = 0;
+  std::unique_ptr<Solver<double>> solver_;
+};
+
+}  // namespace
+
+}  // namespace spk::python
+
+NB_MODULE(_core, m) {
+  using namespace spk;
+  m.doc() = "spkrylov's compiled core; use the spkrylov package, not this module.";
+  static nb::object no_device_error =
+      nb::steal(PyErr_NewException("spkrylov.NoDeviceError", PyExc_RuntimeError, nullptr));
+  m.attr("NoDeviceError") = no_device_error;
+  nb::register_exception_translator([](const std::exception_ptr& error, void*) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const OutOfDeviceMemory& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const NoDevice& e) {
+      PyErr_SetString(no_device_error.ptr(), e.what());
+    } catch (const BadInput& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const NotSupported& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+  m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
+  m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
+  m.def(
+      "check_config",
+      [](const std::vector<std::string>& overrides) { return to_yaml(python::config_of(overrides)); },
+      "The resolved config of these --set overrides, as YAML (raises ValueError on a bad key).");
+  nb::class_<python::PySolver>(m, "Solver")
+      .def(nb::init<python::HostVector<const index_t>, python::HostVector<const index_t>,
+                    python::HostVector<const double>, index_t, index_t,
+                    const std::vector<std::string>&>(),
+           nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"),
+           nb::arg("cols"), nb::arg("overrides"))
+      .def("solve", &python::PySolver::solve, nb::arg("b"), nb::arg("x"))
+      .def("update_values", &python::PySolver::update_values, nb::arg("data"))
+      .def("setup_info", &python::PySolver::setup_info)
+      .def("resolved_config", &python::PySolver::resolved_config);
+}
