@@ -1,0 +1,46 @@
+"""Type stubs of the spkrylov package (see __init__.py for the documentation)."""
+from typing import Any, Callable
+
+import numpy as np
+
+class NoDeviceError(RuntimeError): ...
+
+def config_keys() -> dict[str, list[str]]: ...
+
+class SolveResult:
+    status: str
+    breakdown: str
+    message: str
+    iterations: int
+    iterations_executed: int
+    residual_replacements: int
+    threshold: float
+    b_norm: float
+    initial_residual: float
+    recursive_residual: float
+    true_residual: float
+    relative_true_residual: float
+    solve_s: float
+    history: np.ndarray
+    history_elapsed_s: np.ndarray
+    notes: list[str]
+    @property
+    def converged(self) -> bool: ...
+
+class Solver:
+    n: int
+    def __init__(self, A: Any, *, method: str = ..., preconditioner: str = ...,
+                 format: str = ..., tol: float = ..., device: str = ..., **keys: Any) -> None: ...
+    @property
+    def setup_info(self) -> dict[str, Any]: ...
+    @property
+    def config(self) -> str: ...
+    def solve(self, b: Any, x0: Any = ...) -> tuple[np.ndarray, SolveResult]: ...
+    def update_values(self, data: Any) -> None: ...
+
+def cg(A: Any, b: Any, x0: Any = ..., *, rtol: float = ..., atol: float = ...,
+       maxiter: int | None = ..., M: str | None = ..., callback: Callable[..., Any] | None = ...,
+       **keys: Any) -> tuple[np.ndarray, int]: ...
+def bicgstab(A: Any, b: Any, x0: Any = ..., *, rtol: float = ..., atol: float = ...,
+             maxiter: int | None = ..., M: str | None = ...,
+             callback: Callable[..., Any] | None = ..., **keys: Any) -> tuple[np.ndarray, int]: ...
