@@ -101,10 +101,21 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       space.run_repeated(block, options.cuda_graph, [&] { algorithm.iterate(b, x); });
       executed += block;
       scalars = space.read_scalars();
-      if (progress)
-        progress({scalars.iteration, static_cast<double>(scalars.residual_norm), scalars.threshold,
-                  elapsed_s()});
+      bool stop_asked = false;
+      if (progress) {
+        Progress report;
+        report.iteration = scalars.iteration;
+        report.residual = static_cast<double>(scalars.residual_norm);
+        report.threshold = scalars.threshold;
+        report.elapsed_s = elapsed_s();
+        progress(report);
+        stop_asked = report.stop_requested();
+      }
       // Every process of a distributed solve stops at the same block (any_process).
+      if (scalars.running() && space.any_process(stop_asked)) {
+        host_status = SolveStatus::interrupted;
+        break;
+      }
       if (scalars.running() && options.time_limit_s > 0.0 &&
           space.any_process(elapsed_s() > options.time_limit_s)) {
         host_status = SolveStatus::time_limit;

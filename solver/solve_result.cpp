@@ -12,6 +12,7 @@ const char* to_string(SolveStatus status) {
     case SolveStatus::non_finite: return "non_finite";
     case SolveStatus::stagnated: return "stagnated";
     case SolveStatus::time_limit: return "time_limit";
+    case SolveStatus::interrupted: return "interrupted";
   }
   return "?";
 }

@@ -27,6 +27,7 @@ enum class SolveStatus : int {
   non_finite,      // NaN or Inf appeared in a residual or a scalar
   stagnated,       // the recursive residual met the tolerance but the true one did not
   time_limit,      // solver.time_limit_s passed
+  interrupted,     // the progress callback asked the solve to stop (Progress::request_stop)
 };
 
 enum class BreakdownQuantity : int {
@@ -73,6 +74,14 @@ struct Progress {
   double residual = 0.0;
   double threshold = 0.0;
   double elapsed_s = 0.0;
+  /// Asks the solve to stop here: it returns at once with status `interrupted` and the
+  /// current x (a Ctrl-C handler, a GUI's stop button). Every process of a distributed solve
+  /// stops at the same check when any asks.
+  void request_stop() const { stop_requested_ = true; }
+  bool stop_requested() const { return stop_requested_; }
+
+ private:
+  mutable bool stop_requested_ = false;
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 

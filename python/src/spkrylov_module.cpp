@@ -1,7 +1,9 @@
 // spkrylov._core: the nanobind layer of the Python package. It takes CSR arrays and NumPy
 // vectors (host memory), the config as `--set`-style overrides checked by the same reader as
 // the YAML file (apps/config), and returns plain dicts; python/spkrylov/__init__.py builds the
-// public API on it. The GIL is released while a solve runs.
+// public API on it. The GIL is released while a solve runs; at each of its checks the solve
+// takes the GIL back for a moment to look for a signal (Ctrl-C): one stops the solve there
+// (status interrupted) and is raised as the Python exception, the solver still usable.
 //
 // Errors: spk::BadInput -> ValueError, spk::NotSupported -> TypeError,
 // spk::OutOfDeviceMemory -> MemoryError, spk::NoDevice -> spkrylov.NoDeviceError (a
@@ -96,11 +98,20 @@ class PySolver {
       throw BadInput("b has " + std::to_string(b.shape(0)) + " and x0 " +
                      std::to_string(x.shape(0)) + " entries, the matrix " + std::to_string(n) +
                      " rows");
+    bool signalled = false;
+    const ProgressCallback check_signals = [&signalled](const Progress& progress) {
+      nb::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {  // the handler's exception (KeyboardInterrupt) is set
+        signalled = true;
+        progress.request_stop();
+      }
+    };
     SolveResult result;
     {
       nb::gil_scoped_release release;
-      result = solver_->solve(b.data(), x.data());
+      result = solver_->solve(b.data(), x.data(), check_signals);
     }
+    if (signalled) throw nb::python_error();
     return result_dict(result);
   }
 

@@ -200,3 +200,25 @@ def test_arbitrary_operator_as_m_is_a_clear_type_error():
     M = sla.LinearOperator(A.shape, matvec=lambda v: v)
     with pytest.raises(TypeError, match="preconditioner name"):
         spkrylov.cg(A, np.ones(64), M=M, **CPU)
+
+
+def test_ctrl_c_stops_a_solve_and_the_solver_stays_usable():
+    import os
+    import signal
+    import threading
+    import time
+
+    A = poisson(48, 3)
+    b = np.ones(A.shape[0])
+    # a solve that would run for many seconds (an unreachable tolerance), bounded by a time
+    # limit so that the test cannot hang
+    solver = spkrylov.Solver(A, preconditioner="none", tol=1e-300, max_iterations=10 ** 6,
+                             check_every=1, time_limit_s=30, **CPU)
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(b)
+    assert time.monotonic() - start < 10
+    x, result = spkrylov.Solver(A, **CPU).solve(b)
+    assert result.converged

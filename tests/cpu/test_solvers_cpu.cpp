@@ -140,6 +140,28 @@ TEST(CgCpu, SinglePrecisionConverges) {
   EXPECT_LE(true_relative_residual(a, b, x), 2e-5);
 }
 
+// Progress::request_stop: the solve returns at that check with status interrupted and the
+// current x (the Python module's Ctrl-C).
+TEST(CgCpu, ProgressCanStopTheSolve) {
+  const auto a = generated("poisson3d", 16);
+  const auto b = test::random_vector(a.rows, 5);
+  std::vector<double> x(a.rows, 0.0);
+  SolverOptions options = options_for(Method::cg, 1e-14);
+  options.check_every = 4;
+  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
+  const SolveResult result = solver.solve(b, x, [](const Progress& progress) {
+    if (progress.iteration >= 8) progress.request_stop();
+  });
+  EXPECT_EQ(result.status, SolveStatus::interrupted);
+  EXPECT_EQ(result.iterations, 8);
+  EXPECT_NE(result.message.find("interrupted by the caller"), std::string::npos) << result.message;
+  EXPECT_TRUE(test::all_finite(x));
+  EXPECT_GT(result.true_residual, 0.0);
+  // the solver stays usable
+  std::vector<double> x_again(a.rows, 0.0);
+  EXPECT_EQ(solver.solve(b, x_again).status, SolveStatus::converged);
+}
+
 TEST(CgCpu, TimeLimitStopsTheSolve) {
   const auto a = generated("poisson3d", 20);
   const std::vector<double> b(a.rows, 1.0);
