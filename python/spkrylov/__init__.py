@@ -24,6 +24,8 @@ a GPU, ``device="auto"`` (the default) solves on the CPU and warns once.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import warnings
 from typing import Any, Callable
 
@@ -32,7 +34,8 @@ import numpy as np
 from . import _core
 from ._core import NoDeviceError
 
-__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "NoDeviceError", "config_keys"]
+__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "solve_config", "NoDeviceError",
+           "config_keys"]
 
 # Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
 _ALIASES = {"tol": "solver.tolerance", "maxiter": "solver.max_iterations"}
@@ -255,3 +258,29 @@ def bicgstab(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0,
         x, info = spkrylov.bicgstab(A, b, rtol=1e-8, M="jacobi")
     """
     return _scipy_style("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback, keys)
+
+
+def solve_config(config: str | None = None, *, quiet: bool = True, **overrides: Any) -> dict:
+    """Runs what ``spkrylov solve CONFIG --set KEY=VALUE ...`` runs (the CLI's own code: the
+    problem, the solve or the format comparison, the outputs the config asks for), prints the
+    CLI's report, and returns the JSON report as a dict, with ``"exit_code"`` added (0
+    converged, 2 not). Keys of nested sections are spelled with ``__`` for the dots.
+
+    Example::
+
+        report = spkrylov.solve_config("configs/quickstart.yaml", matrix__generate__n=32,
+                                       device="cpu")
+        print(report["status"], report["iterations"])
+    """
+    settings = [f"{name.replace('__', '.')}={_value_text(value)}"
+                for name, value in overrides.items()]
+    handle, path = tempfile.mkstemp(suffix=".json", prefix="spkrylov-report-")
+    os.close(handle)
+    try:
+        code = _core.solve_config(config or "", settings + [f"output.report={path}"], quiet)
+        with open(path) as file:
+            report = json.load(file)
+    finally:
+        os.remove(path)
+    report["exit_code"] = code
+    return report

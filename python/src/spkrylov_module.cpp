@@ -19,6 +19,7 @@
 
 #include "apps/config/config_loader.hpp"
 #include "apps/config/config_names.hpp"
+#include "apps/spkrylov/solve_command.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
 
@@ -157,6 +158,18 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }
   });
+  m.def(
+      "solve_config",
+      [](const std::string& config_path, const std::vector<std::string>& overrides, bool quiet) {
+        app::SolveCommandOptions options;
+        options.config_path = config_path;
+        options.overrides = overrides;
+        options.quiet = quiet;
+        nb::gil_scoped_release release;
+        return app::run_solve_command(options);
+      },
+      nb::arg("config_path"), nb::arg("overrides"), nb::arg("quiet") = true,
+      "`spkrylov solve CONFIG --set ...`: the CLI's run, report printed; returns its exit code.");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
   m.def(

@@ -222,3 +222,17 @@ def test_ctrl_c_stops_a_solve_and_the_solver_stays_usable():
     assert time.monotonic() - start < 10
     x, result = spkrylov.Solver(A, **CPU).solve(b)
     assert result.converged
+
+
+def test_solve_config_runs_the_cli_and_returns_its_report(tmp_path):
+    config = tmp_path / "run.yaml"
+    config.write_text("matrix:\n  generate: {kind: poisson2d, n: 24}\nsolver:\n  method: cg\n")
+    report = spkrylov.solve_config(str(config), device="cpu", solver__tolerance=1e-10)
+    assert report["exit_code"] == 0
+    assert report["status"] == "converged"
+    assert report["matrix"]["rows"] == 576
+    assert "tolerance: 1e-10" in report["config"]
+    with pytest.raises(ValueError, match="solver.tol: unknown key"):
+        spkrylov.solve_config(str(config), solver__tol=1)
+    with pytest.raises(ValueError, match="does not exist"):
+        spkrylov.solve_config(str(tmp_path / "missing.yaml"))
