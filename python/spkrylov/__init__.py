@@ -34,7 +34,7 @@ import numpy as np
 from . import _core
 from ._core import NoDeviceError
 
-__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "solve_config", "NoDeviceError",
+__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "solve_config", "info", "NoDeviceError",
            "config_keys"]
 
 # Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
@@ -284,3 +284,29 @@ def solve_config(config: str | None = None, *, quiet: bool = True, **overrides: 
         os.remove(path)
     report["exit_code"] = code
     return report
+
+
+class MatrixInfo(dict):
+    """The statistics ``spkrylov info`` prints (rows, nnz, row lengths, symmetry, diagonal
+    dominance, ...), as a dict; ``str()`` gives the CLI's table."""
+
+    def __init__(self, fields, text: str):
+        super().__init__((name, json.loads(value)) for name, value in fields)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def info(A: Any) -> MatrixInfo:
+    """The matrix statistics of ``spkrylov info`` for a SciPy matrix or a CSR tuple.
+
+    Example::
+
+        stats = spkrylov.info(A)
+        print(stats)                      # the CLI's table
+        stats["numerically_symmetric"]   # one figure
+    """
+    indptr, indices, data, rows, cols, _ = _csr_arrays(A)
+    fields, text = _core.matrix_info(indptr, indices, data, rows, cols)
+    return MatrixInfo(fields, text)

@@ -21,7 +21,9 @@
 #include "apps/config/config_names.hpp"
 #include "apps/spkrylov/solve_command.hpp"
 #include "spkrylov/errors.hpp"
+#include "solver/csr_input.hpp"
 #include "spkrylov/solver.hpp"
+#include "spmv/host/matrix_stats.hpp"
 
 namespace nb = nanobind;
 
@@ -170,6 +172,26 @@ NB_MODULE(_core, m) {
       },
       nb::arg("config_path"), nb::arg("overrides"), nb::arg("quiet") = true,
       "`spkrylov solve CONFIG --set ...`: the CLI's run, report printed; returns its exit code.");
+  m.def(
+      "matrix_info",
+      [](python::HostVector<const index_t> indptr, python::HostVector<const index_t> indices,
+         python::HostVector<const double> data, index_t rows, index_t cols) {
+        if (indptr.shape(0) != static_cast<std::size_t>(rows) + 1 ||
+            indices.shape(0) != data.shape(0))
+          throw BadInput("matrix_info: indptr, indices and data do not describe a " +
+                         std::to_string(rows) + "-row CSR matrix");
+        // checked as a solver checks its input (columns in range, finite values)
+        const CsrMatrix<double> matrix = host_matrix_from_arrays(
+            CsrArrays<double>{rows, cols, indptr.data(), indices.data(), data.data(), false},
+            SolverOptions{});
+        const MatrixStats stats = compute_matrix_stats(matrix);
+        nb::list fields;
+        for (const auto& [name, value] : matrix_stats_fields(stats))
+          fields.append(nb::make_tuple(name, value));
+        return nb::make_tuple(fields, format_matrix_stats(stats));
+      },
+      nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
+      "The matrix statistics `spkrylov info` prints: ([(key, JSON value)], table text).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
   m.def(

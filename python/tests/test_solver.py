@@ -236,3 +236,14 @@ def test_solve_config_runs_the_cli_and_returns_its_report(tmp_path):
         spkrylov.solve_config(str(config), solver__tol=1)
     with pytest.raises(ValueError, match="does not exist"):
         spkrylov.solve_config(str(tmp_path / "missing.yaml"))
+
+
+def test_info_gives_the_cli_statistics():
+    stats = spkrylov.info(poisson(10, 2))
+    assert stats["rows"] == 100 and stats["nnz"] == 460
+    assert stats["numerically_symmetric"] is True
+    assert "rows" in str(stats)
+    bad = poisson(10, 2)
+    bad.data[0] = np.inf
+    with pytest.raises(ValueError, match="non-finite"):
+        spkrylov.info(bad)
