@@ -141,9 +141,8 @@ void draw_panel(std::ostringstream& svg, double left, const std::string& x_label
 
 }  // namespace
 
-void write_convergence_svg(const std::string& path, const std::string& title,
-                           const std::string& residual_label,
-                           const std::vector<PlotSeries>& series) {
+std::string convergence_svg(const std::string& title, const std::string& residual_label,
+                            const std::vector<PlotSeries>& series) {
   Axis residual;
   residual.log = true;
   double r_min = std::numeric_limits<double>::infinity(), r_max = 0.0, t_max = 0.0;
@@ -201,9 +200,16 @@ void write_convergence_svg(const std::string& path, const std::string& title,
         << escape(series[s].label) << "</text>\n";
   }
   svg << "</svg>\n";
+  return svg.str();
+}
+
+void write_convergence_svg(const std::string& path, const std::string& title,
+                           const std::string& residual_label,
+                           const std::vector<PlotSeries>& series) {
+  const std::string svg = convergence_svg(title, residual_label, series);
   std::ofstream file(path);
   if (!file) throw BadInput(shown_name(path) + ": cannot open the plot for writing");
-  file << svg.str();
+  file << svg;
 }
 
 }  // namespace spk::app

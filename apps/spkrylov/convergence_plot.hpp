@@ -17,6 +17,9 @@ struct PlotSeries {
 };
 
 // `residual_label` names the residual axis, e.g. "recursive residual ||r|| / ||b||".
+std::string convergence_svg(const std::string& title, const std::string& residual_label,
+                            const std::vector<PlotSeries>& series);
+// The same, written to `path` (BadInput when it cannot be).
 void write_convergence_svg(const std::string& path, const std::string& title,
                            const std::string& residual_label,
                            const std::vector<PlotSeries>& series);

@@ -141,6 +141,14 @@ class SolveResult:
     def converged(self) -> bool:
         return self.status == "converged"
 
+    def _repr_svg_(self) -> str:
+        """The CLI's convergence plot (output.plot), shown by notebooks."""
+        scale = self.b_norm if self.b_norm > 0 else 1.0
+        label = "recursive residual ||r|| / ||b||" if self.b_norm > 0 else "recursive residual ||r||"
+        run = (f"{self.status}, {self.iterations} iterations", list(self.history / scale),
+               list(self.history_elapsed_s), self.threshold / scale)
+        return _core.convergence_svg("spkrylov solve", label, [run])
+
     def __repr__(self) -> str:
         return (f"SolveResult(status={self.status!r}, iterations={self.iterations}, "
                 f"true_residual={self.true_residual:.3e})")

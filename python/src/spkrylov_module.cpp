@@ -11,6 +11,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <memory>
@@ -19,9 +20,10 @@
 
 #include "apps/config/config_loader.hpp"
 #include "apps/config/config_names.hpp"
+#include "apps/spkrylov/convergence_plot.hpp"
 #include "apps/spkrylov/solve_command.hpp"
-#include "spkrylov/errors.hpp"
 #include "solver/csr_input.hpp"
+#include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
@@ -82,8 +84,8 @@ class PySolver {
     if (config_.precision != Precision::double_precision)
       throw NotSupported("precision: the Python module solves in double precision only");
     if (indptr.shape(0) != static_cast<std::size_t>(rows) + 1)
-      throw BadInput("indptr has " + std::to_string(indptr.shape(0)) + " entries, expected rows + 1 = " +
-                     std::to_string(rows + 1));
+      throw BadInput("indptr has " + std::to_string(indptr.shape(0)) +
+                     " entries, expected rows + 1 = " + std::to_string(rows + 1));
     if (indices.shape(0) != data.shape(0))
       throw BadInput("indices and data differ in length (" + std::to_string(indices.shape(0)) +
                      " and " + std::to_string(data.shape(0)) + ")");
@@ -192,18 +194,35 @@ NB_MODULE(_core, m) {
       },
       nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
       "The matrix statistics `spkrylov info` prints: ([(key, JSON value)], table text).");
+  m.def(
+      "convergence_svg",
+      [](const std::string& title, const std::string& residual_label,
+         const std::vector<
+             std::tuple<std::string, std::vector<double>, std::vector<double>, double>>& runs) {
+        std::vector<app::PlotSeries> series;
+        for (const auto& [label, residual, elapsed_s, target] : runs) {
+          if (residual.size() != elapsed_s.size())
+            throw BadInput("convergence_svg: residual and elapsed_s differ in length");
+          series.push_back({label, residual, elapsed_s, target});
+        }
+        return app::convergence_svg(title, residual_label, series);
+      },
+      nb::arg("title"), nb::arg("residual_label"), nb::arg("runs"),
+      "The CLI's convergence plot (SVG text) of runs (label, residual, elapsed_s, target).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
   m.def(
       "check_config",
-      [](const std::vector<std::string>& overrides) { return to_yaml(python::config_of(overrides)); },
+      [](const std::vector<std::string>& overrides) {
+        return to_yaml(python::config_of(overrides));
+      },
       "The resolved config of these --set overrides, as YAML (raises ValueError on a bad key).");
   nb::class_<python::PySolver>(m, "Solver")
       .def(nb::init<python::HostVector<const index_t>, python::HostVector<const index_t>,
                     python::HostVector<const double>, index_t, index_t,
                     const std::vector<std::string>&>(),
-           nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"),
-           nb::arg("cols"), nb::arg("overrides"))
+           nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
+           nb::arg("overrides"))
       .def("solve", &python::PySolver::solve, nb::arg("b"), nb::arg("x"))
       .def("update_values", &python::PySolver::update_values, nb::arg("data"))
       .def("setup_info", &python::PySolver::setup_info)

@@ -247,3 +247,10 @@ def test_info_gives_the_cli_statistics():
     bad.data[0] = np.inf
     with pytest.raises(ValueError, match="non-finite"):
         spkrylov.info(bad)
+
+
+def test_result_shows_its_convergence_plot():
+    _, result = spkrylov.Solver(poisson(12, 2), **CPU).solve(np.ones(144))
+    svg = result._repr_svg_()
+    assert svg.startswith("<svg") and "</svg>" in svg
+    assert "iterations" in svg
