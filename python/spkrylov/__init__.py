@@ -34,7 +34,7 @@ import numpy as np
 from . import _core
 from ._core import NoDeviceError
 
-__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "solve_config", "info", "NoDeviceError",
+__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "solve_config", "info", "compare", "NoDeviceError",
            "config_keys"]
 
 # Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
@@ -318,3 +318,52 @@ def info(A: Any) -> MatrixInfo:
     indptr, indices, data, rows, cols, _ = _csr_arrays(A)
     fields, text = _core.matrix_info(indptr, indices, data, rows, cols)
     return MatrixInfo(fields, text)
+
+
+class Comparison(list):
+    """One dict per format (format, operator, status, iterations, ms per iteration, solve and
+    setup seconds, true residual); ``dataframe()`` gives a pandas DataFrame when pandas is
+    installed, and a notebook shows the runs' convergence plot."""
+
+    def __init__(self, rows: list[dict], results: list[SolveResult]):
+        super().__init__(rows)
+        self._results = results
+
+    def dataframe(self):
+        import pandas  # optional dependency
+
+        return pandas.DataFrame(list(self))
+
+    def _repr_svg_(self) -> str:
+        runs = []
+        for row, result in zip(self, self._results):
+            scale = result.b_norm if result.b_norm > 0 else 1.0
+            runs.append((f"{row['operator']}: {row['iterations']} iterations",
+                         list(result.history / scale), list(result.history_elapsed_s),
+                         result.threshold / scale))
+        return _core.convergence_svg("spkrylov compare", "recursive residual ||r|| / ||b||", runs)
+
+
+def compare(A: Any, b: Any, formats: list[str], **keys: Any) -> Comparison:
+    """Solves A x = b once per SpMV format (the other keywords as for Solver) and tabulates
+    the runs, as the CLI's ``compare:`` does. On the CPU path every format runs the same
+    reference product, so the table only means something on a GPU.
+
+    Example::
+
+        table = spkrylov.compare(A, b, formats=["csr", "ellpack-r", "hyb"], preconditioner="none")
+        for row in table:
+            print(row["format"], row["ms_per_iteration"])
+    """
+    rows, results = [], []
+    for name in formats:
+        solver = Solver(A, format=name, **keys)
+        _, result = solver.solve(b)
+        setup = solver.setup_info
+        rows.append(dict(format=name, operator=setup["operator"], device=setup["device"],
+                         status=result.status, iterations=result.iterations,
+                         ms_per_iteration=1e3 * result.solve_s / max(1, result.iterations_executed),
+                         solve_s=result.solve_s, setup_s=setup["setup_s"],
+                         true_residual=result.true_residual))
+        results.append(result)
+    return Comparison(rows, results)

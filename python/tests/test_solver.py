@@ -254,3 +254,14 @@ def test_result_shows_its_convergence_plot():
     svg = result._repr_svg_()
     assert svg.startswith("<svg") and "</svg>" in svg
     assert "iterations" in svg
+
+
+def test_compare_tabulates_one_run_per_format():
+    A = poisson(12, 2)
+    table = spkrylov.compare(A, np.ones(144), formats=["csr", "ellpack-r"], **CPU)
+    assert [row["format"] for row in table] == ["csr", "ellpack-r"]
+    assert all(row["status"] == "converged" for row in table)
+    assert table[0]["iterations"] == table[1]["iterations"]  # the CPU path: the same product
+    assert table._repr_svg_().startswith("<svg")
+    with pytest.raises(ValueError, match="unknown value 'ell'"):
+        spkrylov.compare(A, np.ones(144), formats=["ell"], **CPU)
