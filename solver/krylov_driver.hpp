@@ -108,6 +108,10 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
         report.residual = static_cast<double>(scalars.residual_norm);
         report.threshold = scalars.threshold;
         report.elapsed_s = elapsed_s();
+        report.iterate_copier = [&](void* destination) {
+          const std::vector<T> iterate = space.download(x, n);
+          std::copy(iterate.begin(), iterate.end(), static_cast<T*>(destination));
+        };
         progress(report);
         stop_asked = report.stop_requested();
       }

@@ -79,6 +79,13 @@ struct Progress {
   /// stops at the same check when any asks.
   void request_stop() const { stop_requested_ = true; }
   bool stop_requested() const { return stop_requested_; }
+  /// Copies the current iterate x (this process's rows() values of the solver's type T) to
+  /// host memory at `destination`: one device-to-host copy on a GPU, made only when asked
+  /// (SciPy's callback(xk) in the Python module).
+  void copy_iterate(void* destination) const {
+    if (iterate_copier) iterate_copier(destination);
+  }
+  std::function<void(void*)> iterate_copier;  ///< set by the solver
 
  private:
   mutable bool stop_requested_ = false;

@@ -15,6 +15,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,18 +97,32 @@ class PySolver {
         arrays, Options{config_.solver, config_.spmv, config_.device});
   }
 
-  // x: the initial guess, overwritten with the solution.
-  nb::dict solve(HostVector<const double> b, HostVector<double> x) {
+  // x: the initial guess, overwritten with the solution. on_check (or None): called at every
+  // convergence check with the current iterate copied into `iterate` first.
+  nb::dict solve(HostVector<const double> b, HostVector<double> x, HostVector<double> iterate,
+                 nb::object on_check) {
     const auto n = static_cast<std::size_t>(solver_->rows());
     if (b.shape(0) != n || x.shape(0) != n)
       throw BadInput("b has " + std::to_string(b.shape(0)) + " and x0 " +
                      std::to_string(x.shape(0)) + " entries, the matrix " + std::to_string(n) +
                      " rows");
+    if (!on_check.is_none() && iterate.shape(0) != n)
+      throw BadInput("the iterate buffer has " + std::to_string(iterate.shape(0)) + " entries");
     bool signalled = false;
-    const ProgressCallback check_signals = [&signalled](const Progress& progress) {
+    std::optional<nb::python_error> callback_error;
+    const ProgressCallback check_signals = [&](const Progress& progress) {
       nb::gil_scoped_acquire acquire;
       if (PyErr_CheckSignals() != 0) {  // the handler's exception (KeyboardInterrupt) is set
         signalled = true;
+        progress.request_stop();
+        return;
+      }
+      if (on_check.is_none()) return;
+      progress.copy_iterate(iterate.data());
+      try {
+        on_check();
+      } catch (nb::python_error& error) {  // the callback raised: stop, raise it afterwards
+        callback_error.emplace(std::move(error));
         progress.request_stop();
       }
     };
@@ -117,6 +132,7 @@ class PySolver {
       result = solver_->solve(b.data(), x.data(), check_signals);
     }
     if (signalled) throw nb::python_error();
+    if (callback_error) throw std::move(*callback_error);
     return result_dict(result);
   }
 
@@ -223,7 +239,8 @@ NB_MODULE(_core, m) {
                     const std::vector<std::string>&>(),
            nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
            nb::arg("overrides"))
-      .def("solve", &python::PySolver::solve, nb::arg("b"), nb::arg("x"))
+      .def("solve", &python::PySolver::solve, nb::arg("b"), nb::arg("x"), nb::arg("iterate"),
+           nb::arg("on_check").none())
       .def("update_values", &python::PySolver::update_values, nb::arg("data"))
       .def("setup_info", &python::PySolver::setup_info)
       .def("resolved_config", &python::PySolver::resolved_config);

@@ -265,3 +265,24 @@ def test_compare_tabulates_one_run_per_format():
     assert table._repr_svg_().startswith("<svg")
     with pytest.raises(ValueError, match="unknown value 'ell'"):
         spkrylov.compare(A, np.ones(144), formats=["ell"], **CPU)
+
+
+def test_callback_gets_each_checks_iterate():
+    A = poisson(16, 2)
+    b = np.ones(A.shape[0])
+    seen = []
+    x, info = spkrylov.cg(A, b, rtol=1e-8, check_every=4, callback=lambda xk: seen.append(xk), **CPU)
+    assert info == 0 and len(seen) >= 2
+    residuals = [np.linalg.norm(b - A @ xk) for xk in seen]
+    assert residuals[-1] < residuals[0]  # real iterates, not one buffer seen twice
+    assert np.allclose(seen[-1], x)
+
+
+def test_an_exception_in_the_callback_stops_the_solve():
+    A = poisson(16, 2)
+
+    def stop(_):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        spkrylov.Solver(A, **CPU).solve(np.ones(A.shape[0]), callback=stop)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "spkrylov/errors.hpp"
 #include "tests/solver_test_support.hpp"
@@ -141,7 +142,7 @@ TEST(CgCpu, SinglePrecisionConverges) {
 }
 
 // Progress::request_stop: the solve returns at that check with status interrupted and the
-// current x (the Python module's Ctrl-C).
+// current x (the Python module's Ctrl-C); Progress::copy_iterate gives that x at the check.
 TEST(CgCpu, ProgressCanStopTheSolve) {
   const auto a = generated("poisson3d", 16);
   const auto b = test::random_vector(a.rows, 5);
@@ -149,11 +150,15 @@ TEST(CgCpu, ProgressCanStopTheSolve) {
   SolverOptions options = options_for(Method::cg, 1e-14);
   options.check_every = 4;
   Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
-  const SolveResult result = solver.solve(b, x, [](const Progress& progress) {
-    if (progress.iteration >= 8) progress.request_stop();
+  std::vector<double> iterate(a.rows, std::nan(""));  // poisoned
+  const SolveResult result = solver.solve(b, x, [&iterate](const Progress& progress) {
+    if (progress.iteration < 8) return;
+    progress.copy_iterate(iterate.data());  // the x the solve stops with
+    progress.request_stop();
   });
   EXPECT_EQ(result.status, SolveStatus::interrupted);
   EXPECT_EQ(result.iterations, 8);
+  EXPECT_EQ(iterate, x);
   EXPECT_NE(result.message.find("interrupted by the caller"), std::string::npos) << result.message;
   EXPECT_TRUE(test::all_finite(x));
   EXPECT_GT(result.true_residual, 0.0);
