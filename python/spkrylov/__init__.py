@@ -203,8 +203,9 @@ class Solver:
         for name, v in (("b", rhs), ("x0", x)):
             if not np.all(np.isfinite(v)):
                 raise ValueError(f"{name} has a non-finite value")
-        iterate = np.zeros(self.n if callback is not None else 0)
-        on_check = None if callback is None else (lambda: callback(iterate.copy()))
+        precision = np.float32 if self._core.precision() == "single" else np.float64
+        iterate = np.zeros(self.n if callback is not None else 0, dtype=precision)
+        on_check = None if callback is None else (lambda: callback(iterate.astype(np.float64)))
         fields = self._core.solve(rhs, x, iterate, on_check)
         return x, SolveResult(fields, self._notes)
 

@@ -14,9 +14,11 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apps/config/config_loader.hpp"
@@ -36,6 +38,7 @@ namespace {
 
 template <class T>
 using HostVector = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using AnyHostVector = nb::ndarray<nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 // The run config of `overrides` (e.g. "solver.tolerance=1e-10") over the built-in default:
 // the same reader, checks and messages as `spkrylov solve --set`.
@@ -75,39 +78,91 @@ nb::dict setup_dict(const SetupInfo& s) {
   return d;
 }
 
-// A solver of one matrix in fp64 (precision: double; the module refuses single for now).
+// The library solver in the config's precision behind fp64 host arrays: single precision
+// converts b, x and new values on the way in and x on the way out. A progress callback's
+// copy_iterate writes values of the solver's type.
+class PrecisionSolver {
+ public:
+  virtual ~PrecisionSolver() = default;
+  virtual SolveResult solve(const double* b, double* x, const ProgressCallback& progress) = 0;
+  virtual void update_values(const double* values) = 0;
+  virtual const SetupInfo& setup_info() const = 0;
+  virtual std::size_t rows() const = 0;
+};
+
+template <class T>
+class TypedSolver final : public PrecisionSolver {
+ public:
+  TypedSolver(const index_t* indptr, const index_t* indices, const double* data, std::size_t nnz,
+              index_t rows, index_t cols, const Options& options)
+      : values_(data, data + nnz),
+        solver_(CsrArrays<T>{rows, cols, indptr, indices, values_.data(), false}, options),
+        b_(static_cast<std::size_t>(rows)),
+        x_(static_cast<std::size_t>(rows)) {}
+
+  SolveResult solve(const double* b, double* x, const ProgressCallback& progress) override {
+    if constexpr (std::is_same_v<T, double>) {
+      return solver_.solve(b, x, progress);
+    } else {
+      std::copy(b, b + b_.size(), b_.begin());
+      std::copy(x, x + x_.size(), x_.begin());
+      const SolveResult result = solver_.solve(b_.data(), x_.data(), progress);
+      std::copy(x_.begin(), x_.end(), x);
+      return result;
+    }
+  }
+  void update_values(const double* values) override {
+    std::copy(values, values + values_.size(), values_.begin());
+    solver_.update_values(values_.data());
+  }
+  const SetupInfo& setup_info() const override { return solver_.setup_info(); }
+  std::size_t rows() const override { return b_.size(); }
+
+ private:
+  std::vector<T> values_;  // the matrix values in T (the solver copies what it keeps)
+  Solver<T> solver_;
+  std::vector<T> b_, x_;
+};
+
+// One matrix, set up once (spkrylov.Solver).
 class PySolver {
  public:
   PySolver(HostVector<const index_t> indptr, HostVector<const index_t> indices,
            HostVector<const double> data, index_t rows, index_t cols,
            const std::vector<std::string>& overrides)
       : config_(config_of(overrides)) {
-    if (config_.precision != Precision::double_precision)
-      throw NotSupported("precision: the Python module solves in double precision only");
     if (indptr.shape(0) != static_cast<std::size_t>(rows) + 1)
       throw BadInput("indptr has " + std::to_string(indptr.shape(0)) +
                      " entries, expected rows + 1 = " + std::to_string(rows + 1));
     if (indices.shape(0) != data.shape(0))
       throw BadInput("indices and data differ in length (" + std::to_string(indices.shape(0)) +
                      " and " + std::to_string(data.shape(0)) + ")");
-    const CsrArrays<double> arrays{rows, cols, indptr.data(), indices.data(), data.data(), false};
     nnz_ = data.shape(0);
+    const Options options{config_.solver, config_.spmv, config_.device};
     nb::gil_scoped_release release;
-    solver_ = std::make_unique<Solver<double>>(
-        arrays, Options{config_.solver, config_.spmv, config_.device});
+    if (single())
+      solver_ = std::make_unique<TypedSolver<float>>(indptr.data(), indices.data(), data.data(),
+                                                     nnz_, rows, cols, options);
+    else
+      solver_ = std::make_unique<TypedSolver<double>>(indptr.data(), indices.data(), data.data(),
+                                                      nnz_, rows, cols, options);
   }
 
   // x: the initial guess, overwritten with the solution. on_check (or None): called at every
-  // convergence check with the current iterate copied into `iterate` first.
-  nb::dict solve(HostVector<const double> b, HostVector<double> x, HostVector<double> iterate,
+  // convergence check with the current iterate copied into `iterate` first (float64, or
+  // float32 in single precision).
+  nb::dict solve(HostVector<const double> b, HostVector<double> x, AnyHostVector iterate,
                  nb::object on_check) {
-    const auto n = static_cast<std::size_t>(solver_->rows());
+    const std::size_t n = solver_->rows();
     if (b.shape(0) != n || x.shape(0) != n)
       throw BadInput("b has " + std::to_string(b.shape(0)) + " and x0 " +
                      std::to_string(x.shape(0)) + " entries, the matrix " + std::to_string(n) +
                      " rows");
-    if (!on_check.is_none() && iterate.shape(0) != n)
-      throw BadInput("the iterate buffer has " + std::to_string(iterate.shape(0)) + " entries");
+    if (!on_check.is_none() && (iterate.shape(0) != n ||
+                                iterate.itemsize() != (single() ? sizeof(float) : sizeof(double))))
+      throw BadInput("the iterate buffer does not hold " + std::to_string(n) +
+                     " values of the "
+                     "solver's precision");
     bool signalled = false;
     std::optional<nb::python_error> callback_error;
     const ProgressCallback check_signals = [&](const Progress& progress) {
@@ -146,11 +201,14 @@ class PySolver {
 
   nb::dict setup_info() const { return setup_dict(solver_->setup_info()); }
   std::string resolved_config() const { return to_yaml(config_); }
+  std::string precision() const { return single() ? "single" : "double"; }
 
  private:
+  bool single() const { return config_.precision == Precision::single_precision; }
+
   RunConfig config_;
   std::size_t nnz_ = 0;
-  std::unique_ptr<Solver<double>> solver_;
+  std::unique_ptr<PrecisionSolver> solver_;
 };
 
 }  // namespace
@@ -243,5 +301,6 @@ NB_MODULE(_core, m) {
            nb::arg("on_check").none())
       .def("update_values", &python::PySolver::update_values, nb::arg("data"))
       .def("setup_info", &python::PySolver::setup_info)
-      .def("resolved_config", &python::PySolver::resolved_config);
+      .def("resolved_config", &python::PySolver::resolved_config)
+      .def("precision", &python::PySolver::precision);
 }

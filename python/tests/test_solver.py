@@ -286,3 +286,14 @@ def test_an_exception_in_the_callback_stops_the_solve():
 
     with pytest.raises(RuntimeError, match="enough"):
         spkrylov.Solver(A, **CPU).solve(np.ones(A.shape[0]), callback=stop)
+
+
+def test_single_precision_solves_to_its_tolerance():
+    A = poisson(16, 2)
+    b = np.ones(A.shape[0])
+    seen = []
+    x, result = spkrylov.Solver(A, precision="single", tol=1e-5, check_every=8, **CPU).solve(
+        b, callback=lambda xk: seen.append(xk))
+    assert result.converged, result.message
+    assert x.dtype == np.float64 and relative_residual(A, b, x) <= 2e-5
+    assert seen and seen[0].dtype == np.float64
