@@ -141,12 +141,16 @@ class SolveResult:
     def converged(self) -> bool:
         return self.status == "converged"
 
+    def _plot_run(self, label: str) -> tuple:
+        """This run as a line of the CLI's plot: residual relative to ||b|| (absolute if b = 0)."""
+        scale = self.b_norm if self.b_norm > 0 else 1.0
+        return (label, list(self.history / scale), list(self.history_elapsed_s),
+                self.threshold / scale)
+
     def _repr_svg_(self) -> str:
         """The CLI's convergence plot (output.plot), shown by notebooks."""
-        scale = self.b_norm if self.b_norm > 0 else 1.0
         label = "recursive residual ||r|| / ||b||" if self.b_norm > 0 else "recursive residual ||r||"
-        run = (f"{self.status}, {self.iterations} iterations", list(self.history / scale),
-               list(self.history_elapsed_s), self.threshold / scale)
+        run = self._plot_run(f"{self.status}, {self.iterations} iterations")
         return _core.convergence_svg("spkrylov solve", label, [run])
 
     def __repr__(self) -> str:
@@ -340,12 +344,8 @@ class Comparison(list):
         return pandas.DataFrame(list(self))
 
     def _repr_svg_(self) -> str:
-        runs = []
-        for row, result in zip(self, self._results):
-            scale = result.b_norm if result.b_norm > 0 else 1.0
-            runs.append((f"{row['operator']}: {row['iterations']} iterations",
-                         list(result.history / scale), list(result.history_elapsed_s),
-                         result.threshold / scale))
+        runs = [result._plot_run(f"{row['operator']}: {row['iterations']} iterations")
+                for row, result in zip(self, self._results)]
         return _core.convergence_svg("spkrylov compare", "recursive residual ||r|| / ||b||", runs)
 
 

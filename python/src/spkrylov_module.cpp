@@ -285,12 +285,6 @@ NB_MODULE(_core, m) {
       "The CLI's convergence plot (SVG text) of runs (label, residual, elapsed_s, target).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
-  m.def(
-      "check_config",
-      [](const std::vector<std::string>& overrides) {
-        return to_yaml(python::config_of(overrides));
-      },
-      "The resolved config of these --set overrides, as YAML (raises ValueError on a bad key).");
   nb::class_<python::PySolver>(m, "Solver")
       .def(nb::init<python::HostVector<const index_t>, python::HostVector<const index_t>,
                     python::HostVector<const double>, index_t, index_t,
