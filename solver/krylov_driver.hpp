@@ -3,8 +3,10 @@
 // KrylovIteration, which holds one system's method, preconditioner and buffers.
 //
 //   1. initialize (r0, stopping targets), read the scalars once;
-//   2. run blocks of check_every iterations without looking at anything (optionally as a
-//      CUDA graph), then read the scalars: the only host synchronization;
+//   2. run blocks of iterations without looking at anything (a full block of check_every
+//      optionally as a CUDA graph), then read the scalars: the only host synchronization.
+//      After the first, a block is as long as the residual's rate says it still needs, up
+//      to check_every (solver/check_schedule.hpp);
 //   3. when the recursive residual claims convergence, compute the true residual
 //      ||b - A x||. If it misses the target, restart from x with r = b - A x (residual
 //      replacement, at most max_residual_replacements times); if it still misses, the
@@ -21,11 +23,13 @@
 
 #include "solver/bicgstab.hpp"
 #include "solver/cg.hpp"
+#include "solver/check_schedule.hpp"
 #include "solver/preconditioner.hpp"
 #include "solver/solve_outcome.hpp"
 #include "solver/vector_space.hpp"
 #include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
+#include "spmv/base/nvtx_range.hpp"
 
 namespace spk {
 
@@ -58,6 +62,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   using T = typename Space::value_type;
   using Clock = std::chrono::steady_clock;
   const std::size_t n = static_cast<std::size_t>(matrix.rows());
+  const NvtxRange profiler_range("spk solve");
 
   const int history_capacity = workspace.history_capacity;
   auto& history_residual = workspace.history_residual;
@@ -93,12 +98,16 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   SolveStatus host_status = SolveStatus::running;
   int executed = 0;
   int replacements = 0;
-  const int check_every = std::max(1, options.check_every);
+  CheckSchedule schedule(options.check_every);
   for (;;) {
     while (scalars.running()) {
       const int block =
-          std::max(1, std::min(check_every, options.max_iterations - scalars.iteration));
-      space.run_repeated(block, options.cuda_graph, [&] { algorithm.iterate(b, x); });
+          schedule.next_block(scalars.iteration, static_cast<double>(scalars.residual_norm),
+                              scalars.threshold, options.max_iterations - scalars.iteration);
+      // Only full blocks replay the CUDA graph (captured for check_every iterations): a
+      // shorter, predicted block runs as plain launches rather than capturing another graph.
+      space.run_repeated(block, options.cuda_graph && block == schedule.check_every(),
+                         [&] { algorithm.iterate(b, x); });
       executed += block;
       scalars = space.read_scalars();
       bool stop_asked = false;
@@ -134,6 +143,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       break;
     // Residual replacement: restart the recurrence from the current x.
     ++replacements;
+    schedule.restart();
     scalars.status = SolveStatus::running;
     space.write_scalars(scalars);
     algorithm.initialize(b, x, true);

@@ -8,7 +8,7 @@
 // Once a stopping condition fires, `status` leaves `running` and the steps zero every
 // update coefficient: the remaining iterations of a check block leave x and r untouched,
 // so the reported iterate is exactly the one that stopped. The host reads the struct only
-// every check_every iterations.
+// between blocks of at most check_every iterations.
 #include <chrono>
 #include <cmath>
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include "solver/solver_impl.hpp"
 #include "spkrylov/errors.hpp"
 #include "spmv/base/device.hpp"
+#include "spmv/base/nvtx_range.hpp"
 #include "spmv/device/device_csr.hpp"
 
 namespace spk {
@@ -27,6 +28,7 @@ Device resolve_device(Device device) {
 
 template <class T>
 Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream_t stream) {
+  const NvtxRange profiler_range("spk setup");
   validate_spmv_options(options.spmv);  // the same on every path (issue 18, bug 3)
   const Device device = resolve_device(options.device);
   std::chrono::steady_clock::time_point start;

@@ -24,6 +24,11 @@ struct BenchCommandOptions {
   bool solvers = false;
   // --update-values: Solver::update_values against one SpMV, per format.
   bool update_values = false;
+  // --preconditioners: time to solution per preconditioner (bench_preconditioners.hpp) on
+  // the 7-point Poisson systems of --sizes, with --repeat fresh setups.
+  std::vector<std::string> preconditioners;
+  std::vector<int> sizes = {64, 128, 160};
+  int repeat = 3;
   double solver_tolerance = 1e-8;
   int max_iterations = 20000;
 };

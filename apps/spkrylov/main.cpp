@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "bench_command.hpp"
+#include "bench_preconditioners.hpp"
 #include "bench_solvers.hpp"
 #include "bench_update_values.hpp"
 #include "distributed_launch.hpp"
@@ -86,6 +87,16 @@ int main(int argc, char** argv) {
   bench_command->add_option("--max-iterations", bench.max_iterations, "--solvers: iteration limit")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
+  bench_command->add_option("--preconditioners", bench.preconditioners,
+                            "time to solution per preconditioner: kind[:format][:key=value...], "
+                            "e.g. jacobi:ellpack amg:ellpack-r:smoother_degree=2");
+  bench_command->add_option("--sizes", bench.sizes, "--preconditioners: Poisson grids n (n^3 rows)")
+      ->delimiter(',')
+      ->check(CLI::Range(2, 2000))
+      ->capture_default_str();
+  bench_command->add_option("--repeat", bench.repeat, "--preconditioners: timed setups (median)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   bench_command->add_flag("--update-values", bench.update_values,
                           "time update_values (new values, same pattern) against one SpMV");
   bench_command->add_option("--csv", bench.csv_path, "write the table as CSV");
@@ -110,6 +121,7 @@ int main(int argc, char** argv) {
     if (info_command->parsed()) return spk::app::run_info_command(info);
     if (bench_command->parsed()) {
       if (bench.update_values) return spk::app::run_update_values_bench(bench);
+      if (!bench.preconditioners.empty()) return spk::app::run_preconditioner_bench(bench);
       return bench.solvers ? spk::app::run_solver_bench(bench) : spk::app::run_bench_command(bench);
     }
     if (launcher.present) return spk::app::run_launched_solve(solve, launcher);

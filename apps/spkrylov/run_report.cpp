@@ -120,13 +120,13 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   out << "\nstatus       " << to_string(r.status) << "\n";
   out << "             " << r.message << "\n";
   out << "iterations   " << r.iterations;
-  // Both paths run the iterations in blocks of check_every and look at the residual
-  // between blocks; only the GPU has to read it back to do so.
+  // Both paths run the iterations in blocks of at most check_every and look at the
+  // residual between blocks; only the GPU has to read it back to do so.
   if (r.iterations_executed != r.iterations)
     out << " (" << r.iterations_executed << " executed: "
-        << (report.setup.device == Device::gpu ? "the residual is read back every "
-                                               : "the loop looks at the residual every ")
-        << report.solver.check_every << ", check_every)";
+        << (report.setup.device == Device::gpu ? "the residual is read back after blocks of "
+                                               : "the loop looks at the residual after blocks of ")
+        << "at most " << report.solver.check_every << ", check_every)";
   if (r.residual_replacements > 0)
     out << ", " << r.residual_replacements << " residual replacement"
         << (r.residual_replacements > 1 ? "s" : "")

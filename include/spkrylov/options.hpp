@@ -101,10 +101,13 @@ struct SolverOptions {
   double divergence_factor = 0.0;
   // Stop with status `max_iterations`-like `time_limit` after this many seconds. 0 disables.
   double time_limit_s = 0.0;
-  // GPU: read the residual back every check_every iterations (the device decides
+  // GPU: read the residual back after at most check_every iterations (the device decides
   // convergence every iteration; this only bounds wasted iterations and history latency).
+  // After the first block, a block is as long as the residual's rate says it still needs
+  // (solver/check_schedule.hpp), so a solve runs only a few iterations past convergence.
   int check_every = 16;
-  // GPU: capture check_every iterations as a CUDA graph and replay it (measured on an H100:
+  // GPU: capture a full block of check_every iterations as a CUDA graph and replay it (a
+  // shorter block runs as plain launches; measured on an H100:
   // 5-10% less time per iteration; BENCHMARKS.md). Re-captured when b or x pointers change.
   bool cuda_graph = true;
   // Keep the per-iteration residual history (needed for output.history and plots).

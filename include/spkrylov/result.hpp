@@ -2,7 +2,7 @@
 /// @file
 /// spk::SolveStatus and spk::SolveResult: what a solve reports. A solve that does not
 /// converge is a status with a one-line message, never an exception. spk::Progress: what
-/// a solve reports at each convergence check (every solver.check_every iterations).
+/// a solve reports at each convergence check (at most solver.check_every iterations apart).
 ///
 /// @code
 ///   const spk::SolveResult result = solver.solve(b, x);

@@ -14,6 +14,7 @@
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
 #include "spkrylov/errors.hpp"
+#include "spmv/base/nvtx_range.hpp"
 
 namespace spk {
 
@@ -22,6 +23,7 @@ namespace spk {
 template <class Build>
 template <class Body>
 auto AmgHierarchyOn<Build>::timed(PhaseTimes& phases, const char* name, Body&& body) {
+  const NvtxRange profiler_range(name);
   const auto start = std::chrono::steady_clock::now();
   struct AddTime {
     Build& build;
