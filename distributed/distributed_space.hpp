@@ -65,6 +65,11 @@ class DistributedSpace : public Inner {
     SPK_MPI_CHECK(MPI_Comm_size(comm, &processes_));
   }
 
+  // A mixed-precision preconditioner's inner space would not be distributed (AMG, the only
+  // user, is refused over several processes): hidden, so make_preconditioner sees none.
+  template <class U>
+  void with_precision() = delete;
+
   // *result = (x, y) over every process
   void dot(std::size_t n, const T* x, const T* y, T* result) {
     Inner::dot(n, x, y, result);  // this process's rows
@@ -82,8 +87,8 @@ class DistributedSpace : public Inner {
     const std::vector<T> mine = this->template download<T>(value, static_cast<std::size_t>(count));
     const double begin = MPI_Wtime();
     partial_sums_.resize(static_cast<std::size_t>(count * processes_));
-    SPK_MPI_CHECK(MPI_Allgather(mine.data(), count, mpi_datatype<T>(), partial_sums_.data(),
-                                count, mpi_datatype<T>(), comm_));
+    SPK_MPI_CHECK(MPI_Allgather(mine.data(), count, mpi_datatype<T>(), partial_sums_.data(), count,
+                                mpi_datatype<T>(), comm_));
     std::vector<T> totals(static_cast<std::size_t>(count), T(0));
     for (int p = 0; p < processes_; ++p)  // rank order
       for (int k = 0; k < count; ++k)

@@ -3,6 +3,7 @@
 
 #include "solver/device_space.cuh"
 #include "solver/jacobi_entry.hpp"
+#include "solver/lanczos_start.hpp"
 #include "spmv/device/device_kernels.cuh"
 #include "spmv/formats/csr_kernel_support.cuh"
 
@@ -48,6 +49,22 @@ __global__ void multiply_elementwise_kernel(std::size_t n, const T* __restrict__
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
     y[i] = d[i] * x[i];
+}
+
+template <class T>
+__global__ void lanczos_start_kernel(std::size_t n, std::size_t first_index, T* __restrict__ v) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    v[i] = static_cast<T>(lanczos_start_entry(first_index + i));
+}
+
+template <class U, class T>
+__global__ void convert_kernel(std::size_t n, const U* __restrict__ from, T* __restrict__ to) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    to[i] = static_cast<T>(from[i]);
 }
 
 // One Chebyshev step (DeviceSpace::polynomial_step).
@@ -327,8 +344,8 @@ double DeviceSpace<T>::gershgorin_bound(std::size_t n, const index_t* row_offset
 }
 
 template <class T>
-void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x,
-                               T* r, const T* inverse_diagonal, T* z, T* sums) {
+void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+                               const T* inverse_diagonal, T* z, T* sums) {
   const int blocks = fused_grid(n);
   cg_update_kernel<<<blocks, fused_block, 0, context_.stream()>>>(
       n, alpha, p, ap, x, r, inverse_diagonal, z, partial_sums_.data());
@@ -345,7 +362,27 @@ void DeviceSpace<T>::xpby(std::size_t n, const T* x, const T* beta, T* y) {
   SPK_CHECK_LAUNCH("xpby_kernel");
 }
 
+template <class T>
+void DeviceSpace<T>::fill_lanczos_start(std::size_t n, std::size_t first_index, T* v) {
+  if (n == 0) return;
+  constexpr int block = 256;
+  lanczos_start_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, first_index,
+                                                                                    v);
+  SPK_CHECK_LAUNCH("lanczos_start_kernel");
+}
+
+template <class T>
+template <class U>
+void DeviceSpace<T>::convert(std::size_t n, const U* from, T* to) {
+  if (n == 0) return;
+  constexpr int block = 256;
+  convert_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, from, to);
+  SPK_CHECK_LAUNCH("convert_kernel");
+}
+
 template class DeviceSpace<float>;
 template class DeviceSpace<double>;
+template void DeviceSpace<float>::convert<double>(std::size_t, const double*, float*);
+template void DeviceSpace<double>::convert<float>(std::size_t, const float*, double*);
 
 }  // namespace spk

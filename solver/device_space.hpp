@@ -93,6 +93,18 @@ class DeviceSpace {
   void copy(std::size_t n, const T* x, T* y);
   void fill_zero(std::size_t n, T* x);
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
+  // to[i] = T(from[i]): between the precisions of a mixed-precision preconditioner
+  // (instantiated for float -> double and double -> float).
+  template <class U>
+  void convert(std::size_t n, const U* from, T* to);
+  // v[i] = lanczos_start_entry(first_index + i) (solver/lanczos_start.hpp), on the device.
+  void fill_lanczos_start(std::size_t n, std::size_t first_index, T* v);
+  // A space of precision U on the same stream and handles (a mixed-precision preconditioner's
+  // inner space).
+  template <class U>
+  DeviceSpace<U> with_precision() {
+    return DeviceSpace<U>(context_);
+  }
   // CG's fused pass and p = z + beta p (vector_space.hpp): one kernel each; the two sums are
   // per-block partials added in block order by a second one-block kernel (no atomics: a
   // solve gives the same bits run to run).

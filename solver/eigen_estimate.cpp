@@ -51,23 +51,7 @@ double gershgorin_lambda_max(const CsrMatrix<T>& matrix) {
   return bound;
 }
 
-template <class T>
-std::vector<T> lanczos_start_vector(std::size_t n, std::size_t first_index) {
-  std::vector<T> v(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    // splitmix64 of the index: the same vector on every path, run and thread count.
-    std::uint64_t z = (static_cast<std::uint64_t>(first_index + i) + 1) * 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    v[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
-  }
-  return v;
-}
-
 template double gershgorin_lambda_max<float>(const CsrMatrix<float>&);
 template double gershgorin_lambda_max<double>(const CsrMatrix<double>&);
-template std::vector<float> lanczos_start_vector<float>(std::size_t, std::size_t);
-template std::vector<double> lanczos_start_vector<double>(std::size_t, std::size_t);
 
 }  // namespace spk

@@ -2,7 +2,8 @@
 // Bounds on lambda_max(D^-1 A), D = diag(A), for Chebyshev polynomials and AMG smoothers.
 //
 // lanczos: m steps of Jacobi-preconditioned CG from a fixed pseudo-random right-hand side
-// (so the bound is the same on every path and run). CG's coefficients give the Lanczos
+// (solver/lanczos_start.hpp, made where the vectors live; the same on every path and run, so
+// is the bound). CG's coefficients give the Lanczos
 // tridiagonal matrix T_m of D^-1 A (Saad, "Iterative Methods for Sparse Linear Systems",
 // 2nd ed., sec. 6.7.3):
 //   T_kk = 1/alpha_k + beta_{k-1}/alpha_{k-1},   T_k,k+1 = sqrt(beta_k) / alpha_k,
@@ -36,11 +37,6 @@ double tridiagonal_lambda_max(const std::vector<double>& diagonal,
 template <class T>
 double gershgorin_lambda_max(const CsrMatrix<T>& matrix);
 
-// The fixed right-hand side of the Lanczos steps: entries in [-1, 1) from a counter hash of
-// the global index, first_index + i for entry i (so every partition sees the same vector).
-template <class T>
-std::vector<T> lanczos_start_vector(std::size_t n, std::size_t first_index = 0);
-
 template <class Space>
 double lanczos_lambda_max(Space& space, const LinearOperator<typename Space::value_type>& matrix,
                           const typename Space::value_type* inverse_diagonal, int steps,
@@ -63,7 +59,7 @@ double lanczos_lambda_max(Space& space, const LinearOperator<typename Space::val
   };
 
   const std::size_t first = space.first_global_index();                 // its first global row
-  space.upload(lanczos_start_vector<T>(n, first), r.data());            // r = v (x0 = 0)
+  space.fill_lanczos_start(n, first, r.data());                         // r = v (x0 = 0)
   space.multiply_elementwise(n, inverse_diagonal, r.data(), z.data());  // z = D^-1 r
   space.copy(n, z.data(), p.data());                                    // p = z
   space.dot(n, r.data(), z.data(), rho_slot);                           // rho = (r, z)

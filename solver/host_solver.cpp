@@ -32,7 +32,9 @@ class HostSolver final : public Solver<T>::Impl {
                          solver_options, space_, operator_,
                          SpacePattern{matrix_.rows, matrix_.cols, matrix_.row_offsets.data(),
                                       matrix_.columns.data()},
-                         matrix_.values.data(), host_level_operators<T>());
+                         matrix_.values.data(),
+                         LevelOperatorFactories<CsrMatrix<double>>{host_level_operators<double>(),
+                                                                   host_level_operators<float>()});
                    })) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
     this->setup.operator_name = operator_.name();

@@ -9,6 +9,7 @@
 
 #include "solver/jacobi_entry.hpp"
 #include "solver/krylov_scalars.hpp"
+#include "solver/lanczos_start.hpp"
 
 namespace spk {
 
@@ -144,6 +145,21 @@ class HostSpace {
     }
   }
   // y = d .* x (Jacobi)
+  // v[i] = lanczos_start_entry(first_index + i) (solver/lanczos_start.hpp)
+  void fill_lanczos_start(std::size_t n, std::size_t first_index, T* v) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+      v[i] = static_cast<T>(lanczos_start_entry(first_index + static_cast<std::size_t>(i)));
+  }
+  template <class U>
+  void convert(std::size_t n, const U* from, T* to) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) to[i] = static_cast<T>(from[i]);
+  }
+  template <class U>
+  HostSpace<U> with_precision() {
+    return HostSpace<U>();
+  }
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = d[i] * x[i];

@@ -63,8 +63,7 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
     case SolveStatus::time_limit:
       return "stopped by time_limit_s = " + scientific_text(options.time_limit_s) + at + " with " +
              residuals;
-    case SolveStatus::interrupted:
-      return "interrupted by the caller" + at + " with " + residuals;
+    case SolveStatus::interrupted: return "interrupted by the caller" + at + " with " + residuals;
     case SolveStatus::running: break;
   }
   return "solver ended in an unknown state";

@@ -52,6 +52,14 @@ const char* to_string(EigenEstimate estimate) {
   return "?";
 }
 
+const char* to_string(AmgPrecision precision) {
+  switch (precision) {
+    case AmgPrecision::solver: return "solver";
+    case AmgPrecision::single: return "single";
+  }
+  return "?";
+}
+
 const char* to_string(AmgSmoother smoother) {
   switch (smoother) {
     case AmgSmoother::chebyshev: return "chebyshev";

@@ -26,6 +26,11 @@
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
+//   fill_lanczos_start(n, first, v)      the Lanczos start vector, made where v lives
+//                                        (solver/lanczos_start.hpp)
+//   convert(n, from, to), with_precision<U>()   another precision's values and space, for a
+//                                        mixed-precision preconditioner (host and device
+//                                        spaces; solver/single_precision_preconditioner.hpp)
 //   any_process(flag)                    flag, or (distributed) whether any process's flag is
 //                                        set: a host decision every process must share
 //   first_global_index()                 where this space's vectors start in the whole

@@ -53,6 +53,18 @@ inline CsrMatrix<double> with_scaled_diagonal(CsrMatrix<double> a, double factor
   return a;
 }
 
+// The same matrix plus a random shift in [0, max_shift) on each diagonal entry: values not
+// exact in fp32 (the stencils' -1, 6 and 26 convert exactly), still SPD for an SPD `a`.
+inline CsrMatrix<double> with_random_diagonal_shift(CsrMatrix<double> a, double max_shift,
+                                                    unsigned seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> uniform(0.0, max_shift);
+  for (index_t row = 0; row < a.rows; ++row)
+    for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k)
+      if (a.columns[k] == row) a.values[k] += uniform(engine);
+  return a;
+}
+
 inline bool all_finite(const std::vector<double>& x) {
   for (double value : x)
     if (!std::isfinite(value)) return false;

@@ -179,10 +179,10 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
     }
     case Preconditioner::amg: {
       AmgOptions& amg = options.amg;
-      const ConfigMap map(
-          value, {"strength_threshold", "max_levels", "max_coarse_rows", "prolongator_weight",
-                  "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
-                  "eigen_estimate", "estimate_iterations", "upper_factor", "lower_ratio"});
+      const ConfigMap map(value, {"strength_threshold", "max_levels", "max_coarse_rows",
+                                  "prolongator_weight", "smoother", "sweeps", "smoother_degree",
+                                  "jacobi_weight", "level_formats", "precision", "eigen_estimate",
+                                  "estimate_iterations", "upper_factor", "lower_ratio"});
       map.if_present("strength_threshold", [&](const ConfigValue& v) {
         amg.strength_threshold = v.as_double();
         require(v, amg.strength_threshold >= 0.0 && amg.strength_threshold < 1.0, ">= 0 and < 1");
@@ -210,6 +210,9 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
       map.if_present("jacobi_weight", [&](const ConfigValue& v) {
         amg.jacobi_weight = v.as_double();
         require(v, amg.jacobi_weight > 0.0 && amg.jacobi_weight < 2.0, "> 0 and < 2");
+      });
+      map.if_present("precision", [&](const ConfigValue& v) {
+        amg.precision = v.as_enum(amg_precision_names());
       });
       map.if_present("level_formats", [&](const ConfigValue& v) {
         amg.level_formats.clear();

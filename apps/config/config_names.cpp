@@ -103,6 +103,11 @@ const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names() {
   return table;
 }
 
+const std::vector<std::pair<std::string, AmgPrecision>>& amg_precision_names() {
+  static const auto table = name_table({AmgPrecision::solver, AmgPrecision::single});
+  return table;
+}
+
 const std::vector<std::pair<std::string, Precision>>& precision_names() {
   static const auto table = name_table({Precision::double_precision, Precision::single_precision});
   return table;

@@ -20,6 +20,7 @@ const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names(
 const std::vector<std::pair<std::string, VectorOps>>& vector_ops_names();  // cublas, fused
 const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names();
 const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names();
+const std::vector<std::pair<std::string, AmgPrecision>>& amg_precision_names();
 const std::vector<std::pair<std::string, Precision>>& precision_names();
 const std::vector<std::pair<std::string, Device>>& device_names();
 // spmv.format: every format of the registry's table, in its order (<spkrylov/options.hpp>).

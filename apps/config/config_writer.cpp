@@ -97,6 +97,7 @@ void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver
       out << YAML::Key << "level_formats" << YAML::Value << YAML::Flow << YAML::BeginSeq;
       for (const Format format : amg.level_formats) out << to_string(format);
       out << YAML::EndSeq;
+      out << YAML::Key << "precision" << YAML::Value << to_string(amg.precision);
       out << YAML::EndMap;
       return;
     }

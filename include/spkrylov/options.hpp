@@ -56,6 +56,14 @@ enum class AmgSmoother {
   jacobi,     // damped Jacobi, weight jacobi_weight / lambda_max(D^-1 A)
 };
 
+// The precision of the AMG V-cycle: the solver's, or fp32 under an fp64 Krylov method (the
+// level matrices and vectors in fp32: half the bytes per cycle; the outer method, its
+// residuals and its stopping test stay fp64). A Solver<float> is fp32 either way.
+enum class AmgPrecision {
+  solver,  // the solver's precision
+  single,  // fp32 cycle
+};
+
 // solver.preconditioner_options for amg: smoothed aggregation, V-cycle (solver/amg/).
 struct AmgOptions {
   double strength_threshold = 0.0;        // |a_ij| >= theta sqrt(|a_ii a_jj|) is strong; 0 = all
@@ -68,6 +76,7 @@ struct AmgOptions {
   // level bounds lambda_max(D^-1 A), which the jacobi smoother and P's smoothing use too.
   ChebyshevOptions chebyshev;
   double jacobi_weight = 4.0 / 3.0;  // jacobi smoother: damping w / lambda_max(D^-1 A)
+  AmgPrecision precision = AmgPrecision::solver;
   // The SpMV format of each level, finest first; levels past the list use spmv.format.
   std::vector<Format> level_formats;
 };
@@ -130,7 +139,8 @@ const char* to_string(ToleranceMode mode);
 const char* to_string(Preconditioner preconditioner);
 const char* to_string(EigenEstimate estimate);
 const char* to_string(AmgSmoother smoother);
-const char* to_string(VectorOps ops);  // "cublas" | "fused"
+const char* to_string(AmgPrecision precision);  // "solver" | "single"
+const char* to_string(VectorOps ops);           // "cublas" | "fused"
 
 // ---- spmv.* ---------------------------------------------------------------------------
 

@@ -63,9 +63,12 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   using Matrix = typename Build::Matrix;
   using Operators = LevelOperatorFactory<T, Matrix>;
 
-  // matrix: the solver's operator; pattern and csr_values: the same matrix's pattern and values
-  // in the space (read during setup only: the hierarchy keeps its own copy, in double).
-  AmgPreconditioner(Space& space, const LinearOperator<T>& matrix, const SpacePattern& pattern,
+  // matrix: the solver's operator, which the finest level reuses when its format is the
+  // solver's; nullptr when there is none in this space's precision (a mixed-precision cycle):
+  // the finest level then gets its own operator. pattern and csr_values: the same matrix's
+  // pattern and values in the space (read during setup only: the hierarchy keeps its own copy,
+  // in double).
+  AmgPreconditioner(Space& space, const LinearOperator<T>* matrix, const SpacePattern& pattern,
                     const T* csr_values, const AmgOptions& options, const Operators& operators)
       : space_(space),
         fine_operator_(matrix),
@@ -199,9 +202,10 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         break;
       }
       const bool reuse_fine =
-          l == 0 && (!operators_.formats_apply || format_of(0) == operators_.default_format);
+          l == 0 && fine_operator_ != nullptr &&
+          (!operators_.formats_apply || format_of(0) == operators_.default_format);
       if (reuse_fine) {
-        level.matrix = &fine_operator_;
+        level.matrix = fine_operator_;
       } else {
         level.own_matrix = make_operator(source.matrix, l, "A");
         level.matrix = level.own_matrix.get();
@@ -307,7 +311,7 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   }
 
   Space& space_;
-  const LinearOperator<T>& fine_operator_;
+  const LinearOperator<T>* fine_operator_;
   AmgOptions options_;
   Operators operators_;
   Array<T> one_;

@@ -11,6 +11,7 @@
 // GPU).
 #include <functional>
 #include <memory>
+#include <type_traits>
 
 #include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
@@ -36,6 +37,21 @@ struct LevelOperatorFactory {
   Format default_format = Format::csr;
   // Whether `make` heeds its format (false on the host, where every operator is cpu-csr).
   bool formats_apply = true;
+};
+
+// A solver's factories in both precisions: an fp64 solver's mixed-precision cycle
+// (AmgOptions::precision single) builds its level operators in fp32.
+template <class Matrix>
+struct LevelOperatorFactories {
+  LevelOperatorFactory<double, Matrix> fp64;
+  LevelOperatorFactory<float, Matrix> fp32;
+  template <class T>
+  const LevelOperatorFactory<T, Matrix>& of() const {
+    if constexpr (std::is_same_v<T, float>)
+      return fp32;
+    else
+      return fp64;
+  }
 };
 
 }  // namespace spk

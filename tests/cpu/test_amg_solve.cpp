@@ -232,6 +232,37 @@ TEST(AmgCpu, SinglePrecisionConverges) {
   EXPECT_LE(result.iterations, 15);
 }
 
+// precision: single runs the V-cycle in fp32 under fp64 CG: the fp64 tolerance is met by
+// the true residual, on a matrix whose values are not exact in fp32 (a random diagonal
+// shift), in about the fp64 cycle's iterations; the cycle really ran in fp32 (x differs);
+// update_values reaches the fp32 hierarchy.
+TEST(AmgCpu, SinglePrecisionCycleUnderDoubleCgMeetsTheDoubleTolerance) {
+  const auto a = test::with_random_diagonal_shift(generated("poisson3d", 20), 0.5, 3);
+  const auto b = test::random_vector(a.rows, 4);
+  SolverOptions mixed = amg_options();
+  mixed.tolerance = 1e-10;
+  mixed.preconditioner_options.amg.precision = AmgPrecision::single;
+  SolverOptions full = mixed;
+  full.preconditioner_options.amg.precision = AmgPrecision::solver;
+  const AmgRun single = solve_cpu(a, b, mixed);
+  const AmgRun fp64 = solve_cpu(a, b, full);
+  ASSERT_TRUE(single.result.converged()) << single.result.message;
+  ASSERT_TRUE(fp64.result.converged()) << fp64.result.message;
+  EXPECT_LE(true_relative_residual(a, b, single.x), 1e-10);
+  EXPECT_LE(std::abs(single.result.iterations - fp64.result.iterations), 1);
+  EXPECT_NE(single.x, fp64.x);
+  EXPECT_NE(detail(single.setup.preconditioner, "precision").find("single"), std::string::npos);
+
+  auto changed = test::with_scaled_diagonal(a, 1.3);
+  Solver<double> solver(arrays_of(a), Options{mixed, SpmvOptions{}, Device::cpu});
+  solver.update_values(changed.values);
+  std::vector<double> x(a.rows, 0.0);
+  const SolveResult updated = solver.solve(b, x);
+  ASSERT_TRUE(updated.converged()) << updated.message;
+  EXPECT_LE(true_relative_residual(changed, b, x), 1e-10);
+  EXPECT_EQ(updated.iterations, solve_cpu(changed, b, mixed).result.iterations);
+}
+
 TEST(AmgCpu, InfoNamesLevelsComplexitiesAndPhases) {
   const auto a = generated("poisson3d", 16);
   Solver<double> solver(arrays_of(a), Options{amg_options(), SpmvOptions{}, Device::cpu});

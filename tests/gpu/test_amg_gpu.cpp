@@ -3,6 +3,8 @@
 // including rectangular P and R in every format.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "spkrylov/options.hpp"
@@ -113,6 +115,44 @@ TEST(AmgGpu, UpdateValuesMatchesAFreshSetup) {
   ASSERT_TRUE(updated.converged()) << updated.message;
   EXPECT_LE(std::abs(updated.iterations - fresh.iterations), 1);
   EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
+}
+
+// precision: single on the GPU: an fp32 V-cycle (its own fp32 finest operator) under fp64
+// CG meets the fp64 tolerance by the true residual, in the iterations of the fp64 cycle and
+// of the CPU path's fp32 cycle (within one), on values not exact in fp32; the second solve
+// replays the CUDA graph with the conversions in it; update_values reaches the fp32 levels.
+TEST(AmgGpu, SinglePrecisionCycleUnderDoubleCg) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto a = test::with_random_diagonal_shift(generated("poisson3d", 32), 0.5, 7);
+  const auto b = test::random_vector(a.rows, 8);
+  SolverOptions mixed = amg_options();
+  mixed.tolerance = 1e-10;
+  mixed.preconditioner_options.amg.precision = AmgPrecision::single;
+  SolverOptions full = mixed;
+  full.preconditioner_options.amg.precision = AmgPrecision::solver;
+  SpmvOptions spmv;
+  spmv.format = Format::ellpack_r;
+  std::vector<double> x_cpu, x_full;
+  const SolveResult cpu = solve_on(Device::cpu, a, b, x_cpu, mixed);
+  const SolveResult fp64 = solve_on(Device::gpu, a, b, x_full, full, spmv);
+  Solver<double> solver(arrays_of(a), Options{mixed, spmv, Device::gpu});
+  std::vector<double> x(a.rows, std::nan(""));
+  for (int run = 0; run < 2; ++run) {  // the second replays the graph
+    std::fill(x.begin(), x.end(), 0.0);
+    const SolveResult gpu = solver.solve(b, x);
+    ASSERT_TRUE(gpu.converged()) << gpu.message;
+    EXPECT_LE(true_relative_residual(a, b, x), 1e-10);
+    EXPECT_LE(std::abs(gpu.iterations - fp64.iterations), 1)
+        << "fp32 cycle " << gpu.iterations << ", fp64 cycle " << fp64.iterations;
+    EXPECT_LE(std::abs(gpu.iterations - cpu.iterations), 1)
+        << "gpu " << gpu.iterations << ", cpu " << cpu.iterations;
+  }
+  const auto changed = test::with_scaled_diagonal(a, 1.3);
+  solver.update_values(changed.values);
+  std::fill(x.begin(), x.end(), 0.0);
+  const SolveResult updated = solver.solve(b, x);
+  ASSERT_TRUE(updated.converged()) << updated.message;
+  EXPECT_LE(true_relative_residual(changed, b, x), 1e-10);
 }
 
 }  // namespace
