@@ -169,9 +169,18 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     std::snprintf(text, sizeof text, format, value);
     return text;
   }
+  // A level's format (its A, P and R): level_formats where it names one; else the finest
+  // level takes spmv.format, and a coarser one csr-vector, whose threads per row follow each
+  // matrix's mean row length, unless spmv.format is auto (then each matrix is tuned). The
+  // coarse levels and the restrictions have long rows (33 to 300 entries on 3-D Poisson),
+  // where a format of one thread per row waits on memory latency: with ellpack-r, level 1's
+  // 5,351-row restriction took 166 us per cycle (ncu), and csr-vector on levels 1-3 took
+  // AMG-PCG at 160^3 from 2.98 to 2.76 ms per iteration (H100, BENCHMARKS.md).
   Format format_of(std::size_t level) const {
-    return level < options_.level_formats.size() ? options_.level_formats[level]
-                                                 : operators_.default_format;
+    if (level < options_.level_formats.size()) return options_.level_formats[level];
+    if (level == 0 || operators_.default_format == Format::automatic)
+      return operators_.default_format;
+    return Format::csr_vector;
   }
 
   std::unique_ptr<LevelOperator<T, Matrix>> make_operator(const Matrix& matrix, std::size_t level,

@@ -49,6 +49,25 @@ TEST(AmgGpu, SameIterationsAsTheCpuPathOnPoisson3d) {
   EXPECT_EQ(setup.preconditioner.levels[0].format, setup.operator_name);  // the solver's own
 }
 
+// Levels that level_formats does not name: the finest takes spmv.format, the coarser ones
+// csr-vector (not a one-thread-per-row format on their long rows).
+TEST(AmgGpu, CoarseLevelsDefaultToCsrVector) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto a = generated("poisson3d", 24);
+  const std::vector<double> b(a.rows, 1.0);
+  SpmvOptions spmv;
+  spmv.format = Format::ellpack_r;
+  std::vector<double> x;
+  SetupInfo setup;
+  ASSERT_TRUE(solve_on(Device::gpu, a, b, x, amg_options(), spmv, &setup).converged());
+  ASSERT_GE(setup.preconditioner.levels.size(), 2u);
+  EXPECT_EQ(setup.preconditioner.levels[0].format, setup.operator_name);
+  EXPECT_EQ(setup.preconditioner.levels[0].format.rfind("ellpack-r", 0), 0u);
+  for (std::size_t l = 1; l < setup.preconditioner.levels.size(); ++l)
+    EXPECT_EQ(setup.preconditioner.levels[l].format.rfind("csr-vector", 0), 0u)
+        << "level " << l << ": " << setup.preconditioner.levels[l].format;
+}
+
 TEST(AmgGpu, EveryLevelFormatGivesTheSameIterations) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = generated("poisson3d", 24);
