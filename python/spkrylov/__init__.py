@@ -16,9 +16,11 @@ Example::
     x, info = spkrylov.cg(A, np.ones(100), rtol=1e-10)
     assert info == 0
 
-Matrices: ``scipy.sparse`` (any format: converted to CSR), or ``(indptr, indices, data,
-shape)``. Vectors: NumPy arrays (host memory; a GPU solver uploads them once per solve).
-Real values only (float64; integer data is converted, complex is refused). On a machine without
+Matrices: ``scipy.sparse`` or ``cupyx.scipy.sparse`` (any format: converted to CSR where it
+lives), or ``(indptr, indices, data, shape)``. Vectors: NumPy arrays (host memory; a GPU solver
+uploads them once per solve), or device arrays (CuPy; PyTorch, JAX and any other DLPack
+producer through CuPy's zero-copy ``cupy.from_dlpack``), used in place on the GPU: no host
+round trip, results in the caller's library. Real values only (float64; integer data is converted, complex is refused). On a machine without
 a GPU, ``device="auto"`` (the default) solves on the CPU and warns once.
 """
 from __future__ import annotations
@@ -34,8 +36,8 @@ import numpy as np
 from . import _core
 from ._core import NoDeviceError
 
-__all__ = ["Solver", "SolveResult", "cg", "bicgstab", "solve_config", "info", "compare", "NoDeviceError",
-           "config_keys"]
+__all__ = ["Solver", "SolveResult", "Preconditioner", "cg", "bicgstab", "solve_config", "info",
+           "compare", "NoDeviceError", "config_keys"]
 
 # Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
 _ALIASES = {"tol": "solver.tolerance", "maxiter": "solver.max_iterations"}
@@ -78,8 +80,125 @@ def _overrides(keys: dict[str, Any]) -> list[str]:
     return overrides
 
 
+def _is_device_array(a: Any) -> bool:
+    """Whether ``a`` is an array in CUDA device memory (DLPack device type CUDA or managed)."""
+    device = getattr(a, "__dlpack_device__", None)
+    if device is not None:
+        try:
+            return int(device()[0]) in (2, 13)
+        except Exception:
+            return False
+    return hasattr(a, "__cuda_array_interface__")
+
+
+def _cupy():
+    try:
+        import cupy
+    except ImportError as error:
+        raise TypeError("device arrays need CuPy (spkrylov reads them through CuPy's zero-copy "
+                        "DLPack import): pip install cupy-cuda13x") from error
+    return cupy
+
+
+def _as_cupy(a: Any):
+    """A CuPy view of a device array (no copy)."""
+    cupy = _cupy()
+    return a if isinstance(a, cupy.ndarray) else cupy.from_dlpack(a)
+
+
+def _like(x, original: Any):
+    """x (a CuPy array) in the library ``original`` came from (a zero-copy view)."""
+    cupy = _cupy()
+    if original is None or isinstance(original, cupy.ndarray):
+        return x
+    module = type(original).__module__.split(".")[0]
+    if module == "torch":
+        import torch
+        return torch.from_dlpack(x)
+    if module in ("jax", "jaxlib"):
+        import jax.dlpack
+        return jax.dlpack.from_dlpack(x)
+    return x
+
+
+def _device_values(data, cupy):
+    """Matrix values on the device as contiguous float64 (and the conversion note)."""
+    if cupy.iscomplexobj(data):
+        raise TypeError("complex matrices are not supported (spkrylov solves real systems)")
+    note = ""
+    if data.dtype != cupy.float64:
+        if not (cupy.issubdtype(data.dtype, cupy.floating) or cupy.issubdtype(data.dtype, cupy.integer)
+                or data.dtype == cupy.bool_):
+            raise TypeError(f"matrix values of dtype {data.dtype} are not supported")
+        if not cupy.issubdtype(data.dtype, cupy.floating):
+            note = f"matrix values converted from {data.dtype} to float64"
+    return cupy.ascontiguousarray(data, dtype=cupy.float64), note
+
+
+def _device_indices(array, name: str, cupy):
+    if array.size and int(array.max()) > np.iinfo(np.int32).max:
+        raise ValueError(f"{name} has entries past 32 bits; spkrylov indexes a matrix with int32")
+    return cupy.ascontiguousarray(array, dtype=cupy.int32)
+
+
+def _device_csr_arrays(A: Any):
+    """_csr_arrays for a cupyx.scipy.sparse matrix or a tuple of device arrays, on the device."""
+    cupy = _cupy()
+    if isinstance(A, tuple):
+        indptr, indices, data, shape = (_as_cupy(A[0]), _as_cupy(A[1]), _as_cupy(A[2]), A[3])
+        rows, cols = (int(s) for s in shape)
+    else:
+        csr = A.tocsr()
+        csr.sort_indices()
+        indptr, indices, data = csr.indptr, csr.indices, csr.data
+        rows, cols = csr.shape
+    if rows != cols:
+        raise ValueError(f"the matrix must be square, got {rows} x {cols}")
+    data, note = _device_values(data, cupy)
+    return (_device_indices(indptr, "indptr", cupy), _device_indices(indices, "indices", cupy),
+            data, rows, cols, note)
+
+
+def _is_device_matrix(A: Any) -> bool:
+    if isinstance(A, tuple) and len(A) == 4:
+        return any(_is_device_array(part) for part in A[:3])
+    return type(A).__module__.startswith("cupyx.")
+
+
+class Preconditioner:
+    """A preconditioner kind with its options (the YAML's ``solver.preconditioner`` and
+    ``solver.preconditioner_options``), checked by the config reader when made. Pass it as
+    ``M`` to :func:`cg`/:func:`bicgstab`, or as ``preconditioner`` to :class:`Solver`.
+
+    Example::
+
+        M = spkrylov.Preconditioner("amg", smoother_degree=2, precision="single")
+        x, info = spkrylov.cg(A, b, rtol=1e-8, M=M)
+    """
+
+    KINDS = ("none", "jacobi", "chebyshev", "ic0", "ilu0", "amg")
+
+    def __init__(self, kind: str, **options: Any):
+        self.kind = kind
+        self.options = dict(options)
+        _core.check_overrides(self._overrides())
+
+    def _overrides(self) -> list[str]:
+        overrides = [f"solver.preconditioner={self.kind}"]
+        if self.options:
+            overrides.append(f"solver.preconditioner_options={json.dumps(self.options)}")
+        return overrides
+
+    def __repr__(self) -> str:
+        options = "".join(f", {name}={value!r}" for name, value in self.options.items())
+        return f"Preconditioner({self.kind!r}{options})"
+
+
 def _csr_arrays(A: Any):
-    """(indptr, indices, data, rows, cols, note) of a SciPy matrix or a CSR tuple."""
+    """(indptr, indices, data, rows, cols, note) of a SciPy matrix or a CSR tuple (host), or of
+    a cupyx matrix or a tuple of device arrays (device, in place)."""
+    if _is_device_matrix(A):
+        return _device_csr_arrays(A)
     note = ""
     if isinstance(A, tuple) and len(A) == 4:
         indptr, indices, data, shape = A
@@ -107,6 +226,29 @@ def _csr_arrays(A: Any):
     return (np.ascontiguousarray(indptr, dtype=np.int32),
             np.ascontiguousarray(indices, dtype=np.int32),
             np.ascontiguousarray(data, dtype=np.float64), rows, cols, note)
+
+
+def _device_vector(v: Any, n: int, name: str, copy: bool):
+    """A device vector as a CuPy float64 array: a view when it already is one and copy is
+    False (x0, filled in place), else a converted copy."""
+    cupy = _cupy()
+    array = _as_cupy(v)
+    if cupy.iscomplexobj(array):
+        raise TypeError(f"{name} is complex; spkrylov solves real systems")
+    if array.ndim == 2 and 1 in array.shape:
+        array = array.reshape(-1)
+    if array.ndim != 1 or array.shape[0] != n:
+        raise ValueError(f"{name} has shape {tuple(v.shape)}, expected ({n},)")
+    if not copy:
+        if array.dtype != cupy.float64 or not array.flags.c_contiguous:
+            raise ValueError(f"{name} must be a contiguous float64 device array to be filled in "
+                             f"place (got {array.dtype})")
+        result = array
+    else:
+        result = cupy.array(array, dtype=cupy.float64, copy=True, order="C")
+    if not bool(cupy.isfinite(result).all()):
+        raise ValueError(f"{name} has a non-finite value")
+    return result
 
 
 def _vector(v: Any, n: int, name: str) -> np.ndarray:
@@ -171,8 +313,15 @@ class Solver:
 
     _warned_cpu = False
 
-    def __init__(self, A: Any, *, method: str = "cg", preconditioner: str = "jacobi",
+    def __init__(self, A: Any, *, method: str = "cg", preconditioner: str | Preconditioner = "jacobi",
                  format: str = "csr", tol: float = 1e-8, device: str = "auto", **keys: Any):
+        if isinstance(preconditioner, Preconditioner):
+            if "preconditioner_options" in keys:
+                raise ValueError("preconditioner_options: give the options in the Preconditioner "
+                                 "object or here, not both")
+            if preconditioner.options:
+                keys["preconditioner_options"] = preconditioner.options
+            preconditioner = preconditioner.kind
         indptr, indices, data, rows, cols, note = _csr_arrays(A)
         self._notes = [note] if note else []
         self._nnz = len(data)
@@ -197,11 +346,25 @@ class Solver:
         return self._core.resolved_config()
 
     def solve(self, b: Any, x0: Any = None,
-              callback: Callable[[np.ndarray], Any] | None = None) -> tuple[np.ndarray, SolveResult]:
-        """Solves A x = b from x0 (zeros by default; x0 is not modified). Returns
-        ``(x, result)``. ``callback(xk)`` gets a copy of the current iterate at every
-        convergence check (every ``check_every`` iterations: one copy from the GPU each); an
-        exception it raises stops the solve and is raised here."""
+              callback: Callable[[np.ndarray], Any] | None = None) -> tuple[Any, SolveResult]:
+        """Solves A x = b from x0 (zeros by default). Returns ``(x, result)``.
+
+        NumPy vectors: x0 is not modified; x is a new array. Device vectors (CuPy, or any DLPack
+        producer through CuPy): b is read in place, and a device x0 (float64, contiguous) is
+        filled in place with the solution and returned (the same memory, in x0's library); with
+        no x0, x is a new CuPy array. ``callback(xk)`` gets a copy of the current iterate at
+        every convergence check (at most ``check_every`` iterations apart: one copy from the
+        GPU each); an exception it raises stops the solve and is raised here.
+
+        Example::
+
+            import cupy, cupyx.scipy.sparse as csp
+            solver = spkrylov.Solver(csp.csr_matrix(A), preconditioner="amg")
+            x = cupy.zeros(A.shape[0])
+            solver.solve(cupy.ones(A.shape[0]), x)   # x filled in place on the GPU
+        """
+        if _is_device_array(b) or (x0 is not None and _is_device_array(x0)):
+            return self._solve_on_device(b, x0, callback)
         rhs = _vector(b, self.n, "b")
         x = np.zeros(self.n) if x0 is None else _vector(x0, self.n, "x0")
         for name, v in (("b", rhs), ("x0", x)):
@@ -213,9 +376,28 @@ class Solver:
         fields = self._core.solve(rhs, x, iterate, on_check)
         return x, SolveResult(fields, self._notes)
 
+    def _solve_on_device(self, b: Any, x0: Any, callback) -> tuple[Any, SolveResult]:
+        if not (_is_device_array(b) and (x0 is None or _is_device_array(x0))):
+            raise ValueError("b and x0: one in host memory, one on the GPU; give both in one place")
+        cupy = _cupy()
+        rhs = _device_vector(b, self.n, "b", copy=not isinstance(b, cupy.ndarray))
+        x = cupy.zeros(self.n) if x0 is None else _device_vector(x0, self.n, "x0", copy=False)
+        iterate = np.zeros(self.n if callback is not None else 0, dtype=np.float64)
+        on_check = None if callback is None else (lambda: callback(cupy.asarray(iterate)))
+        fields = self._core.solve(rhs, x, iterate, on_check)
+        return (x if x0 is None else _like(x, x0)), SolveResult(fields, self._notes)
+
     def update_values(self, data: Any) -> None:
         """New matrix values on the same pattern: ``data`` in the CSR order of the matrix
-        given (``A.tocsr().data`` after sorting its indices)."""
+        given (``A.tocsr().data`` after sorting its indices). A device array is read in place."""
+        if _is_device_array(data):
+            cupy = _cupy()
+            values, _ = _device_values(_as_cupy(data).reshape(-1), cupy)
+            if values.shape[0] != self._nnz:
+                raise ValueError(f"update_values: {values.shape[0]} values given, the matrix has "
+                                 f"{self._nnz} entries")
+            self._core.update_values(values)
+            return
         values = np.asarray(data)
         if np.iscomplexobj(values):
             raise TypeError("update_values: complex values are not supported")
@@ -227,23 +409,35 @@ class Solver:
 
 
 def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
-    preconditioner = "none"
-    if isinstance(M, str):
+    preconditioner: str | Preconditioner = "none"
+    if isinstance(M, (str, Preconditioner)):
         preconditioner = M
     elif M is not None:
-        raise TypeError("M must be None or a preconditioner name (none, jacobi, chebyshev, ic0, "
-                        "ilu0, amg), not an arbitrary operator")
-    rhs = np.asarray(b, dtype=np.float64).reshape(-1)
-    b_norm = float(np.linalg.norm(rhs))
+        raise TypeError("M must be None, a preconditioner name (none, jacobi, chebyshev, ic0, ilu0, "
+                        "amg) or a spkrylov.Preconditioner, not an arbitrary operator "
+                        f"({type(M).__name__}): spkrylov builds its preconditioners on the device")
+    device = _is_device_array(b)
+    if device:  # device arrays: x0 is copied on the device (never written), x comes back there
+        cupy = _cupy()
+        rhs = _as_cupy(b).reshape(-1)
+        b_norm = float(cupy.linalg.norm(rhs))
+    else:
+        rhs = np.asarray(b, dtype=np.float64).reshape(-1)
+        b_norm = float(np.linalg.norm(rhs))
     # SciPy stops at ||r|| <= max(rtol ||b||, atol): that threshold, as an absolute tolerance.
     threshold = max(rtol * b_norm, atol)
     if threshold <= 0.0:  # b = 0 and atol = 0: x = 0 is the answer
-        return np.zeros_like(rhs), 0
+        return (_like(cupy.zeros(rhs.shape[0]), b) if device else np.zeros_like(rhs)), 0
     n = rhs.shape[0]
     solver = Solver(A, method=method, preconditioner=preconditioner, tol=threshold,
                     tolerance_mode="absolute",
                     max_iterations=maxiter if maxiter is not None else 10 * n, **keys)
-    x, result = solver.solve(rhs, x0, callback)
+    if device:
+        start = cupy.zeros(n) if x0 is None else _device_vector(x0, n, "x0", copy=True)
+        x, result = solver.solve(rhs, start, callback)
+        x = _like(x, b)
+    else:
+        x, result = solver.solve(rhs, x0, callback)
     if result.status == "converged":
         return x, 0
     if result.status in ("max_iterations", "time_limit", "stagnated"):

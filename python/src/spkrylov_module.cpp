@@ -1,13 +1,16 @@
-// spkrylov._core: the nanobind layer of the Python package. It takes CSR arrays and NumPy
-// vectors (host memory), the config as `--set`-style overrides checked by the same reader as
-// the YAML file (apps/config), and returns plain dicts; python/spkrylov/__init__.py builds the
-// public API on it. The GIL is released while a solve runs; at each of its checks the solve
-// takes the GIL back for a moment to look for a signal (Ctrl-C): one stops the solve there
-// (status interrupted) and is raised as the Python exception, the solver still usable.
+// spkrylov._core: the nanobind layer of the Python package. It takes CSR arrays and vectors
+// through DLPack (nb::ndarray): NumPy in host memory, or arrays on the current CUDA device
+// (CuPy, or PyTorch/JAX through CuPy's DLPack import in the package), used in place; the config as
+// `--set`-style overrides checked by the same reader as the YAML file (apps/config), and returns
+// plain dicts; python/spkrylov/__init__.py builds the public API on it. The GIL is released while a
+// solve runs; at each of its checks the solve takes the GIL back for a moment to look for a signal
+// (Ctrl-C): one stops the solve there (status interrupted) and is raised as the Python exception,
+// the solver still usable.
 //
 // Errors: spk::BadInput -> ValueError, spk::NotSupported -> TypeError,
 // spk::OutOfDeviceMemory -> MemoryError, spk::NoDevice -> spkrylov.NoDeviceError (a
 // RuntimeError), every other spk::Error -> RuntimeError; the message is the CLI's line.
+#include <cuda_runtime.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -28,6 +31,7 @@
 #include "solver/csr_input.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
+#include "spmv/base/cuda_check.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
 namespace nb = nanobind;
@@ -39,6 +43,40 @@ namespace {
 template <class T>
 using HostVector = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using AnyHostVector = nb::ndarray<nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+// Host or CUDA device memory (DLPack): where it lives is checked by location_of.
+template <class T>
+using Vector = nb::ndarray<T, nb::ndim<1>, nb::c_contig>;
+
+// Whether `array` is on the GPU (the current CUDA device) rather than in host memory; another
+// device kind or another GPU is an error naming `name`.
+template <class Array>
+bool on_device(const Array& array, const char* name) {
+  if (array.device_type() == nb::device::cpu::value) return false;
+  if (array.device_type() != nb::device::cuda::value)
+    throw NotSupported(std::string(name) +
+                       ": arrays in host memory or on a CUDA GPU only (DLPack device type " +
+                       std::to_string(array.device_type()) + ")");
+  int current = 0;
+  SPK_CUDA_CHECK(cudaGetDevice(&current));
+  if (array.device_id() != current)
+    throw BadInput(std::string(name) + " is on GPU " + std::to_string(array.device_id()) +
+                   ", the solver on GPU " + std::to_string(current));
+  return true;
+}
+
+// One location for arrays used together; device arrays are then made ready: the work that
+// produced them, on whatever stream (CuPy's, PyTorch's), is complete before the solver's
+// stream reads them.
+template <class... Arrays>
+bool location_of(const char* names, const Arrays&... arrays) {
+  const bool device[] = {on_device(arrays, names)...};
+  for (const bool d : device)
+    if (d != device[0])
+      throw BadInput(std::string(names) +
+                     ": some in host memory, some on the GPU; give them all in one place");
+  if (device[0]) SPK_CUDA_CHECK(cudaDeviceSynchronize());
+  return device[0];
+}
 
 // The run config of `overrides` (e.g. "solver.tolerance=1e-10") over the built-in default:
 // the same reader, checks and messages as `spkrylov solve --set`.
@@ -93,10 +131,11 @@ class PrecisionSolver {
 template <class T>
 class TypedSolver final : public PrecisionSolver {
  public:
+  // on_device: the arrays are device pointers (double only: the solver reads them in place).
   TypedSolver(const index_t* indptr, const index_t* indices, const double* data, std::size_t nnz,
-              index_t rows, index_t cols, const Options& options)
-      : values_(data, data + nnz),
-        solver_(CsrArrays<T>{rows, cols, indptr, indices, values_.data(), false}, options),
+              index_t rows, index_t cols, const Options& options, bool on_device)
+      : values_(converted(data, on_device ? 0 : nnz)),
+        solver_(CsrArrays<T>{rows, cols, indptr, indices, values_of(data), on_device}, options),
         b_(static_cast<std::size_t>(rows)),
         x_(static_cast<std::size_t>(rows)) {}
 
@@ -112,14 +151,31 @@ class TypedSolver final : public PrecisionSolver {
     }
   }
   void update_values(const double* values) override {
-    std::copy(values, values + values_.size(), values_.begin());
-    solver_.update_values(values_.data());
+    if constexpr (std::is_same_v<T, double>) {
+      solver_.update_values(values);  // host or device: the solver detects which
+    } else {
+      std::copy(values, values + values_.size(), values_.begin());
+      solver_.update_values(values_.data());
+    }
   }
   const SetupInfo& setup_info() const override { return solver_.setup_info(); }
   std::size_t rows() const override { return b_.size(); }
 
  private:
-  std::vector<T> values_;  // the matrix values in T (the solver copies what it keeps)
+  // The values in T for a single-precision solver (host arrays only); none for double, whose
+  // solver reads the caller's arrays and copies what it keeps.
+  static std::vector<T> converted(const double* data, std::size_t nnz) {
+    if constexpr (std::is_same_v<T, double>) return {};
+    return std::vector<T>(data, data + nnz);
+  }
+  const T* values_of(const double* data) const {
+    if constexpr (std::is_same_v<T, double>)
+      return data;
+    else
+      return values_.data();
+  }
+
+  std::vector<T> values_;  // single precision: the matrix values in T
   Solver<T> solver_;
   std::vector<T> b_, x_;
 };
@@ -127,10 +183,13 @@ class TypedSolver final : public PrecisionSolver {
 // One matrix, set up once (spkrylov.Solver).
 class PySolver {
  public:
-  PySolver(HostVector<const index_t> indptr, HostVector<const index_t> indices,
-           HostVector<const double> data, index_t rows, index_t cols,
-           const std::vector<std::string>& overrides)
+  PySolver(Vector<const index_t> indptr, Vector<const index_t> indices, Vector<const double> data,
+           index_t rows, index_t cols, const std::vector<std::string>& overrides)
       : config_(config_of(overrides)) {
+    on_device_ = location_of("indptr, indices and data", indptr, indices, data);
+    if (on_device_ && single())
+      throw NotSupported(
+          "precision single takes host arrays (device arrays are used in place, in float64)");
     if (indptr.shape(0) != static_cast<std::size_t>(rows) + 1)
       throw BadInput("indptr has " + std::to_string(indptr.shape(0)) +
                      " entries, expected rows + 1 = " + std::to_string(rows + 1));
@@ -142,17 +201,22 @@ class PySolver {
     nb::gil_scoped_release release;
     if (single())
       solver_ = std::make_unique<TypedSolver<float>>(indptr.data(), indices.data(), data.data(),
-                                                     nnz_, rows, cols, options);
+                                                     nnz_, rows, cols, options, false);
     else
       solver_ = std::make_unique<TypedSolver<double>>(indptr.data(), indices.data(), data.data(),
-                                                      nnz_, rows, cols, options);
+                                                      nnz_, rows, cols, options, on_device_);
   }
 
   // x: the initial guess, overwritten with the solution. on_check (or None): called at every
   // convergence check with the current iterate copied into `iterate` first (float64, or
   // float32 in single precision).
-  nb::dict solve(HostVector<const double> b, HostVector<double> x, AnyHostVector iterate,
+  nb::dict solve(Vector<const double> b, Vector<double> x, AnyHostVector iterate,
                  nb::object on_check) {
+    const bool device = location_of("b and x0", b, x);
+    if (device && single())
+      throw NotSupported("precision single takes host vectors (device vectors are float64)");
+    if (device && solver_->setup_info().device != Device::gpu)
+      throw BadInput("b and x0 are on the GPU, the solver runs on the CPU (device=cpu or no GPU)");
     const std::size_t n = solver_->rows();
     if (b.shape(0) != n || x.shape(0) != n)
       throw BadInput("b has " + std::to_string(b.shape(0)) + " and x0 " +
@@ -191,7 +255,9 @@ class PySolver {
     return result_dict(result);
   }
 
-  void update_values(HostVector<const double> data) {
+  void update_values(Vector<const double> data) {
+    if (location_of("update_values' data", data) && single())
+      throw NotSupported("precision single takes host values");
     if (data.shape(0) != nnz_)
       throw BadInput("update_values: " + std::to_string(data.shape(0)) +
                      " values given, the matrix has " + std::to_string(nnz_) + " entries");
@@ -207,6 +273,7 @@ class PySolver {
   bool single() const { return config_.precision == Precision::single_precision; }
 
   RunConfig config_;
+  bool on_device_ = false;
   std::size_t nnz_ = 0;
   std::unique_ptr<PrecisionSolver> solver_;
 };
@@ -283,11 +350,15 @@ NB_MODULE(_core, m) {
       },
       nb::arg("title"), nb::arg("residual_label"), nb::arg("runs"),
       "The CLI's convergence plot (SVG text) of runs (label, residual, elapsed_s, target).");
+  m.def(
+      "check_overrides",
+      [](const std::vector<std::string>& overrides) { (void)python::config_of(overrides); },
+      nb::arg("overrides"), "Checks --set-style overrides as the YAML reader does; raises.");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
   nb::class_<python::PySolver>(m, "Solver")
-      .def(nb::init<python::HostVector<const index_t>, python::HostVector<const index_t>,
-                    python::HostVector<const double>, index_t, index_t,
+      .def(nb::init<python::Vector<const index_t>, python::Vector<const index_t>,
+                    python::Vector<const double>, index_t, index_t,
                     const std::vector<std::string>&>(),
            nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
            nb::arg("overrides"))
