@@ -105,6 +105,16 @@ class DistributedSpace : public Inner {
     sum_pair(sums);
   }
   void sum_pair(T* sums) { sum_over_processes(sums, 2); }
+  // BiCGSTAB's fused passes on this process's rows, then their sums in one reduction
+  void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
+                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums) {
+    Inner::bicgstab_update(n, coefficient, u, w, x, r, inverse_diagonal, z, r_hat, sums);
+    sum_over_processes(sums, r_hat != nullptr ? 2 : 1);
+  }
+  void dot_pair(std::size_t n, const T* t, const T* r, T* sums) {
+    Inner::dot_pair(n, t, r, sums);
+    sum_pair(sums);
+  }
 
   // max over processes of max_i sum_j |a_ij| / |a_ii|
   double gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,

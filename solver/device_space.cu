@@ -187,10 +187,77 @@ __global__ void __launch_bounds__(fused_block)
   }
 }
 
-// sums[0], sums[1] = the blocks' partials added in block order (one block).
+// p = r + beta (p - omega v); p_hat = dinv .* p (dinv given)
+template <class T>
+__global__ void bicgstab_direction_kernel(std::size_t n, const T* __restrict__ r,
+                                          const T* __restrict__ v, const T* __restrict__ beta,
+                                          const T* __restrict__ omega, T* __restrict__ p,
+                                          const T* __restrict__ inverse_diagonal,
+                                          T* __restrict__ p_hat) {
+  const T b = *beta, w = *omega;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const T p_i = r[i] + b * (p[i] - w * v[i]);
+    p[i] = p_i;
+    if (inverse_diagonal != nullptr) p_hat[i] = inverse_diagonal[i] * p_i;
+  }
+}
+
+// x += c u; r -= c w; z = dinv .* r (dinv given); per-block (r_hat, r) and (r, r), or (r, r)
+// alone without r_hat.
 template <class T>
 __global__ void __launch_bounds__(fused_block)
-    sum_partials_kernel(int blocks, const T* __restrict__ partials, T* __restrict__ sums) {
+    bicgstab_update_kernel(std::size_t n, const T* __restrict__ coefficient,
+                           const T* u,  // may be r itself (unpreconditioned s_hat): no restrict
+                           const T* __restrict__ w, T* __restrict__ x, T* r,
+                           const T* __restrict__ inverse_diagonal, T* __restrict__ z,
+                           const T* __restrict__ r_hat, T* __restrict__ partials) {
+  const T c = *coefficient;
+  T first = T(0), r_r = T(0);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    x[i] += c * u[i];
+    const T r_i = r[i] - c * w[i];
+    r[i] = r_i;
+    if (inverse_diagonal != nullptr) z[i] = inverse_diagonal[i] * r_i;
+    first += (r_hat != nullptr ? r_hat[i] : r_i) * r_i;
+    r_r += r_i * r_i;
+  }
+  block_sum_pair(first, r_r);
+  if (threadIdx.x == 0) {
+    partials[2 * blockIdx.x] = first;
+    partials[2 * blockIdx.x + 1] = r_r;
+  }
+}
+
+// per-block (t, r) and (t, t)
+template <class T>
+__global__ void __launch_bounds__(fused_block)
+    dot_pair_kernel(std::size_t n, const T* __restrict__ t, const T* __restrict__ r,
+                    T* __restrict__ partials) {
+  T t_r = T(0), t_t = T(0);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const T t_i = t[i];
+    t_r += t_i * r[i];
+    t_t += t_i * t_i;
+  }
+  block_sum_pair(t_r, t_t);
+  if (threadIdx.x == 0) {
+    partials[2 * blockIdx.x] = t_r;
+    partials[2 * blockIdx.x + 1] = t_t;
+  }
+}
+
+// sums[0] (and sums[1] when count is 2) = the blocks' partials added in block order (one
+// block).
+template <class T>
+__global__ void __launch_bounds__(fused_block)
+    sum_partials_kernel(int blocks, const T* __restrict__ partials, T* __restrict__ sums,
+                        int count = 2) {
   T a = T(0), b = T(0);
   for (int k = static_cast<int>(threadIdx.x); k < blocks; k += fused_block) {
     a += partials[2 * k];
@@ -199,7 +266,7 @@ __global__ void __launch_bounds__(fused_block)
   block_sum_pair(a, b);
   if (threadIdx.x == 0) {
     sums[0] = a;
-    sums[1] = b;
+    if (count == 2) sums[1] = b;
   }
 }
 
@@ -350,6 +417,38 @@ void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const 
   cg_update_kernel<<<blocks, fused_block, 0, context_.stream()>>>(
       n, alpha, p, ap, x, r, inverse_diagonal, z, partial_sums_.data());
   SPK_CHECK_LAUNCH("cg_update_kernel");
+  sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums);
+  SPK_CHECK_LAUNCH("sum_partials_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta,
+                                        const T* omega, T* p, const T* inverse_diagonal, T* p_hat) {
+  if (n == 0) return;
+  bicgstab_direction_kernel<<<elementwise_grid(n, fused_block), fused_block, 0,
+                              context_.stream()>>>(n, r, v, beta, omega, p, inverse_diagonal,
+                                                   p_hat);
+  SPK_CHECK_LAUNCH("bicgstab_direction_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w,
+                                     T* x, T* r, const T* inverse_diagonal, T* z, const T* r_hat,
+                                     T* sums) {
+  const int blocks = fused_grid(n);
+  bicgstab_update_kernel<<<blocks, fused_block, 0, context_.stream()>>>(
+      n, coefficient, u, w, x, r, inverse_diagonal, z, r_hat, partial_sums_.data());
+  SPK_CHECK_LAUNCH("bicgstab_update_kernel");
+  sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums,
+                                                                r_hat != nullptr ? 2 : 1);
+  SPK_CHECK_LAUNCH("sum_partials_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::dot_pair(std::size_t n, const T* t, const T* r, T* sums) {
+  const int blocks = fused_grid(n);
+  dot_pair_kernel<<<blocks, fused_block, 0, context_.stream()>>>(n, t, r, partial_sums_.data());
+  SPK_CHECK_LAUNCH("dot_pair_kernel");
   sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums);
   SPK_CHECK_LAUNCH("sum_partials_kernel");
 }

@@ -111,6 +111,12 @@ class DeviceSpace {
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums);
   void xpby(std::size_t n, const T* x, const T* beta, T* y);
+  // BiCGSTAB's fused passes (vector_space.hpp); sums as cg_update's, block order, no atomics.
+  void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,
+                          T* p, const T* inverse_diagonal, T* p_hat);
+  void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
+                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums);
+  void dot_pair(std::size_t n, const T* t, const T* r, T* sums);
   void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
                        T* d, T* x, bool first, bool assign);
   // positions[r] = where row r's diagonal entry sits in the device CSR arrays (-1: none); a

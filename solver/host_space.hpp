@@ -178,6 +178,35 @@ class HostSpace {
     dot(n, r, inverse_diagonal != nullptr ? z : r, &sums[0]);  // (r, z)
     dot(n, r, r, &sums[1]);                                    // (r, r)
   }
+  // BiCGSTAB's fused passes (vector_space.hpp), of the plain operations as cg_update.
+  void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,
+                          T* p, const T* inverse_diagonal, T* p_hat) {
+    const T b = *beta, w = *omega;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+      p[i] = r[i] + b * (p[i] - w * v[i]);
+    if (inverse_diagonal != nullptr) multiply_elementwise(n, inverse_diagonal, p, p_hat);
+  }
+  void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
+                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums) {
+    const T c = *coefficient;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      x[i] += c * u[i];
+      r[i] -= c * w[i];
+    }
+    if (inverse_diagonal != nullptr) multiply_elementwise(n, inverse_diagonal, r, z);
+    if (r_hat != nullptr) {
+      dot(n, r_hat, r, &sums[0]);  // (r_hat, r)
+      dot(n, r, r, &sums[1]);      // (r, r)
+    } else {
+      dot(n, r, r, &sums[0]);
+    }
+  }
+  void dot_pair(std::size_t n, const T* t, const T* r, T* sums) {
+    dot(n, t, r, &sums[0]);  // (t, r)
+    dot(n, t, t, &sums[1]);  // (t, t)
+  }
   // y = x + beta y
   void xpby(std::size_t n, const T* x, const T* beta, T* y) {
     const T b = *beta;

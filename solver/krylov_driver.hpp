@@ -200,8 +200,8 @@ KrylovMethod<Space> make_krylov_method(Method method, Space& space,
                                        VectorOps vector_ops = VectorOps::cublas) {
   switch (method) {
     case Method::bicgstab:
-      return KrylovMethod<Space>(std::in_place_type<BiCgStab<Space>>, space, matrix,
-                                 preconditioner);
+      return KrylovMethod<Space>(std::in_place_type<BiCgStab<Space>>, space, matrix, preconditioner,
+                                 vector_ops == VectorOps::fused);
     case Method::cg: break;
   }
   return KrylovMethod<Space>(std::in_place_type<ConjugateGradient<Space>>, space, matrix,

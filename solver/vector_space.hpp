@@ -23,6 +23,12 @@
 //                                        given), sums[0] = (r, z) (z = r without dinv),
 //                                        sums[1] = (r, r); sums: 2 scalars in the space
 //   xpby(n, x, beta, y)                  y = x + beta y, one pass
+//   bicgstab_direction(n, r, v, beta, omega, p, dinv, p_hat)   p = r + beta (p - omega v),
+//                                        p_hat = dinv .* p (dinv given): one pass
+//   bicgstab_update(n, c, u, w, x, r, dinv, z, r_hat, sums)   x += c u, r -= c w, z = dinv .*
+//                                        r (dinv given), sums[0] = (r_hat, r) and sums[1] =
+//                                        (r, r), or sums[0] = (r, r) without r_hat: one pass
+//   dot_pair(n, t, r, sums)              sums[0] = (t, r), sums[1] = (t, t): one pass
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)

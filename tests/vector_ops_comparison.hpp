@@ -17,6 +17,7 @@ struct VectorOpsCase {
   CsrMatrix<double> (*matrix)();
   Preconditioner preconditioner;
   int allowed_difference;  // iterations: 1 on well-conditioned problems, 2% on shared ones
+  Method method = Method::cg;
 };
 
 struct VectorOpsComparison {
@@ -27,13 +28,14 @@ struct VectorOpsComparison {
 };
 
 inline VectorOpsComparison compare_vector_ops(const CsrMatrix<double>& a,
-                                              Preconditioner preconditioner, Device device) {
+                                              Preconditioner preconditioner, Device device,
+                                              Method method = Method::cg) {
   const std::vector<double> b = random_vector(static_cast<std::size_t>(a.rows), 17);
   VectorOpsComparison comparison;
   std::vector<double> x_cublas;
   for (const VectorOps ops : {VectorOps::cublas, VectorOps::fused}) {
     Options options;
-    options.solver.method = Method::cg;
+    options.solver.method = method;
     options.solver.tolerance = 1e-8;
     options.solver.max_iterations = 20000;
     options.solver.preconditioner = preconditioner;
@@ -62,7 +64,8 @@ inline VectorOpsComparison compare_vector_ops(const CsrMatrix<double>& a,
 }
 
 inline void expect_fused_matches_cublas(const VectorOpsCase& c, Device device) {
-  const VectorOpsComparison result = compare_vector_ops(c.matrix(), c.preconditioner, device);
+  const VectorOpsComparison result =
+      compare_vector_ops(c.matrix(), c.preconditioner, device, c.method);
   ASSERT_EQ(result.cublas.status, SolveStatus::converged) << result.cublas.message;
   EXPECT_EQ(result.fused.status, SolveStatus::converged) << result.fused.message;
   EXPECT_NEAR(result.fused.iterations, result.cublas.iterations, c.allowed_difference) << c.label;
@@ -76,11 +79,21 @@ inline void expect_fused_matches_cublas(const VectorOpsCase& c, Device device) {
 }
 
 // Two fused solves of the same system give the same bits (fixed-order sums, no atomics).
-inline void expect_fused_reproducible(const CsrMatrix<double>& a, Device device) {
-  const VectorOpsComparison first = compare_vector_ops(a, Preconditioner::jacobi, device);
-  const VectorOpsComparison second = compare_vector_ops(a, Preconditioner::jacobi, device);
+inline void expect_fused_reproducible(const CsrMatrix<double>& a, Device device,
+                                      Method method = Method::cg) {
+  const VectorOpsComparison first = compare_vector_ops(a, Preconditioner::jacobi, device, method);
+  const VectorOpsComparison second = compare_vector_ops(a, Preconditioner::jacobi, device, method);
   EXPECT_EQ(first.x_fused, second.x_fused);
   EXPECT_EQ(first.fused.iterations, second.fused.iterations);
+}
+
+inline CsrMatrix<double> convection_diffusion(int n, double peclet, const char* convection) {
+  GeneratorSpec spec;
+  spec.kind = "convdiff3d";
+  spec.n = n;
+  spec.peclet = peclet;
+  spec.convection = convection;
+  return generate_matrix(spec);
 }
 
 inline const std::vector<VectorOpsCase>& vector_ops_cases() {
@@ -94,6 +107,15 @@ inline const std::vector<VectorOpsCase>& vector_ops_cases() {
        Preconditioner::chebyshev, 1},
       {"bcsstk13_jacobi", [] { return read_matrix_market(data_path("bcsstk13.mtx")); },
        Preconditioner::jacobi, 31},  // 2% of its ~1500
+      // BiCGSTAB (nonsymmetric): none, Jacobi folded, and a preconditioner applied apart
+      {"convdiff3d_upwind_12_none", [] { return convection_diffusion(12, 0.5, "upwind"); },
+       Preconditioner::none, 1, Method::bicgstab},
+      {"convdiff3d_upwind_12_jacobi", [] { return convection_diffusion(12, 0.5, "upwind"); },
+       Preconditioner::jacobi, 1, Method::bicgstab},
+      {"convdiff3d_central_12_jacobi", [] { return convection_diffusion(12, 0.3, "central"); },
+       Preconditioner::jacobi, 1, Method::bicgstab},
+      {"convdiff3d_upwind_12_ilu0", [] { return convection_diffusion(12, 0.5, "upwind"); },
+       Preconditioner::ilu0, 1, Method::bicgstab},
   };
   return cases;
 }

@@ -121,7 +121,7 @@ struct SolverOptions {
   bool cuda_graph = true;
   // Keep the per-iteration residual history (needed for output.history and plots).
   bool keep_history = true;
-  // cublas (default) or fused; fused changes CG only (BiCGSTAB runs as with cublas).
+  // cublas (default) or fused (CG and BiCGSTAB: fewer passes over the vectors, Jacobi folded in).
   VectorOps vector_ops = VectorOps::cublas;
 };
 

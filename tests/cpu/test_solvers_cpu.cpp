@@ -360,6 +360,8 @@ TEST(VectorOpsCpu, FusedMatchesCublas) {
 
 TEST(VectorOpsCpu, FusedIsReproducible) {
   test::expect_fused_reproducible(generated("poisson3d", 12), Device::cpu);
+  test::expect_fused_reproducible(test::convection_diffusion(10, 0.5, "upwind"), Device::cpu,
+                                  Method::bicgstab);
 }
 
 }  // namespace

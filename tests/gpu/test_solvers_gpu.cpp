@@ -176,6 +176,8 @@ TEST(VectorOpsGpu, FusedMatchesCublas) {
 TEST(VectorOpsGpu, FusedIsReproducible) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::expect_fused_reproducible(generated("poisson3d", 24), Device::gpu);
+  test::expect_fused_reproducible(test::convection_diffusion(20, 0.5, "upwind"), Device::gpu,
+                                  Method::bicgstab);
 }
 
 }  // namespace

@@ -154,6 +154,11 @@ TEST(DistributedGpuPaths, FusedVectorOpsMatchOneGpu) {
     const Comparison result =
         solve_both(generated_case("poisson3d", 16), options, RowBalance::nonzeros, distributed);
     expect_matches_one_gpu(result, "poisson3d_16 fused");
+    Options bicgstab = gpu_options(Method::bicgstab, preconditioner, "ellpack-r");
+    bicgstab.solver.vector_ops = VectorOps::fused;
+    const Comparison nonsymmetric =
+        solve_both(generated_case("convdiff3d", 16), bicgstab, RowBalance::nonzeros, distributed);
+    expect_matches_one_gpu(nonsymmetric, "convdiff3d_16 fused bicgstab");
   }
 }
 

@@ -96,6 +96,17 @@ TEST(DistributedFused, FusedCgMatchesOneProcess) {
   }
 }
 
+// BiCGSTAB's fused passes over processes (each pass's sums in one reduction).
+TEST(DistributedFused, FusedBicgstabMatchesOneProcess) {
+  for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
+    Options options = cpu_options(Method::bicgstab, preconditioner);
+    options.solver.vector_ops = VectorOps::fused;
+    const Comparison result =
+        solve_both(generated_case("convdiff3d", 12), options, RowBalance::nonzeros);
+    expect_matches_one_process(result);
+  }
+}
+
 TEST(DistributedShared, CgCountsWithinTwoPercentOfOneProcess) {
   for (const auto& [file, preconditioner] : {std::pair{"bcsstk13.mtx", Preconditioner::jacobi},
                                              std::pair{"1138_bus.mtx", Preconditioner::jacobi},
