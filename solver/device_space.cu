@@ -157,6 +157,17 @@ __device__ void block_sum_pair(T& a, T& b) {
   }
 }
 
+// The block's sums of `a` and `b` into partials[2 block], partials[2 block + 1]: the per-block
+// results of every fused kernel, which sum_partials_kernel adds in block order.
+template <class T>
+__device__ void write_block_pair(T a, T b, T* partials) {
+  block_sum_pair(a, b);
+  if (threadIdx.x == 0) {
+    partials[2 * blockIdx.x] = a;
+    partials[2 * blockIdx.x + 1] = b;
+  }
+}
+
 // x += alpha p; r -= alpha ap; z = dinv .* r (dinv given); per-block (r, z) and (r, r).
 template <class T>
 __global__ void __launch_bounds__(fused_block)
@@ -180,11 +191,7 @@ __global__ void __launch_bounds__(fused_block)
     r_z += r_i * z_i;
     r_r += r_i * r_i;
   }
-  block_sum_pair(r_z, r_r);
-  if (threadIdx.x == 0) {
-    partials[2 * blockIdx.x] = r_z;
-    partials[2 * blockIdx.x + 1] = r_r;
-  }
+  write_block_pair(r_z, r_r, partials);
 }
 
 // p = r + beta (p - omega v); p_hat = dinv .* p (dinv given)
@@ -225,11 +232,7 @@ __global__ void __launch_bounds__(fused_block)
     first += (r_hat != nullptr ? r_hat[i] : r_i) * r_i;
     r_r += r_i * r_i;
   }
-  block_sum_pair(first, r_r);
-  if (threadIdx.x == 0) {
-    partials[2 * blockIdx.x] = first;
-    partials[2 * blockIdx.x + 1] = r_r;
-  }
+  write_block_pair(first, r_r, partials);
 }
 
 // per-block (t, r) and (t, t)
@@ -245,11 +248,7 @@ __global__ void __launch_bounds__(fused_block)
     t_r += t_i * r[i];
     t_t += t_i * t_i;
   }
-  block_sum_pair(t_r, t_t);
-  if (threadIdx.x == 0) {
-    partials[2 * blockIdx.x] = t_r;
-    partials[2 * blockIdx.x + 1] = t_t;
-  }
+  write_block_pair(t_r, t_t, partials);
 }
 
 // sums[0] (and sums[1] when count is 2) = the blocks' partials added in block order (one
