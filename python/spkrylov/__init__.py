@@ -449,7 +449,7 @@ def cg(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0, maxiter: int | N
        M=None, callback: Callable | None = None, **keys) -> tuple[np.ndarray, int]:
     """Conjugate Gradient with ``scipy.sparse.linalg.cg``'s arguments and return value
     ``(x, info)``: info 0 converged, > 0 iterations without convergence, < 0 breakdown.
-    ``callback(xk)`` is called at every convergence check: every ``check_every`` iterations
+    ``callback(xk)`` is called at every convergence check: at most ``check_every`` iterations apart
     (16 by default; pass ``check_every=1`` for SciPy's every iteration, at a cost on a GPU).
 
     Example::
