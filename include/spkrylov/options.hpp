@@ -113,7 +113,7 @@ struct SolverOptions {
   // GPU: read the residual back after at most check_every iterations (the device decides
   // convergence every iteration; this only bounds wasted iterations and history latency).
   // After the first block, a block is as long as the residual's rate says it still needs
-  // (solver/check_schedule.hpp), so a solve runs only a few iterations past convergence.
+  // (solver/check_schedule.hpp), so a solve runs fewer iterations past convergence.
   int check_every = 16;
   // GPU: capture a full block of check_every iterations as a CUDA graph and replay it (a
   // shorter block runs as plain launches; measured on an H100:
