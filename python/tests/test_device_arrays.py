@@ -100,3 +100,32 @@ def test_device_arrays_on_a_cpu_solver_are_a_value_error():
     A = poisson3d(6)
     with pytest.raises(ValueError, match="runs on the CPU"):
         spkrylov.Solver(A, device="cpu").solve(cupy.ones(A.shape[0]))
+
+
+def test_pytorch_tensors_through_dlpack():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA device")
+    A = poisson3d(10)
+    b = torch.ones(A.shape[0], dtype=torch.float64, device="cuda")
+    x0 = torch.zeros(A.shape[0], dtype=torch.float64, device="cuda")
+    solver = spkrylov.Solver(A, device="gpu", tol=1e-10)
+    x, result = solver.solve(b, x0)
+    assert result.converged
+    assert isinstance(x, torch.Tensor) and x.data_ptr() == x0.data_ptr()  # filled in place
+    assert relative_residual(A, cupy.asarray(b), cupy.asarray(x0)) <= 1e-10
+    y, info = spkrylov.cg(A, b, rtol=1e-10, device="gpu")
+    assert info == 0 and isinstance(y, torch.Tensor) and y.device.type == "cuda"
+
+
+def test_jax_arrays_through_dlpack():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    if not any(d.platform == "gpu" for d in jax.devices()):
+        pytest.skip("JAX has no GPU device")
+    jax.config.update("jax_enable_x64", True)
+    A = poisson3d(10)
+    b = jnp.ones(A.shape[0], dtype=jnp.float64)
+    x, info = spkrylov.cg(A, b, rtol=1e-10, device="gpu")  # JAX arrays are immutable: no x0 fill
+    assert info == 0
+    assert relative_residual(A, cupy.ones(A.shape[0]), cupy.from_dlpack(x)) <= 1e-10
