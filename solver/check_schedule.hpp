@@ -5,14 +5,13 @@
 // check_every = 16, an AMG-PCG solve that converges at iteration 17 runs 32 (measured on an
 // H100 at 256^3, BENCHMARKS.md). So the first block is a quarter of check_every, enough to
 // see a rate, and every later block is half the number of iterations the residual still
-// needs at the geometric rate of the last block, capped at check_every. Half, because CG's
-// rate improves as it goes (a full prediction from the first block overshot a 15-iteration
-// AMG solve by 5): the blocks shrink toward the end, for a few more looks (a look is tens of
-// microseconds). Measured on an H100 (BENCHMARKS.md), solves of 13-30 AMG-PCG iterations ran
-// 0 to 5 past convergence, against up to 15 before: the overshoot that is left comes from a
-// first block whose rate is slower than the later ones, so that one full block follows it. The
-// schedule depends only on the scalars, which every process of a distributed solve shares, so every
-// process runs the same blocks.
+// needs at the geometric rate of the last block, capped at check_every and at the iterations
+// run so far (blocks at most double). Half, and the doubling cap, because CG's rate improves
+// as it goes: from a slow first block, the full prediction sent a whole block of 16 past a
+// 15-iteration AMG solve (20 run, measured on an H100). The blocks shrink toward the end, for
+// a few more looks (a look is tens of microseconds). The schedule depends only on the
+// scalars, which every process of a distributed solve shares, so every process runs the same
+// blocks.
 #include <algorithm>
 #include <cmath>
 
@@ -25,7 +24,7 @@ class CheckSchedule {
   // The next block, after a look at `iteration` with recursive residual norm `residual`;
   // `threshold` is the norm to reach, `iterations_left` what max_iterations allows (>= 1).
   int next_block(int iteration, double residual, double threshold, int iterations_left) {
-    int block = have_last_ ? check_every_ : (check_every_ + 3) / 4;
+    int block = have_last_ ? check_every_ : first_block();
     const int since = iteration - last_iteration_;
     if (have_last_ && since > 0 && residual > threshold && threshold > 0.0 &&
         last_residual_ > 0.0) {
@@ -36,6 +35,9 @@ class CheckSchedule {
         if (half < check_every_) block = std::max(1, static_cast<int>(half));
       }
     }
+    // No longer than the iterations run so far (the first block's): blocks at most double,
+    // so a slow early rate cannot send a whole check_every past a solve that then speeds up.
+    if (have_last_) block = std::min(block, std::max(first_block(), iteration));
     have_last_ = true;
     last_iteration_ = iteration;
     last_residual_ = residual;
@@ -48,6 +50,8 @@ class CheckSchedule {
   int check_every() const { return check_every_; }
 
  private:
+  int first_block() const { return (check_every_ + 3) / 4; }
+
   int check_every_;
   bool have_last_ = false;
   int last_iteration_ = 0;

@@ -29,11 +29,15 @@ TEST(CheckSchedule, RunsHalfTheIterationsLeftAtTheLastRate) {
   EXPECT_EQ(schedule.next_block(22, 1.1e-8, 1e-8, 10000), 1);
 }
 
-TEST(CheckSchedule, CapsAtCheckEveryAndAtTheIterationsLeft) {
+TEST(CheckSchedule, DoublesUpToCheckEveryAndStopsAtTheIterationsLeft) {
   CheckSchedule schedule(16);
   (void)schedule.next_block(0, 1.0, 1e-8, 10000);
-  EXPECT_EQ(schedule.next_block(4, 0.5, 1e-8, 10000), 16);  // far from the target
-  EXPECT_EQ(schedule.next_block(20, 0.25, 1e-8, 5), 5);     // max_iterations near
+  // far from the target: at most the iterations run so far, then check_every
+  EXPECT_EQ(schedule.next_block(4, 0.5, 1e-8, 10000), 4);
+  EXPECT_EQ(schedule.next_block(8, 0.25, 1e-8, 10000), 8);
+  EXPECT_EQ(schedule.next_block(16, 0.125, 1e-8, 10000), 16);
+  EXPECT_EQ(schedule.next_block(32, 0.0625, 1e-8, 10000), 16);
+  EXPECT_EQ(schedule.next_block(48, 0.03, 1e-8, 5), 5);  // max_iterations near
 }
 
 TEST(CheckSchedule, NoProgressNaNOrAMetTargetKeepCheckEvery) {
