@@ -23,10 +23,10 @@ std::string iteration_options_text(const SolverOptions& options) {
        << "\ndivergence_factor " << options.divergence_factor << "\ntime_limit_s "
        << options.time_limit_s << "\ncheck_every " << options.check_every << "\nkeep_history "
        << options.keep_history << "\ncuda_graph " << options.cuda_graph << "\nvector_ops "
-       << to_string(options.vector_ops) << "\nchebyshev degree "
-       << chebyshev.degree << " estimate " << to_string(chebyshev.eigen_estimate) << " steps "
-       << chebyshev.estimate_iterations << " upper_factor " << chebyshev.upper_factor
-       << " lower_ratio " << chebyshev.lower_ratio << "\n";
+       << to_string(options.vector_ops) << "\nchebyshev degree " << chebyshev.degree << " estimate "
+       << to_string(chebyshev.eigen_estimate) << " steps " << chebyshev.estimate_iterations
+       << " upper_factor " << chebyshev.upper_factor << " lower_ratio " << chebyshev.lower_ratio
+       << "\n";
   return text.str();
 }
 
@@ -97,6 +97,10 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
   on_every_process(c, [&] {
     validate_solver_options(options.solver);
     validate_spmv_options(options.spmv);
+    if (options.spmv.matrix_values != MatrixValues::solver)
+      throw BadInput(
+          "precision mixed (spmv.matrix_values single) is single-process only for now: its fp64 "
+          "true-residual operator has no distributed form yet; use precision: double");
     check_supported(options.solver, communicator.size());
     block = copy_rows(arrays);
   });

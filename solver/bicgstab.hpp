@@ -169,15 +169,19 @@ class BiCgStab {
         s_hat_(space.template allocate<T>(preconditioner ? n_ : 0, "BiCGSTAB s_hat")) {}
 
   // r0 = b - A x0, r_hat = r0, p = v = 0.
-  void initialize(const T* b, T* x, bool restart) {
+  void initialize(const T* b, T* x, bool restart, const T* residual = nullptr) {
     KrylovScalars<T>* s = space_.scalars();
-    if (!restart) norm(space_, n_, b, &s->b_norm);    // ||b||
-    space_.copy(n_, b, r_.data());                    // r = b
-    matrix_.apply_scaled(T(-1), x, T(1), r_.data());  // r = b - A x0
-    space_.copy(n_, r_.data(), r_hat_.data());        // r_hat = r0
-    space_.fill_zero(n_, p_.data());                  // p = 0
-    space_.fill_zero(n_, v_.data());                  // v = 0
-    norm(space_, n_, r_.data(), &s->residual_norm);   // ||r0||
+    if (!restart) norm(space_, n_, b, &s->b_norm);  // ||b||
+    if (residual != nullptr) {
+      space_.copy(n_, residual, r_.data());  // r = b - A x0, given (the driver's true residual)
+    } else {
+      space_.copy(n_, b, r_.data());                    // r = b
+      matrix_.apply_scaled(T(-1), x, T(1), r_.data());  // r = b - A x0
+    }
+    space_.copy(n_, r_.data(), r_hat_.data());       // r_hat = r0
+    space_.fill_zero(n_, p_.data());                 // p = 0
+    space_.fill_zero(n_, v_.data());                 // v = 0
+    norm(space_, n_, r_.data(), &s->residual_norm);  // ||r0||
     space_.scalar_step(bicgstab_steps::Start<T>{restart});
     norm(space_, n_, r_hat_.data(), &s->restart_residual);          // ||r_hat||
     if (fused_) space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);  // rho = (r_hat, r0)

@@ -101,13 +101,18 @@ class ConjugateGradient {
         z_(space.template allocate<T>(preconditioner ? n_ : 0, "CG preconditioned z")) {}
 
   // r0 = b - A x0, z0 = M r0, p0 = z0, rho = (r0, z0). `restart` keeps the stopping targets
-  // (residual replacement after a false convergence).
-  void initialize(const T* b, T* x, bool restart) {
+  // (residual replacement after a false convergence); `residual`, when given, is b - A x0
+  // already computed (the driver's true residual).
+  void initialize(const T* b, T* x, bool restart, const T* residual = nullptr) {
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
-    if (!restart) norm(space_, n_, b, &s->b_norm);                         // ||b||
-    space_.copy(n_, b, r_.data());                                         // r = b
-    matrix_.apply_scaled(T(-1), x, T(1), r_.data());                       // r = b - A x0
+    if (!restart) norm(space_, n_, b, &s->b_norm);  // ||b||
+    if (residual != nullptr) {
+      space_.copy(n_, residual, r_.data());  // r = b - A x0, given
+    } else {
+      space_.copy(n_, b, r_.data());                    // r = b
+      matrix_.apply_scaled(T(-1), x, T(1), r_.data());  // r = b - A x0
+    }
     precondition(r_.data(), z);                                            // z = M r
     space_.copy(n_, z, p_.data());                                         // p = z
     space_.dot(n_, r_.data(), z, &s->rho);                                 // rho = (r, z)

@@ -36,6 +36,18 @@ std::unique_ptr<KrylovPreconditioner<DeviceSpace<T>>> make_device_preconditioner
                                               device_level_operators<float>(spmv, space.stream())});
 }
 
+// Precision mixed (spmv.matrix_values single): the fp64 operator of the true residuals, a
+// csr-vector backend with the values as given; null otherwise.
+template <class T>
+std::unique_ptr<SpmvBackend<T>> make_exact_operator(const DeviceCsr<T>& matrix,
+                                                    const SpmvOptions& spmv, cudaStream_t stream) {
+  if (spmv.matrix_values != MatrixValues::single) return nullptr;
+  SpmvOptions exact;
+  exact.format = Format::csr_vector;
+  exact.x_cache = XCache::ldg;
+  return make_spmv_backend(matrix, exact, stream);
+}
+
 template <class T>
 class DeviceSolver final : public Solver<T>::Impl {
  public:
@@ -46,6 +58,7 @@ class DeviceSolver final : public Solver<T>::Impl {
       : context_(stream),
         space_(context_),
         backend_(make_spmv_backend(matrix, spmv, context_.stream(), &this->setup.tuning)),
+        exact_(make_exact_operator(matrix, spmv, context_.stream())),
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
         x_(static_cast<std::size_t>(matrix.rows), "solution x"),
         iteration_(space_, *backend_, solver_options,
@@ -54,7 +67,8 @@ class DeviceSolver final : public Solver<T>::Impl {
                                                           return make_device_preconditioner(
                                                               solver_options, space_, *backend_,
                                                               matrix, spmv);
-                                                        })),
+                                                        }),
+                   exact_.get()),
         nnz_(static_cast<std::size_t>(matrix.nnz)),
         first_non_finite_(1, "update_values check") {
     const DeviceInfo device = current_device_info();
@@ -62,7 +76,7 @@ class DeviceSolver final : public Solver<T>::Impl {
                               std::to_string(device.compute_minor) + ")";
     this->setup.operator_name = backend_->name();
     this->setup.format_details = backend_->details();
-    this->setup.device_bytes = backend_->device_bytes();
+    this->setup.device_bytes = backend_->device_bytes() + (exact_ ? exact_->device_bytes() : 0);
     this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
     context_.synchronize();
   }
@@ -103,6 +117,7 @@ class DeviceSolver final : public Solver<T>::Impl {
     SPK_CUDA_CHECK(
         cudaMemsetAsync(first_non_finite_.data(), 0x7f, sizeof(index_t), context_.stream()));
     backend_->update_values(device_values, first_non_finite_.data());
+    if (exact_) exact_->update_values(device_values, nullptr);
     iteration_.update_preconditioner(device_values);
     iteration_.refresh_preconditioner_info(this->setup.preconditioner);
     update_check_pending_ = true;
@@ -132,6 +147,7 @@ class DeviceSolver final : public Solver<T>::Impl {
   DeviceContext context_;
   DeviceSpace<T> space_;
   std::unique_ptr<SpmvBackend<T>> backend_;
+  std::unique_ptr<SpmvBackend<T>> exact_;  // precision mixed: fp64, for the true residuals
   DeviceBuffer<T> b_, x_;
   KrylovIteration<DeviceSpace<T>> iteration_;
   std::size_t nnz_;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <type_traits>
 
 #include "solver/amg/host_amg_build.hpp"
 #include "solver/amg/host_level_operator.hpp"
@@ -20,25 +21,46 @@ namespace spk {
 
 namespace {
 
+// spmv.matrix_values single (precision mixed): the fp32-values operator the iteration runs
+// with; null for `solver` (the iteration runs with the fp64 operator itself).
+template <class T>
+std::unique_ptr<HostFp32ValuesOperator> make_fp32_operator(const CsrMatrix<T>& matrix,
+                                                           MatrixValues values) {
+  if (values == MatrixValues::solver) return nullptr;
+  if constexpr (std::is_same_v<T, double>) {
+    return std::make_unique<HostFp32ValuesOperator>(matrix);
+  } else {
+    (void)matrix;
+    throw BadInput(
+        "spmv.matrix_values single: the solver is already fp32 (precision single); fp32 values "
+        "under fp64 vectors are precision mixed");
+  }
+}
+
 template <class T>
 class HostSolver final : public Solver<T>::Impl {
  public:
-  HostSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options)
+  HostSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options, MatrixValues values)
       : matrix_(matrix),
         operator_(matrix_),
-        iteration_(space_, operator_, solver_options,
-                   timed_preconditioner<HostSpace<T>>(this->setup.preconditioner, [&] {
-                     return make_preconditioner(
-                         solver_options, space_, operator_,
-                         SpacePattern{matrix_.rows, matrix_.cols, matrix_.row_offsets.data(),
-                                      matrix_.columns.data()},
-                         matrix_.values.data(),
-                         LevelOperatorFactories<CsrMatrix<double>>{host_level_operators<double>(),
-                                                                   host_level_operators<float>()});
-                   })) {
+        fp32_operator_(make_fp32_operator(matrix_, values)),
+        iteration_(space_, iteration_operator(), solver_options,
+                   timed_preconditioner<HostSpace<T>>(
+                       this->setup.preconditioner,
+                       [&] {
+                         return make_preconditioner(
+                             solver_options, space_, operator_,
+                             SpacePattern{matrix_.rows, matrix_.cols, matrix_.row_offsets.data(),
+                                          matrix_.columns.data()},
+                             matrix_.values.data(),
+                             LevelOperatorFactories<CsrMatrix<double>>{
+                                 host_level_operators<double>(), host_level_operators<float>()});
+                       }),
+                   fp32_operator_ ? &operator_ : nullptr) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
-    this->setup.operator_name = operator_.name();
-    this->setup.bytes_per_spmv = matrix_.values.size() * (sizeof(T) + sizeof(index_t)) +
+    this->setup.operator_name = iteration_operator().name();
+    const std::size_t value_bytes = fp32_operator_ ? sizeof(float) : sizeof(T);
+    this->setup.bytes_per_spmv = matrix_.values.size() * (value_bytes + sizeof(index_t)) +
                                  (matrix_.row_offsets.size()) * sizeof(index_t) +
                                  2 * static_cast<std::size_t>(matrix_.rows) * sizeof(T);
   }
@@ -60,11 +82,13 @@ class HostSolver final : public Solver<T>::Impl {
                        " (0-based)");
     std::vector<T> previous = matrix_.values;
     std::copy(values, values + matrix_.values.size(), matrix_.values.begin());
-    iteration_.update_preconditioner(matrix_.values.data());
     try {
+      if (fp32_operator_) fp32_operator_->refresh();  // a value past fp32's range throws
+      iteration_.update_preconditioner(matrix_.values.data());
       iteration_.check_preconditioner();  // a zero Jacobi pivot throws BadDiagonal
     } catch (const BadInput&) {
       matrix_.values.swap(previous);
+      if (fp32_operator_) fp32_operator_->refresh();
       iteration_.update_preconditioner(matrix_.values.data());
       iteration_.check_preconditioner();
       throw;
@@ -78,7 +102,7 @@ class HostSolver final : public Solver<T>::Impl {
     std::vector<double> times;
     for (int i = 0; i < std::max(1, repetitions); ++i) {
       const auto start = std::chrono::steady_clock::now();
-      operator_.apply(x.data(), y.data());
+      iteration_operator().apply(x.data(), y.data());
       times.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count());
@@ -89,8 +113,15 @@ class HostSolver final : public Solver<T>::Impl {
   }
 
  private:
+  const LinearOperator<T>& iteration_operator() const {
+    if constexpr (std::is_same_v<T, double>)
+      if (fp32_operator_) return *fp32_operator_;
+    return operator_;
+  }
+
   CsrMatrix<T> matrix_;
-  HostCsrOperator<T> operator_;
+  HostCsrOperator<T> operator_;                            // fp64 (or fp32 for float)
+  std::unique_ptr<HostFp32ValuesOperator> fp32_operator_;  // precision mixed only
   HostSpace<T> space_;
   KrylovIteration<HostSpace<T>> iteration_;
 };
@@ -99,13 +130,16 @@ class HostSolver final : public Solver<T>::Impl {
 
 template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_host_solver(const CsrMatrix<T>& matrix,
-                                                           const SolverOptions& options) {
-  return std::make_unique<HostSolver<T>>(matrix, options);
+                                                           const SolverOptions& options,
+                                                           MatrixValues values) {
+  return std::make_unique<HostSolver<T>>(matrix, options, values);
 }
 
 template std::unique_ptr<Solver<float>::Impl> make_host_solver<float>(const CsrMatrix<float>&,
-                                                                      const SolverOptions&);
+                                                                      const SolverOptions&,
+                                                                      MatrixValues);
 template std::unique_ptr<Solver<double>::Impl> make_host_solver<double>(const CsrMatrix<double>&,
-                                                                        const SolverOptions&);
+                                                                        const SolverOptions&,
+                                                                        MatrixValues);
 
 }  // namespace spk

@@ -10,7 +10,10 @@
 //   3. when the recursive residual claims convergence, compute the true residual
 //      ||b - A x||. If it misses the target, restart from x with r = b - A x (residual
 //      replacement, at most max_residual_replacements times); if it still misses, the
-//      status is `stagnated`, never `converged`;
+//      status is `stagnated`, never `converged`. With fp32 matrix values (precision mixed)
+//      the iteration's operator is the fp32 one and the true residual uses an fp64 operator:
+//      each replacement is then a step of iterative refinement (up to
+//      mixed_max_residual_replacements, stopping when one fails to halve the true residual);
 //   4. report status, iterations, both residuals, history and times.
 #include <algorithm>
 #include <chrono>
@@ -34,6 +37,9 @@
 namespace spk {
 
 constexpr int max_residual_replacements = 2;
+// With fp32 matrix values each replacement gains about the factor eps_fp32 * cond(A): enough
+// steps for a 1e-12 target on a system whose fp32 rounding costs 4 digits a step.
+constexpr int mixed_max_residual_replacements = 10;
 
 namespace detail {
 
@@ -54,14 +60,16 @@ struct DriverWorkspace {
   typename Space::template Array<T> true_residual;
 };
 
+// `exact` computes the true residuals: the iteration's own operator, or (precision mixed) the
+// fp64 one beside the fp32 operator the algorithm iterates with.
 template <class Space, class Algorithm>
 SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& workspace,
-                  const LinearOperator<typename Space::value_type>& matrix,
+                  const LinearOperator<typename Space::value_type>& exact, bool refinement,
                   const typename Space::value_type* b, typename Space::value_type* x,
                   const SolverOptions& options, const ProgressCallback& progress) {
   using T = typename Space::value_type;
   using Clock = std::chrono::steady_clock;
-  const std::size_t n = static_cast<std::size_t>(matrix.rows());
+  const std::size_t n = static_cast<std::size_t>(exact.rows());
   const NvtxRange profiler_range("spk solve");
 
   const int history_capacity = workspace.history_capacity;
@@ -88,7 +96,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   // ||b - A x|| into scalars.true_residual.
   const auto compute_true_residual = [&] {
     space.copy(n, b, true_residual.data());                                // t = b
-    matrix.apply_scaled(T(-1), x, T(1), true_residual.data());             // t = b - A x
+    exact.apply_scaled(T(-1), x, T(1), true_residual.data());              // t = b - A x
     norm(space, n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
     return space.read_scalars();
   };
@@ -98,6 +106,9 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   SolveStatus host_status = SolveStatus::running;
   int executed = 0;
   int replacements = 0;
+  const int replacement_limit =
+      refinement ? mixed_max_residual_replacements : max_residual_replacements;
+  double last_true_residual = -1.0;  // before the first replacement
   CheckSchedule schedule(options.check_every);
   for (;;) {
     while (scalars.running()) {
@@ -137,16 +148,22 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
     }
     if (host_status != SolveStatus::running || scalars.status != SolveStatus::converged) break;
     scalars = compute_true_residual();
-    const bool true_met = static_cast<double>(scalars.true_residual) <= scalars.threshold;
-    if (true_met || replacements >= max_residual_replacements ||
+    const double true_now = static_cast<double>(scalars.true_residual);
+    const bool true_met = true_now <= scalars.threshold;
+    // Refinement that no longer halves the true residual has met fp32's limit on this system.
+    const bool refinement_stalled =
+        refinement && last_true_residual >= 0.0 && !(true_now <= 0.5 * last_true_residual);
+    if (true_met || refinement_stalled || replacements >= replacement_limit ||
         scalars.iteration >= options.max_iterations)
       break;
-    // Residual replacement: restart the recurrence from the current x.
+    last_true_residual = true_now;
+    // Residual replacement: restart the recurrence from the current x and r = b - A x, the
+    // true residual just computed.
     ++replacements;
     schedule.restart();
     scalars.status = SolveStatus::running;
     space.write_scalars(scalars);
-    algorithm.initialize(b, x, true);
+    algorithm.initialize(b, x, true, true_residual.data());
     scalars = space.read_scalars();
   }
   space.synchronize();
@@ -183,6 +200,10 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       result.history.elapsed_s[k] = 1e-9 * static_cast<double>(times[k] - times[0]);
   }
   result.message = describe_outcome(result, options);
+  if (refinement && result.status == SolveStatus::stagnated)
+    result.message += "; with fp32 matrix values after " + std::to_string(replacements) +
+                      " refinement steps (precision mixed): the fp32 rounding loses too much on "
+                      "this system, use precision: double";
   return result;
 }
 
@@ -210,15 +231,22 @@ KrylovMethod<Space> make_krylov_method(Method method, Space& space,
 
 // One linear system's iteration on one space: the method with its vectors, the
 // preconditioner, and the driver's buffers, allocated once and reused by every solve (a
-// solve allocates nothing). `space` and `matrix` must outlive it.
+// solve allocates nothing). `space` and `matrix` (and `exact`) must outlive it.
+//
+// exact: null, or (precision mixed: `matrix` stores fp32 values) the fp64 operator of the
+// same matrix, which then computes every true residual and the residual replacements
+// (iterative refinement, see drive()).
 template <class Space>
 class KrylovIteration {
  public:
   using T = typename Space::value_type;
   KrylovIteration(Space& space, const LinearOperator<T>& matrix, const SolverOptions& options,
-                  std::unique_ptr<KrylovPreconditioner<Space>> preconditioner)
+                  std::unique_ptr<KrylovPreconditioner<Space>> preconditioner,
+                  const LinearOperator<T>* exact = nullptr)
       : space_(space),
         matrix_(matrix),
+        exact_(exact != nullptr ? *exact : matrix),
+        refinement_(exact != nullptr),
         options_(options),
         preconditioner_(std::move(preconditioner)),
         method_(make_krylov_method(options.method, space, matrix, preconditioner_.get(),
@@ -240,7 +268,8 @@ class KrylovIteration {
     last_x_ = x;
     return std::visit(
         [&](auto& method) {
-          return detail::drive(space_, method, workspace_, matrix_, b, x, options_, progress);
+          return detail::drive(space_, method, workspace_, exact_, refinement_, b, x, options_,
+                               progress);
         },
         method_);
   }
@@ -265,6 +294,8 @@ class KrylovIteration {
  private:
   Space& space_;
   const LinearOperator<T>& matrix_;
+  const LinearOperator<T>& exact_;
+  bool refinement_;
   SolverOptions options_;
   std::unique_ptr<KrylovPreconditioner<Space>> preconditioner_;
   KrylovMethod<Space> method_;

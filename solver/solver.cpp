@@ -50,7 +50,7 @@ Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream
       const UploadedCsr<T> uploaded(matrix, stream);
       impl_ = make_device_solver<T>(uploaded.view(), options.solver, options.spmv, stream);
     } else {
-      impl_ = make_host_solver<T>(matrix, options.solver);
+      impl_ = make_host_solver<T>(matrix, options.solver, options.spmv.matrix_values);
     }
   }
   impl_->options = options.solver;

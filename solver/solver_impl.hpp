@@ -25,9 +25,12 @@ class Solver<T>::Impl {
   std::size_t nnz = 0;
 };
 
+// values: spmv.matrix_values (single: fp32 values under an fp64 solver, the only SpMV key the
+// CPU path reads).
 template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_host_solver(const CsrMatrix<T>& matrix,
-                                                           const SolverOptions& options);
+                                                           const SolverOptions& options,
+                                                           MatrixValues values);
 // From the device CSR arrays (read on the solver's stream during construction only).
 template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const DeviceCsr<T>& matrix,

@@ -1,10 +1,12 @@
 #include "spmv/registry.hpp"
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "spkrylov/errors.hpp"
 #include "spmv/base/cuda_check.hpp"
+#include "spmv/device/fp32_values.hpp"
 #include "spmv/formats/format_factory.hpp"
 #include "spmv/tuning/auto_backend.hpp"
 
@@ -19,7 +21,19 @@ using BackendFactory = std::unique_ptr<SpmvBackend<T>> (*)(const DeviceCsr<T>&, 
 template <Format format, class T>
 std::unique_ptr<SpmvBackend<T>> untuned(const DeviceCsr<T>& matrix, const SpmvOptions& options,
                                         cudaStream_t stream, TuningReport*) {
-  return make_format_backend<format, T>(matrix, options, stream);
+  return make_format_backend<format, T, T>(matrix, options, stream);
+}
+
+// spmv.matrix_values single: the values rounded to fp32 (refused when one does not fit), then
+// the format's factory for fp32 values under fp64 vectors.
+template <Format format>
+std::unique_ptr<SpmvBackend<double>> with_fp32_values(const DeviceCsr<double>& matrix,
+                                                      const SpmvOptions& options,
+                                                      cudaStream_t stream, TuningReport*) {
+  const Fp32Values rounded(matrix, stream);
+  auto backend = make_format_backend<format, double, float>(rounded.view(), options, stream);
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the build has read the fp32 values
+  return backend;
 }
 
 // The factory of each format, by enum (its name and doc are in format_names.cpp). A format
@@ -41,6 +55,36 @@ BackendFactory<T> factory_of(Format format) {
                  std::to_string(static_cast<int>(format)));
 }
 
+// The same table for fp32 values under fp64 vectors; `auto` tunes among these (its candidates
+// carry matrix_values single and come back through make_spmv_backend).
+BackendFactory<double> fp32_values_factory_of(Format format) {
+  switch (format) {
+    case Format::csr: return &with_fp32_values<Format::csr_vector>;
+    case Format::csr_scalar: return &with_fp32_values<Format::csr_scalar>;
+    case Format::csr_vector: return &with_fp32_values<Format::csr_vector>;
+    case Format::aligned_csr: return &with_fp32_values<Format::aligned_csr>;
+    case Format::ellpack: return &with_fp32_values<Format::ellpack>;
+    case Format::ellpack_r: return &with_fp32_values<Format::ellpack_r>;
+    case Format::hyb: return &with_fp32_values<Format::hyb>;
+    case Format::cusparse: return &with_fp32_values<Format::cusparse>;
+    case Format::automatic: return &make_auto_backend<double>;
+  }
+  throw BadInput("spmv.format: no factory for format number " +
+                 std::to_string(static_cast<int>(format)));
+}
+
+template <class T>
+BackendFactory<T> checked_factory_of(const SpmvOptions& options) {
+  if (options.matrix_values == MatrixValues::solver) return factory_of<T>(options.format);
+  if constexpr (std::is_same_v<T, double>) {
+    return fp32_values_factory_of(options.format);
+  } else {
+    throw BadInput(
+        "spmv.matrix_values single: the solver is already fp32 (precision single); fp32 values "
+        "under fp64 vectors are precision mixed");
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -48,7 +92,7 @@ std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const DeviceCsr<T>& matrix,
                                                   const SpmvOptions& options, cudaStream_t stream,
                                                   TuningReport* tuning) {
   if (tuning != nullptr) *tuning = TuningReport{};
-  auto backend = factory_of<T>(options.format)(matrix, options, stream, tuning);
+  auto backend = checked_factory_of<T>(options)(matrix, options, stream, tuning);
   SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the build has read the arrays
   return backend;
 }

@@ -30,6 +30,10 @@ const char* to_string(GridShape grid) {
   return grid == GridShape::exact ? "exact" : "capped";
 }
 
+const char* to_string(MatrixValues values) {
+  return values == MatrixValues::single ? "single" : "solver";
+}
+
 GridShape parse_grid_shape(const std::string& text) {
   if (text == "exact") return GridShape::exact;
   if (text == "capped") return GridShape::capped;
@@ -56,6 +60,9 @@ void validate_spmv_options(const SpmvOptions& options) {
   if (algorithm != "alg1" && algorithm != "alg2" && algorithm != "default")
     throw BadInput("spmv.cusparse_algorithm: not one of alg1, alg2, default");
   if (!(options.tune_budget_ms >= 0.0)) throw BadInput("spmv.tune_budget_ms: must be >= 0");
+  if (options.matrix_values != MatrixValues::solver &&
+      options.matrix_values != MatrixValues::single)
+    throw BadInput("spmv.matrix_values: not one of solver, single");
 }
 
 }  // namespace spk

@@ -267,9 +267,13 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
   return options;
 }
 
-// `options` holds the values keys not given keep (the defaults, or `spmv:` for compare).
-SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options) {
-  const ConfigMap map(value, spmv_key_names());
+// `options` holds the values keys not given keep (the defaults, or `spmv:` for compare);
+// `other_keys`, keys the caller reads from the same map (compare's).
+SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
+                      const std::vector<std::string>& other_keys = {}) {
+  std::vector<std::string> keys = spmv_key_names();
+  keys.insert(keys.end(), other_keys.begin(), other_keys.end());
+  const ConfigMap map(value, keys);
   map.if_present("format",
                  [&](const ConfigValue& v) { options.format = v.as_enum(format_names()); });
   map.if_present("x_cache", [&](const ConfigValue& v) {
@@ -340,10 +344,28 @@ DistributedSpec read_distributed(const ConfigValue& value) {
   return distributed;
 }
 
-std::vector<CompareEntry> read_compare(const ConfigValue& value, const SpmvOptions& spmv) {
+// Each entry: `spmv:` keys, plus vector_ops and precision (double | mixed), defaulting to
+// the config's.
+std::vector<CompareEntry> read_compare(const ConfigValue& value, const RunConfig& config) {
   std::vector<CompareEntry> entries;
   if (value.node().IsNull()) return entries;  // `compare:` with nothing: no comparison
-  for (const ConfigValue& element : value.as_list()) entries.push_back({read_spmv(element, spmv)});
+  const std::vector<std::string> run_keys = {"vector_ops", "precision"};
+  for (const ConfigValue& element : value.as_list()) {
+    CompareEntry entry{read_spmv(element, config.spmv, run_keys), config.solver.vector_ops,
+                       config.precision};
+    std::vector<std::string> keys = spmv_key_names();
+    keys.insert(keys.end(), run_keys.begin(), run_keys.end());
+    const ConfigMap map(element, keys);
+    map.if_present("vector_ops",
+                   [&](const ConfigValue& v) { entry.vector_ops = v.as_enum(vector_ops_names()); });
+    map.if_present("precision", [&](const ConfigValue& v) {
+      entry.precision = v.as_enum(std::vector<std::pair<std::string, Precision>>{
+          {"double", Precision::double_precision}, {"mixed", Precision::mixed_precision}});
+      require(v, config.precision != Precision::single_precision,
+              "left out under precision: single (compare runs double against mixed)");
+    });
+    entries.push_back(entry);
+  }
   return entries;
 }
 
@@ -368,7 +390,7 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
                  [&](const ConfigValue& v) { config.device = v.as_enum(device_names()); });
   top.if_present("output", [&](const ConfigValue& v) { config.output = read_output(v); });
   top.if_present("compare",
-                 [&](const ConfigValue& v) { config.compare = read_compare(v, config.spmv); });
+                 [&](const ConfigValue& v) { config.compare = read_compare(v, config); });
   top.if_present("distributed",
                  [&](const ConfigValue& v) { config.distributed = read_distributed(v); });
   return config;

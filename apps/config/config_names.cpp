@@ -6,6 +6,7 @@ const char* to_string(Precision precision) {
   switch (precision) {
     case Precision::single_precision: return "single";
     case Precision::double_precision: return "double";
+    case Precision::mixed_precision: return "mixed";
   }
   return "?";
 }
@@ -109,7 +110,8 @@ const std::vector<std::pair<std::string, AmgPrecision>>& amg_precision_names() {
 }
 
 const std::vector<std::pair<std::string, Precision>>& precision_names() {
-  static const auto table = name_table({Precision::double_precision, Precision::single_precision});
+  static const auto table = name_table(
+      {Precision::double_precision, Precision::single_precision, Precision::mixed_precision});
   return table;
 }
 

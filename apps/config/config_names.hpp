@@ -10,7 +10,7 @@
 
 namespace spk {
 
-const char* to_string(Precision precision);  // "single" | "double"
+const char* to_string(Precision precision);  // "single" | "double" | "mixed"
 const char* to_string(RhsSpec::Kind kind);   // "ones" | "random" | "file" | "from_solution"
 
 // Name/value tables for ConfigValue::as_enum, in the order the README lists them.

@@ -122,8 +122,8 @@ void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
   out << YAML::EndMap;
 }
 
-void emit_spmv_keys(YAML::Emitter& out, const SpmvOptions& spmv) {
-  out << YAML::BeginMap;
+void emit_spmv_keys(YAML::Emitter& out, const SpmvOptions& spmv, bool open_map = true) {
+  if (open_map) out << YAML::BeginMap;
   out << YAML::Key << "format" << YAML::Value << to_string(spmv.format);
   out << YAML::Key << "x_cache" << YAML::Value << to_string(spmv.x_cache);
   out << YAML::Key << "threads_per_row" << YAML::Value << spmv.threads_per_row;
@@ -134,7 +134,7 @@ void emit_spmv_keys(YAML::Emitter& out, const SpmvOptions& spmv) {
   out << YAML::Key << "grid" << YAML::Value << to_string(spmv.grid);
   out << YAML::Key << "tune_budget_ms" << YAML::Value << shortest_round_trip(spmv.tune_budget_ms);
   out << YAML::Key << "tune_cache" << YAML::Value << spmv.tune_cache;
-  out << YAML::EndMap;
+  if (open_map) out << YAML::EndMap;
 }
 
 void emit_output(YAML::Emitter& out, const OutputSpec& output) {
@@ -164,7 +164,14 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::Key << "device" << YAML::Value << to_string(config.device);
   emit_output(out, config.output);
   out << YAML::Key << "compare" << YAML::Value << YAML::BeginSeq;
-  for (const CompareEntry& entry : config.compare) emit_spmv_keys(out, entry.spmv);
+  for (const CompareEntry& entry : config.compare) {
+    out << YAML::BeginMap;
+    emit_spmv_keys(out, entry.spmv, false);
+    out << YAML::Key << "vector_ops" << YAML::Value << to_string(entry.vector_ops);
+    if (config.precision != Precision::single_precision)  // compare's double | mixed
+      out << YAML::Key << "precision" << YAML::Value << to_string(entry.precision);
+    out << YAML::EndMap;
+  }
   out << YAML::EndSeq;
   out << YAML::Key << "distributed" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "partition" << YAML::Value << to_string(config.distributed.partition)

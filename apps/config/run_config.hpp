@@ -28,7 +28,9 @@ struct RhsSpec {
   std::uint64_t seed = 42;
 };
 
-enum class Precision { single_precision, double_precision };
+// precision: single | double | mixed. mixed is a double solver whose SpMV stores the matrix
+// values in fp32 (spmv.matrix_values single; see spmv_for below).
+enum class Precision { single_precision, double_precision, mixed_precision };
 
 struct OutputSpec {
   std::string solution;  // Matrix Market array file for x
@@ -40,10 +42,13 @@ struct OutputSpec {
   std::string plot_residual = "relative";
 };
 
-// compare: [{format: csr-scalar}, {format: ellpack-r, x_cache: texture}, ...]
-// Each entry overrides `spmv:` keys for one run of the same system.
+// compare: [{format: csr-scalar}, {format: ellpack-r, x_cache: texture}, {vector_ops: fused},
+// {precision: mixed}, ...]. Each entry overrides `spmv:` keys, solver.vector_ops and (between
+// double and mixed) precision for one run of the same system.
 struct CompareEntry {
   SpmvOptions spmv;
+  VectorOps vector_ops = VectorOps::cublas;
+  Precision precision = Precision::double_precision;
 };
 
 // distributed: how `mpirun -np N spkrylov solve` splits the rows into contiguous blocks, one
@@ -66,5 +71,13 @@ struct RunConfig {
   std::vector<CompareEntry> compare;
   DistributedSpec distributed;
 };
+
+// The SpMV options a run gets: `spmv` with matrix_values from the precision (fp32 values for
+// mixed).
+inline SpmvOptions spmv_for(SpmvOptions spmv, Precision precision) {
+  spmv.matrix_values =
+      precision == Precision::mixed_precision ? MatrixValues::single : MatrixValues::solver;
+  return spmv;
+}
 
 }  // namespace spk

@@ -40,7 +40,7 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
     distributed.transport = config.distributed.transport;
     distributed.overlap = config.distributed.overlap;
     return DistributedSolver<T>(communicator.get(), rows,
-                                Options{config.solver, config.spmv, config.device}, distributed);
+                                Options{config.solver, spmv_for(config.spmv, config.precision), config.device}, distributed);
   } catch (const BadDiagonal& error) {
     BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner, error.row(),
                                            error.problem()));

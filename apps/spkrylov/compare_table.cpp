@@ -25,9 +25,9 @@ void print_compare_table(std::ostream& out, const std::vector<RunReport>& runs) 
   const RunReport* scalar = find_run(runs, "csr-scalar");
   const RunReport* cusparse = find_run(runs, "cusparse");
   char line[512];
-  std::snprintf(line, sizeof line, "%-22s %6s %-15s %10s %9s %9s %9s %6s %10s %10s\n", "format",
-                "iters", "status", "true res", "setup ms", "solve ms", "ms/iter", "SpMV%",
-                "vs scalar", "vs cusp");
+  std::snprintf(line, sizeof line, "%-26s %-7s %-6s %6s %4s %-15s %10s %9s %9s %9s %6s %10s %10s\n",
+                "format", "ops", "prec", "iters", "repl", "status", "true res", "setup ms",
+                "solve ms", "ms/iter", "SpMV%", "vs scalar", "vs cusp");
   out << line;
   for (const auto& run : runs) {
     const SolveResult& r = run.result;
@@ -35,14 +35,18 @@ void print_compare_table(std::ostream& out, const std::vector<RunReport>& runs) 
                                                     spmv_per_iteration(run.solver.method) *
                                                     r.iterations_executed / r.solve_s
                                               : 0.0;
-    std::snprintf(line, sizeof line, "%-22s %6d %-15s %10.3e %9.2f %9.2f %9.4f %5.0f%% %10s %10s\n",
-                  run.setup.operator_name.c_str(), r.iterations, to_string(r.status),
+    std::snprintf(line, sizeof line,
+                  "%-26s %-7s %-6s %6d %4d %-15s %10.3e %9.2f %9.2f %9.4f %5.0f%% %10s %10s\n",
+                  run.setup.operator_name.c_str(), to_string(run.solver.vector_ops),
+                  run.precision.c_str(), r.iterations, r.residual_replacements, to_string(r.status),
                   r.relative_true_residual, 1e3 * run.setup.setup_s, 1e3 * r.solve_s,
                   r.ms_per_iteration(), spmv_share, speedup(scalar, run).c_str(),
                   speedup(cusparse, run).c_str());
     out << line;
   }
-  out << "true res = ||b-Ax||/||b||; SpMV% = SpMV time alone x SpMVs executed / solve time;\n"
+  out << "ops = solver.vector_ops; prec = precision (mixed: fp32 matrix values); repl = residual\n"
+         "replacements (refinement steps under mixed); true res = ||b-Ax||/||b||;\n"
+         "SpMV% = SpMV time alone x SpMVs executed / solve time;\n"
          "vs scalar / vs cusp = solve-time speedup over csr-scalar / cusparse in this run\n";
 }
 

@@ -112,10 +112,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
       << number_text("%.1e", report.solver.tolerance) << " ("
       << to_string(report.solver.tolerance_mode) << "), max_iterations "
       << report.solver.max_iterations
-      << (report.solver.vector_ops == VectorOps::fused && report.solver.method == Method::cg
-              ? ", fused vector ops"
-              : "")
-      << "\n";
+      << (report.solver.vector_ops == VectorOps::fused ? ", fused vector ops" : "") << "\n";
   print_preconditioner(out, report.setup.preconditioner);
   out << "\nstatus       " << to_string(r.status) << "\n";
   out << "             " << r.message << "\n";
@@ -130,7 +127,11 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (r.residual_replacements > 0)
     out << ", " << r.residual_replacements << " residual replacement"
         << (r.residual_replacements > 1 ? "s" : "")
-        << " (the recursive residual met the target, the true one did not: restarted from x)";
+        << (report.precision == "mixed"
+                ? " (fp32 matrix values: each a refinement step, restarted from x with the fp64 "
+                  "residual)"
+                : " (the recursive residual met the target, the true one did not: restarted "
+                  "from x)");
   out << "\n";
   out << "residual     true ||b-Ax|| = " << number_text("%.3e", r.true_residual) << ", relative "
       << number_text("%.3e", r.relative_true_residual) << "; recursive "

@@ -81,29 +81,49 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
   return std::vector<double>(x.begin(), x.end());
 }
 
-// The SpMV configurations to run: `spmv:` alone, or the `compare:` list plus csr-scalar and
-// cusparse as references when the list lacks them (the table's speedups need them).
-std::vector<SpmvOptions> runs_for(const RunConfig& config, Device space) {
-  if (config.compare.empty()) return {config.spmv};
+// One run of the system: its SpMV options (matrix_values from its precision) and solver
+// options (its vector_ops).
+struct Run {
+  SpmvOptions spmv;
+  SolverOptions solver;
+};
+
+Run run_of(const RunConfig& config, const SpmvOptions& spmv, VectorOps vector_ops,
+           Precision precision) {
+  Run run{spmv_for(spmv, precision), config.solver};
+  run.solver.vector_ops = vector_ops;
+  return run;
+}
+
+// The runs: `spmv:` alone, or the `compare:` list plus csr-scalar and cusparse (fp64 values,
+// the config's vector_ops) as references when the list lacks them (the table's speedups need
+// them).
+std::vector<Run> runs_for(const RunConfig& config, Device space) {
+  const Run configured = run_of(config, config.spmv, config.solver.vector_ops, config.precision);
+  if (config.compare.empty()) return {configured};
   if (space == Device::cpu) {
     notice_compare_on_cpu(config);
-    return {config.spmv};
+    return {configured};
   }
-  std::vector<SpmvOptions> runs;
+  std::vector<Run> runs;
   bool has_scalar = false, has_cusparse = false;
   for (const auto& entry : config.compare) {
-    runs.push_back(entry.spmv);
-    has_scalar = has_scalar || entry.spmv.format == Format::csr_scalar;
-    has_cusparse = has_cusparse || entry.spmv.format == Format::cusparse;
+    runs.push_back(run_of(config, entry.spmv, entry.vector_ops, entry.precision));
+    const bool fp64 = entry.precision != Precision::mixed_precision;
+    has_scalar = has_scalar || (fp64 && entry.spmv.format == Format::csr_scalar);
+    has_cusparse = has_cusparse || (fp64 && entry.spmv.format == Format::cusparse);
   }
+  const Precision reference_precision = config.precision == Precision::single_precision
+                                            ? Precision::single_precision
+                                            : Precision::double_precision;
   SpmvOptions reference = config.spmv;
   if (!has_scalar) {
     reference.format = Format::csr_scalar;
-    runs.push_back(reference);
+    runs.push_back(run_of(config, reference, config.solver.vector_ops, reference_precision));
   }
   if (!has_cusparse) {
     reference.format = Format::cusparse;
-    runs.push_back(reference);
+    runs.push_back(run_of(config, reference, config.solver.vector_ops, reference_precision));
   }
   return runs;
 }
@@ -146,15 +166,18 @@ int run_solve_command(const SolveCommandOptions& options) {
   common.stats = compute_matrix_stats(problem.matrix);
   common.solver = config.solver;
   common.load_s = problem.load_s;
-  common.precision = single ? "single" : "double";
 
   std::vector<RunReport> runs;
   std::vector<double> x;
-  for (const SpmvOptions& spmv : runs_for(config, space)) {
+  for (const Run& run : runs_for(config, space)) {
     RunReport report = common;
-    x = single ? solve_in_precision(matrix_single, problem, config.solver, spmv, space,
+    report.solver = run.solver;
+    report.precision = single                                           ? "single"
+                       : run.spmv.matrix_values == MatrixValues::single ? "mixed"
+                                                                        : "double";
+    x = single ? solve_in_precision(matrix_single, problem, run.solver, run.spmv, space,
                                     options.quiet, report)
-               : solve_in_precision(problem.matrix, problem, config.solver, spmv, space,
+               : solve_in_precision(problem.matrix, problem, run.solver, run.spmv, space,
                                     options.quiet, report);
     if (problem.exact_solution)
       report.solution_error = relative_difference(x, *problem.exact_solution);

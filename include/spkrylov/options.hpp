@@ -183,6 +183,13 @@ enum class GridShape {
            // walks the remaining rows
 };
 
+// How the SpMV stores the matrix values (a config's `precision: mixed`).
+enum class MatrixValues {
+  solver,  // in the solver's precision
+  single,  // fp32 values under an fp64 solver: half the value bytes; each fp32 value times the
+           // fp64 x is computed and summed in fp64. True residuals use an fp64 copy (csr-vector)
+};
+
 struct SpmvOptions {
   // csr (alias of csr-vector) | csr-scalar | csr-vector | aligned-csr | ellpack | ellpack-r
   // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp); Format above
@@ -192,14 +199,16 @@ struct SpmvOptions {
   int block_size = 256;       // threads per block for hand-written kernels
   int hyb_width = -1;         // hyb: ELL width; -1 = histogram rule
   double max_ell_fill = 3.0;  // ellpack: refuse when padded entries > max_ell_fill * nnz
-  std::string cusparse_algorithm = "alg1";  // cusparse: alg1 | alg2 | default
-  GridShape grid = GridShape::exact;        // hand-written kernels: exact | capped
+  std::string cusparse_algorithm = "alg1";            // cusparse: alg1 | alg2 | default
+  GridShape grid = GridShape::exact;                  // hand-written kernels: exact | capped
+  MatrixValues matrix_values = MatrixValues::solver;  // single: Solver<double> only
   double tune_budget_ms = 2000.0;  // auto: wall-clock bound on tuning (conversions included)
   std::string tune_cache;          // auto: cache file; "" = default location, "off" = none
 };
 
 const char* to_string(XCache cache);
 const char* to_string(GridShape grid);
+const char* to_string(MatrixValues values);  // "solver" | "single"
 // Throws spk::BadInput naming the accepted values.
 GridShape parse_grid_shape(const std::string& text);
 // Throws spk::BadInput naming the accepted values.

@@ -197,7 +197,8 @@ class PySolver {
       throw BadInput("indices and data differ in length (" + std::to_string(indices.shape(0)) +
                      " and " + std::to_string(data.shape(0)) + ")");
     nnz_ = data.shape(0);
-    const Options options{config_.solver, config_.spmv, config_.device};
+    const Options options{config_.solver, spmv_for(config_.spmv, config_.precision),
+                          config_.device};
     nb::gil_scoped_release release;
     if (single())
       solver_ = std::make_unique<TypedSolver<float>>(indptr.data(), indices.data(), data.data(),
@@ -267,7 +268,7 @@ class PySolver {
 
   nb::dict setup_info() const { return setup_dict(solver_->setup_info()); }
   std::string resolved_config() const { return to_yaml(config_); }
-  std::string precision() const { return single() ? "single" : "double"; }
+  std::string precision() const { return to_string(config_.precision); }
 
  private:
   bool single() const { return config_.precision == Precision::single_precision; }

@@ -68,10 +68,10 @@ std::string percent(double fraction) {
   return text.str();
 }
 
-template <class T>
-class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
+template <class T, class Value = T>
+class AlignedCsr final : public HandWrittenBackend<T, Value, AlignedCsr<T, Value>> {
  public:
-  AlignedCsr(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  AlignedCsr(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : AlignedCsr(
             matrix,
             build_aligned_csr(matrix, aligned_csr_threads_per_row(options.threads_per_row), stream),
@@ -93,15 +93,16 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
     return row_starts_.bytes() + columns_.bytes() + this->values_device_bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return csr_bytes_per_spmv(this->rows(), this->cols(), this->value_slots(), sizeof(T));
+    return csr_bytes_per_spmv(this->rows(), this->cols(), this->value_slots(), sizeof(Value),
+                              sizeof(T));
   }
 
  private:
-  AlignedCsr(const DeviceCsr<T>& matrix, DeviceAlignedCsr<T>&& layout, const SpmvOptions& options,
-             cudaStream_t stream)
-      : HandWrittenBackend<T, AlignedCsr<T>>(
+  AlignedCsr(const DeviceCsr<Value>& matrix, DeviceAlignedCsr<Value>&& layout,
+             const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, Value, AlignedCsr<T, Value>>(
             Format::aligned_csr, matrix, options, stream,
-            DeviceValues<T>(std::move(layout.values), std::move(layout.slots))),
+            DeviceValues<Value>(std::move(layout.values), std::move(layout.slots))),
         group_size_(layout.group_size),
         threads_per_row_source_(options.threads_per_row == 0
                                     ? "default (half-warp, Baskaran & Bordawekar)"
@@ -109,14 +110,15 @@ class AlignedCsr final : public HandWrittenBackend<T, AlignedCsr<T>> {
         row_starts_(std::move(layout.row_starts)),
         columns_(std::move(layout.columns)) {}
 
-  typename HandWrittenBackend<T, AlignedCsr<T>>::Details format_details() const override {
+  typename HandWrittenBackend<T, Value, AlignedCsr<T, Value>>::Details format_details()
+      const override {
     const auto padded = static_cast<index_t>(this->value_slots());
     const index_t nnz = this->nnz();
     return {
         {"threads_per_row", std::to_string(group_size_)},
         {"threads_per_row_from", threads_per_row_source_},
         {"row_alignment", std::to_string(group_size_) + " entries (" +
-                              std::to_string(group_size_ * sizeof(T)) + " bytes)"},
+                              std::to_string(group_size_ * sizeof(Value)) + " bytes)"},
         {"padded_entries", std::to_string(padded)},
         {"padding_entries", std::to_string(padded - nnz)},
         {"padding_overhead", percent(nnz == 0 ? 0.0 : static_cast<double>(padded - nnz) / nnz)}};

@@ -36,13 +36,13 @@ __global__ void __launch_bounds__(max_block_size)
   }
 }
 
-template <class T>
-class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
+template <class T, class Value = T>
+class CsrScalar final : public HandWrittenBackend<T, Value, CsrScalar<T, Value>> {
  public:
-  CsrScalar(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : HandWrittenBackend<T, CsrScalar<T>>(
+  CsrScalar(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, Value, CsrScalar<T, Value>>(
             Format::csr_scalar, matrix, options, stream,
-            DeviceValues<T>(matrix.values, matrix.nnz, "csr-scalar values", stream)),
+            DeviceValues<Value>(matrix.values, matrix.nnz, "csr-scalar values", stream)),
         pattern_(matrix, to_string(Format::csr_scalar), stream) {}
 
   template <class Reader, class Output>
@@ -56,10 +56,13 @@ class CsrScalar final : public HandWrittenBackend<T, CsrScalar<T>> {
   std::size_t device_bytes() const override {
     return pattern_.device_bytes() + this->values_device_bytes();
   }
-  std::size_t bytes_per_spmv() const override { return pattern_.bytes_per_spmv(sizeof(T)); }
+  std::size_t bytes_per_spmv() const override {
+    return pattern_.bytes_per_spmv(sizeof(Value), sizeof(T));
+  }
 
  private:
-  typename HandWrittenBackend<T, CsrScalar<T>>::Details format_details() const override {
+  typename HandWrittenBackend<T, Value, CsrScalar<T, Value>>::Details format_details()
+      const override {
     return {{"threads_per_row", "1"}};
   }
 

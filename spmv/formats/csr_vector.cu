@@ -162,15 +162,15 @@ std::string threads_per_row_source(const SpmvOptions& options, index_t rows, ind
   return text.str();
 }
 
-template <class T>
-class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
+template <class T, class Value = T>
+class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>> {
  public:
-  CsrVector(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
-      : HandWrittenBackend<T, CsrVector<T>>(
+  CsrVector(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
+      : HandWrittenBackend<T, Value, CsrVector<T, Value>>(
             Format::csr_vector, matrix, options, stream,
-            DeviceValues<T>(matrix.values, matrix.nnz, "csr-vector values", stream)),
+            DeviceValues<Value>(matrix.values, matrix.nnz, "csr-vector values", stream)),
         threads_per_row_(csr_vector_threads_per_row(matrix.rows, matrix.nnz,
-                                                    options.threads_per_row, sizeof(T))),
+                                                    options.threads_per_row, sizeof(Value))),
         threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz)),
         pattern_(matrix, to_string(Format::csr_vector), stream),
         long_rows_(matrix, csr_vector_long_row_length(threads_per_row_), stream),
@@ -212,11 +212,13 @@ class CsrVector final : public HandWrittenBackend<T, CsrVector<T>> {
   // The CSR model plus the long-row split: its index arrays read once, each partial sum
   // written once and read once.
   std::size_t bytes_per_spmv() const override {
-    return pattern_.bytes_per_spmv(sizeof(T)) + long_rows_.device_bytes() + 2 * partials_.bytes();
+    return pattern_.bytes_per_spmv(sizeof(Value), sizeof(T)) + long_rows_.device_bytes() +
+           2 * partials_.bytes();
   }
 
  private:
-  typename HandWrittenBackend<T, CsrVector<T>>::Details format_details() const override {
+  typename HandWrittenBackend<T, Value, CsrVector<T, Value>>::Details format_details()
+      const override {
     return {{"threads_per_row", std::to_string(threads_per_row_)},
             {"threads_per_row_from", threads_per_row_source_},
             {"long_rows", std::to_string(long_rows_.long_row_count) + " (over " +

@@ -86,7 +86,9 @@ class CusparseCsr final : public SpmvBackend<T> {
   std::size_t device_bytes() const override {
     return matrix_.device_bytes() + values_.device_bytes() + workspace_.bytes();
   }
-  std::size_t bytes_per_spmv() const override { return matrix_.bytes_per_spmv(sizeof(T)); }
+  std::size_t bytes_per_spmv() const override {
+    return matrix_.bytes_per_spmv(sizeof(T), sizeof(T));
+  }
   std::vector<std::pair<std::string, std::string>> details() const override {
     return {{"algorithm", algorithm_name_},
             {"workspace_bytes", std::to_string(workspace_.bytes())},
@@ -161,6 +163,6 @@ class CusparseCsr final : public SpmvBackend<T> {
 
 }  // namespace
 
-SPK_FORMAT_BACKEND(Format::cusparse, CusparseCsr);
+SPK_FORMAT_BACKEND_SAME_PRECISION(Format::cusparse, CusparseCsr)
 
 }  // namespace spk

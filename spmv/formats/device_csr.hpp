@@ -4,10 +4,11 @@
 // csr-vector and cusparse (their values, in CSR order, are held by the backend).
 //
 // CSR byte model of one SpMV (csr_bytes_per_spmv), used by every CSR-family backend:
-//   stored_entries * (sizeof(T) + sizeof(index_t))   values and column indices, read once
-//   + (rows + 1) * sizeof(index_t)                    row offsets (or padded row starts)
-//   + cols * sizeof(T)                                x, read once
-//   + rows * sizeof(T)                                y, written once
+//   stored_entries * (sizeof(Value) + sizeof(index_t))   values and column indices, read once
+//   + (rows + 1) * sizeof(index_t)                        row offsets (or padded row starts)
+//   + cols * sizeof(T)                                    x, read once
+//   + rows * sizeof(T)                                    y, written once
+// (Value, the stored values' type; T, the vectors'.)
 // aligned-csr passes its padded entry count as stored_entries.
 #include <cuda_runtime.h>
 
@@ -20,7 +21,7 @@
 namespace spk {
 
 std::size_t csr_bytes_per_spmv(index_t rows, index_t cols, std::size_t stored_entries,
-                               std::size_t value_bytes);
+                               std::size_t value_bytes, std::size_t vector_bytes);
 
 class DeviceCsrPattern {
  public:
@@ -37,9 +38,10 @@ class DeviceCsrPattern {
 
   // row_offsets + columns.
   std::size_t device_bytes() const { return row_offsets_.bytes() + columns_.bytes(); }
-  // csr_bytes_per_spmv for values of `value_bytes` bytes.
-  std::size_t bytes_per_spmv(std::size_t value_bytes) const {
-    return csr_bytes_per_spmv(rows_, cols_, static_cast<std::size_t>(nnz()), value_bytes);
+  // csr_bytes_per_spmv for values of `value_bytes` and vector entries of `vector_bytes` bytes.
+  std::size_t bytes_per_spmv(std::size_t value_bytes, std::size_t vector_bytes) const {
+    return csr_bytes_per_spmv(rows_, cols_, static_cast<std::size_t>(nnz()), value_bytes,
+                              vector_bytes);
   }
 
  private:

@@ -26,23 +26,25 @@ struct MappedSlots {
   __device__ __forceinline__ std::uint64_t operator()(std::int64_t k) const { return slots[k]; }
 };
 
-// The one scatter kernel of update_values, for every format (see device_values.hpp).
-template <class Value, class Slots>
-__global__ void scatter_values_kernel(std::int64_t nnz, const Value* __restrict__ values,
+// The one scatter kernel of update_values, for every format (see device_values.hpp). Source
+// values are converted to Value (fp64 to fp32 for spmv.matrix_values single: an overflow
+// becomes infinite and is reported).
+template <class Source, class Value, class Slots>
+__global__ void scatter_values_kernel(std::int64_t nnz, const Source* __restrict__ values,
                                       Slots slots, Value* __restrict__ stored,
                                       index_t* first_non_finite) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < nnz;
        k += stride) {
-    const Value value = values[k];
+    const Value value = static_cast<Value>(values[k]);
     stored[slots(k)] = value;
     if (first_non_finite != nullptr && !isfinite(value))
       atomicMin(first_non_finite, static_cast<index_t>(k));
   }
 }
 
-template <class Value, class Slots>
-void launch_scatter(index_t nnz, const Value* values, Slots slots, Value* stored,
+template <class Source, class Value, class Slots>
+void launch_scatter(index_t nnz, const Source* values, Slots slots, Value* stored,
                     index_t* first_non_finite, cudaStream_t stream) {
   const auto blocks = static_cast<unsigned int>(
       (static_cast<std::int64_t>(nnz) + kScatterBlockSize - 1) / kScatterBlockSize);
@@ -59,11 +61,11 @@ void launch_scatter(index_t nnz, const Value* values, Slots slots, Value* stored
 // them straight from `values` instead (row after row: slower, but any row length works).
 constexpr int kEllScatterRows = 128;
 
-template <class Value>
+template <class Source, class Value>
 __global__ void __launch_bounds__(kEllScatterRows)
     scatter_ell_rows_kernel(index_t rows, const index_t* __restrict__ row_offsets, index_t width,
                             std::uint64_t pitch, const std::uint64_t* __restrict__ tail_starts,
-                            const Value* __restrict__ values, Value* __restrict__ stored,
+                            const Source* __restrict__ values, Value* __restrict__ stored,
                             index_t* first_non_finite, index_t capacity) {
   extern __shared__ unsigned char staged_bytes[];
   Value* const staged = reinterpret_cast<Value*>(staged_bytes);
@@ -75,7 +77,7 @@ __global__ void __launch_bounds__(kEllScatterRows)
   const bool staged_rows = block_count <= capacity;
   if (staged_rows)
     for (index_t k = static_cast<index_t>(threadIdx.x); k < block_count; k += kEllScatterRows) {
-      const Value value = values[block_begin + k];
+      const Value value = static_cast<Value>(values[block_begin + k]);
       staged[k] = value;
       if (first_non_finite != nullptr && !isfinite(value))
         atomicMin(first_non_finite, block_begin + k);
@@ -91,7 +93,7 @@ __global__ void __launch_bounds__(kEllScatterRows)
     if (staged_rows) {
       value = staged[first - block_begin + j];
     } else {
-      value = values[first + j];
+      value = static_cast<Value>(values[first + j]);
       if (first_non_finite != nullptr && !isfinite(value)) atomicMin(first_non_finite, first + j);
     }
     stored[ell_entry_slot(row, j, width, pitch, tail_start)] = value;
@@ -153,7 +155,8 @@ DeviceValues<Value>::DeviceValues(DeviceBuffer<Value> stored, index_t nnz, index
       ell_capacity_(ell_scatter_capacity<Value>(rows, row_offsets, stream)) {}
 
 template <class Value>
-void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite,
+template <class Source>
+void DeviceValues<Value>::scatter(const Source* values, index_t* first_non_finite,
                                   cudaStream_t stream) {
   if (nnz_ == 0) return;
   if (row_offsets_.size() > 0) {
@@ -174,5 +177,8 @@ void DeviceValues<Value>::scatter(const Value* values, index_t* first_non_finite
 
 template class DeviceValues<float>;
 template class DeviceValues<double>;
+template void DeviceValues<float>::scatter(const float*, index_t*, cudaStream_t);
+template void DeviceValues<double>::scatter(const double*, index_t*, cudaStream_t);
+template void DeviceValues<float>::scatter(const double*, index_t*, cudaStream_t);
 
 }  // namespace spk

@@ -17,13 +17,14 @@
 // The map's bytes count in device_bytes. Everything here is built on the device (from the
 // device CSR arrays and the format's device builders): nothing goes through the host.
 //
-// scatter(values, first_non_finite, stream): stored[slot(k)] = values[k] for every nonzero k;
-// `values` is a device pointer to the nnz values in the order of the CSR arrays the layout
-// was built from. Padding slots are never written (they keep their 0). When first_non_finite
-// is not null, the kernel lowers *first_non_finite with atomicMin to the least k whose value
-// is NaN or infinite (the caller sets it to nnz first, so it stays nnz when every value is
-// finite). Asynchronous and stream-ordered on `stream`; `values` must stay valid until the
-// kernel has run.
+// scatter(values, first_non_finite, stream): stored[slot(k)] = values[k] for every nonzero k,
+// converted to Value (Source double under Value float: spmv.matrix_values single, where a value
+// past the fp32 range becomes infinite and counts as non-finite); `values` is a device pointer to
+// the nnz values in the order of the CSR arrays the layout was built from. Padding slots are never
+// written (they keep their 0). When first_non_finite is not null, the kernel lowers
+// *first_non_finite with atomicMin to the least k whose value is NaN or infinite (the caller sets
+// it to nnz first, so it stays nnz when every value is finite). Asynchronous and stream-ordered on
+// `stream`; `values` must stay valid until the kernel has run.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -35,7 +36,7 @@
 
 namespace spk {
 
-// Value: the matrix's value type (the backend's vector type T for now).
+// Value: the stored values' type (the backend's vector type, or float under double).
 template <class Value>
 class DeviceValues {
  public:
@@ -54,7 +55,8 @@ class DeviceValues {
                index_t ell_width, std::size_t pitch, DeviceBuffer<std::uint64_t> tail_starts,
                const std::string& what, cudaStream_t stream);
 
-  void scatter(const Value* values, index_t* first_non_finite, cudaStream_t stream);
+  template <class Source>
+  void scatter(const Source* values, index_t* first_non_finite, cudaStream_t stream);
 
   Value* data() { return stored_.data(); }
   const Value* data() const { return stored_.data(); }

@@ -11,11 +11,11 @@
 // Thread mapping: one thread per row, all `width` slots read, padding skipped by its -1
 // column (ell_kernels.cuh). x is read through spmv.x_cache (x_access.cuh).
 //
-// bytes_per_spmv = rows * width * (sizeof(T) + 4)   every slot's value and column, padding
+// bytes_per_spmv = rows * width * (sizeof(Value) + 4)   every slot's value and column, padding
 //                                                   included (the pitch rows past `rows` are
 //                                                   never read)
 //                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
-// device_bytes   = pitch * width * (sizeof(T) + 4) + (rows + 1) * 4 (the CSR row offsets
+// device_bytes   = pitch * width * (sizeof(Value) + 4) + (rows + 1) * 4 (the CSR row offsets
 //                  update_values scatters with, device_values.hpp).
 // Values: one device array of pitch * width slots, held by HandWrittenBackend.
 #include <string>
@@ -43,10 +43,10 @@ EllPaddingLimits ellpack_limits(const SpmvOptions& options) {
   return limits;
 }
 
-template <class T>
-class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
+template <class T, class Value = T>
+class Ellpack final : public HandWrittenBackend<T, Value, Ellpack<T, Value>> {
  public:
-  Ellpack(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  Ellpack(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Ellpack(matrix, ellpack_arrays(matrix, options, stream), options, stream) {}
 
   template <class Reader, class Output>
@@ -57,30 +57,31 @@ class Ellpack final : public HandWrittenBackend<T, Ellpack<T>> {
     return this->values_device_bytes() + ell_.column_bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return ell_.bytes_read<T>() +
+    return ell_.bytes_read<Value>() +
            (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T);
   }
 
  private:
   // Width = the longest row; refused by the fill rule, then the size rule, before allocating.
-  static DeviceEll<T> ellpack_arrays(const DeviceCsr<T>& matrix, const SpmvOptions& options,
-                                     cudaStream_t stream) {
+  static DeviceEll<Value> ellpack_arrays(const DeviceCsr<Value>& matrix, const SpmvOptions& options,
+                                         cudaStream_t stream) {
     const EllPaddingLimits limits = ellpack_limits(options);
     const index_t width = matrix.stats.max_row_length;
     check_ell_fill(matrix.rows, width, matrix.nnz, limits);
     return build_ell(matrix, width, 0, limits, stream);
   }
 
-  Ellpack(const DeviceCsr<T>& matrix, DeviceEll<T>&& ell, const SpmvOptions& options,
+  Ellpack(const DeviceCsr<Value>& matrix, DeviceEll<Value>&& ell, const SpmvOptions& options,
           cudaStream_t stream)
-      : HandWrittenBackend<T, Ellpack<T>>(
+      : HandWrittenBackend<T, Value, Ellpack<T, Value>>(
             Format::ellpack, matrix, options, stream,
-            DeviceValues<T>(std::move(ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
-                            ell.width, ell.pitch, {}, "ellpack values", stream)),
+            DeviceValues<Value>(std::move(ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
+                                ell.width, ell.pitch, {}, "ellpack values", stream)),
         ell_(ell) {}
 
-  typename HandWrittenBackend<T, Ellpack<T>>::Details format_details() const override {
-    typename HandWrittenBackend<T, Ellpack<T>>::Details details{
+  typename HandWrittenBackend<T, Value, Ellpack<T, Value>>::Details format_details()
+      const override {
+    typename HandWrittenBackend<T, Value, Ellpack<T, Value>>::Details details{
         {"threads_per_row", "1"},
         {"ell_width", std::to_string(ell_.width())},
         {"pitch", std::to_string(ell_.pitch())}};

@@ -14,10 +14,10 @@
 // (no branch per slot, no padding traffic); a warp takes as long as its longest row
 // (ell_kernels.cuh). x is read through spmv.x_cache (x_access.cuh).
 //
-// bytes_per_spmv = nnz * (sizeof(T) + 4)   values and columns actually read (padding is not)
+// bytes_per_spmv = nnz * (sizeof(Value) + 4)   values and columns actually read (padding is not)
 //                + rows * 4                rl[]
 //                + cols * sizeof(T) + rows * sizeof(T)   x read once, y written once.
-// device_bytes   = pitch * width * (sizeof(T) + 4) + rows * 4 + (rows + 1) * 4 (the CSR row
+// device_bytes   = pitch * width * (sizeof(Value) + 4) + rows * 4 + (rows + 1) * 4 (the CSR row
 //                  offsets update_values scatters with, device_values.hpp).
 // Device arrays: the ELL columns (EllDevicePart), rl[], and the values (pitch * width slots,
 // held by HandWrittenBackend).
@@ -42,10 +42,10 @@ EllPaddingLimits ellpack_r_limits() {
   return limits;
 }
 
-template <class T>
-class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
+template <class T, class Value = T>
+class EllpackR final : public HandWrittenBackend<T, Value, EllpackR<T, Value>> {
  public:
-  EllpackR(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  EllpackR(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : EllpackR(matrix,
                  build_ell(matrix, matrix.stats.max_row_length, 0, ellpack_r_limits(), stream),
                  options, stream) {}
@@ -59,27 +59,28 @@ class EllpackR final : public HandWrittenBackend<T, EllpackR<T>> {
     return this->values_device_bytes() + ell_.column_bytes() + row_lengths_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return static_cast<std::size_t>(this->nnz()) * (sizeof(T) + sizeof(index_t)) +
+    return static_cast<std::size_t>(this->nnz()) * (sizeof(Value) + sizeof(index_t)) +
            static_cast<std::size_t>(this->rows()) * sizeof(index_t) +
            (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T);
   }
 
  private:
-  EllpackR(const DeviceCsr<T>& matrix, DeviceEll<T>&& ell, const SpmvOptions& options,
+  EllpackR(const DeviceCsr<Value>& matrix, DeviceEll<Value>&& ell, const SpmvOptions& options,
            cudaStream_t stream)
-      : HandWrittenBackend<T, EllpackR<T>>(
+      : HandWrittenBackend<T, Value, EllpackR<T, Value>>(
             Format::ellpack_r, matrix, options, stream,
-            DeviceValues<T>(std::move(ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
-                            ell.width, ell.pitch, {}, "ellpack-r values", stream)),
+            DeviceValues<Value>(std::move(ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
+                                ell.width, ell.pitch, {}, "ellpack-r values", stream)),
         ell_(ell),
         row_lengths_(static_cast<std::size_t>(matrix.rows), "ellpack-r row lengths") {
     fill_row_lengths(matrix, row_lengths_.data(), stream);
   }
 
-  typename HandWrittenBackend<T, EllpackR<T>>::Details format_details() const override {
+  typename HandWrittenBackend<T, Value, EllpackR<T, Value>>::Details format_details()
+      const override {
     const index_t rows = this->rows();
     const double mean = rows == 0 ? 0.0 : static_cast<double>(this->nnz()) / rows;
-    typename HandWrittenBackend<T, EllpackR<T>>::Details details{
+    typename HandWrittenBackend<T, Value, EllpackR<T, Value>>::Details details{
         {"threads_per_row", "1"},
         {"ell_width", std::to_string(ell_.width())},
         {"pitch", std::to_string(ell_.pitch())},

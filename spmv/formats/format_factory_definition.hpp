@@ -7,30 +7,55 @@
 // any (possibly long) conversion of the matrix, then builds the backend from the device CSR
 // arrays (the layout is built on the device).
 #include <memory>
+#include <string>
 
+#include "spkrylov/errors.hpp"
 #include "spmv/formats/format_factory.hpp"
 
 namespace spk {
 
-template <Format format, class T>
-std::unique_ptr<SpmvBackend<T>> make_format_backend(const DeviceCsr<T>& matrix,
+template <Format format, class T, class Value>
+std::unique_ptr<SpmvBackend<T>> make_format_backend(const DeviceCsr<Value>& matrix,
                                                     const SpmvOptions& options,
                                                     cudaStream_t stream) {
-  using Backend = typename FormatBackend<format>::template type<T>;
+  using Backend = typename FormatBackend<format>::template type<T, Value>;
   Backend::check_options(options);
   return std::make_unique<Backend>(matrix, options, stream);
 }
 
 }  // namespace spk
 
-// At namespace spk scope in the format's file, after its backend class template Backend<T>.
-#define SPK_FORMAT_BACKEND(format, Backend)                                          \
-  template <>                                                                        \
-  struct FormatBackend<format> {                                                     \
-    template <class T>                                                               \
-    using type = Backend<T>;                                                         \
-  };                                                                                 \
-  template std::unique_ptr<SpmvBackend<float>> make_format_backend<format, float>(   \
-      const DeviceCsr<float>&, const SpmvOptions&, cudaStream_t);                    \
-  template std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double>( \
-      const DeviceCsr<double>&, const SpmvOptions&, cudaStream_t)
+// At namespace spk scope in the format's file, after its backend class template
+// Backend<T, Value>: the factories for float, double and fp32 values under double.
+#define SPK_FORMAT_BACKEND(format, Backend)                                                  \
+  template <>                                                                                \
+  struct FormatBackend<format> {                                                             \
+    template <class T, class Value>                                                          \
+    using type = Backend<T, Value>;                                                          \
+  };                                                                                         \
+  template std::unique_ptr<SpmvBackend<float>> make_format_backend<format, float, float>(    \
+      const DeviceCsr<float>&, const SpmvOptions&, cudaStream_t);                            \
+  template std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double, double>( \
+      const DeviceCsr<double>&, const SpmvOptions&, cudaStream_t);                           \
+  template std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double, float>(  \
+      const DeviceCsr<float>&, const SpmvOptions&, cudaStream_t)
+
+// The same for a format that stores its values in the vectors' precision only: its factory of
+// fp32 values under double refuses (BadInput naming the format).
+#define SPK_FORMAT_BACKEND_SAME_PRECISION(format, Backend)                                   \
+  template <>                                                                                \
+  struct FormatBackend<format> {                                                             \
+    template <class T, class Value>                                                          \
+    using type = Backend<T>;                                                                 \
+  };                                                                                         \
+  template std::unique_ptr<SpmvBackend<float>> make_format_backend<format, float, float>(    \
+      const DeviceCsr<float>&, const SpmvOptions&, cudaStream_t);                            \
+  template std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double, double>( \
+      const DeviceCsr<double>&, const SpmvOptions&, cudaStream_t);                           \
+  template <>                                                                                \
+  std::unique_ptr<SpmvBackend<double>> make_format_backend<format, double, float>(           \
+      const DeviceCsr<float>&, const SpmvOptions&, cudaStream_t) {                           \
+    throw BadInput(std::string("spmv.format ") + to_string(format) +                         \
+                   ": stores fp64 values only; precision mixed (spmv.matrix_values single) " \
+                   "needs a hand-written format, e.g. csr-vector or ellpack-r");             \
+  }

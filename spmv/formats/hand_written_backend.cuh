@@ -20,7 +20,9 @@
 //   update_values  one scatter kernel through the slot map, on the backend's stream
 //   check_options  (static, called by the factory before any conversion) the block size
 //
-// A format derives as `class Ellpack final : public HandWrittenBackend<T, Ellpack<T>>` and
+// A format derives as `class Ellpack final : public HandWrittenBackend<T, Value, Ellpack<T,
+// Value>>` (Value, the stored values' type: T, or float under double for spmv.matrix_values
+// single; the kernels multiply and sum in T) and
 // provides: template <class Reader, class Output> void multiply(Reader, Output, T* y) const;
 // format_details(); device_bytes(); bytes_per_spmv(); and gives the base its DeviceValues. It
 // is registered by SPK_FORMAT_BACKEND (format_factory_definition.hpp).
@@ -47,14 +49,10 @@
 
 namespace spk {
 
-template <class T, class Backend>
+template <class T, class Value, class Backend>
 class HandWrittenBackend : public SpmvBackend<T> {
  public:
   using Details = std::vector<std::pair<std::string, std::string>>;
-  // The matrix's value type. The kernels, DeviceValues and EllDevicePart take it apart from
-  // the vector type T (they accumulate in T): the seam for mixed precision. Only Value == T is
-  // built for now.
-  using Value = T;
 
   // Refuses a bad spmv.block_size before the factory converts the matrix.
   static void check_options(const SpmvOptions& options) { checked_block_size(options.block_size); }
@@ -75,23 +73,29 @@ class HandWrittenBackend : public SpmvBackend<T> {
 
   index_t rows() const final { return rows_; }
   index_t cols() const final { return cols_; }
+  // "<format>/<x_cache>", plus "/fp32-values" when the values are stored in fp32 under fp64.
   std::string name() const final {
-    return std::string(to_string(format_)) + "/" + to_string(launch_.x_cache());
+    return std::string(to_string(format_)) + "/" + to_string(launch_.x_cache()) +
+           (sizeof(Value) < sizeof(T) ? "/fp32-values" : "");
   }
   Details details() const final {
     Details details = format_details();
     for (auto& detail : launch_.details()) details.push_back(detail);
+    if (sizeof(Value) < sizeof(T))
+      details.push_back({"matrix_values", "fp32, products and sums in fp64"});
     return details;
   }
   void set_launch(const SpmvOptions& options) final { launch_.set(options); }
 
-  void update_values(const Value* values, index_t* first_non_finite) final {
+  // values: T (the caller's precision), converted to Value in the scatter; a value that
+  // overflows fp32 becomes infinite there and is reported through first_non_finite.
+  void update_values(const T* values, index_t* first_non_finite) final {
     values_.scatter(values, first_non_finite, this->stream());
   }
 
  protected:
   // values: the matrix's values in the format's layout and the slot of each nonzero.
-  HandWrittenBackend(Format format, const DeviceCsr<T>& matrix, const SpmvOptions& options,
+  HandWrittenBackend(Format format, const DeviceCsr<Value>& matrix, const SpmvOptions& options,
                      cudaStream_t stream, DeviceValues<Value> values)
       : SpmvBackend<T>(stream),
         format_(format),
@@ -111,6 +115,9 @@ class HandWrittenBackend : public SpmvBackend<T> {
   // The stored values and their slot map.
   std::size_t values_device_bytes() const { return values_.device_bytes(); }
   std::size_t value_slots() const { return values_.size(); }
+  // Bytes of one stored value and of one vector entry, for the byte models.
+  static constexpr std::size_t value_bytes() { return sizeof(Value); }
+  static constexpr std::size_t vector_bytes() { return sizeof(T); }
 
  private:
   Format format_;

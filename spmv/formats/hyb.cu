@@ -14,12 +14,12 @@
 // reduction, one atomicAdd per row segment; coo_kernel.cuh) adds the overflow. The atomics
 // make the float result of rows split across chunks nondeterministic in the last bits.
 //
-// bytes_per_spmv = rows * K * (sizeof(T) + 4)          ELL slots, padding included
-//                + coo_entries * (sizeof(T) + 8)       COO triples
+// bytes_per_spmv = rows * K * (sizeof(Value) + 4)          ELL slots, padding included
+//                + coo_entries * (sizeof(Value) + 8)       COO triples
 //                + cols * sizeof(T) + rows * sizeof(T) x read once, y written once
 //                + coo_rows * 2 * sizeof(T)            y re-read and re-written by the COO
 //                                                      atomics, once per overflowing row.
-// device_bytes   = pitch * K * (sizeof(T) + 4) + coo_entries * (sizeof(T) + 8) + (rows + 1) * 4
+// device_bytes   = pitch * K * (sizeof(Value) + 4) + coo_entries * (sizeof(T) + 8) + (rows + 1) * 4
 //                  (the CSR row offsets update_values scatters with) + rows * 8 when some row
 //                  spills into COO (where each row's COO entries start, device_values.hpp).
 // Values: one device array (held by HandWrittenBackend), the pitch * K ELL slots followed by
@@ -48,10 +48,10 @@ EllPaddingLimits hyb_limits() {
   return limits;
 }
 
-template <class T>
-class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
+template <class T, class Value = T>
+class Hyb final : public HandWrittenBackend<T, Value, Hyb<T, Value>> {
  public:
-  Hyb(const DeviceCsr<T>& matrix, const SpmvOptions& options, cudaStream_t stream)
+  Hyb(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Hyb(matrix, build_hyb(matrix, options.hyb_width, hyb_limits(), stream), options, stream) {}
 
   // The ELL part writes every y[i] = alpha (ELL row . x) + beta y[i]; the COO part then adds
@@ -77,25 +77,25 @@ class Hyb final : public HandWrittenBackend<T, Hyb<T>> {
   std::size_t bytes_per_spmv() const override {
     const std::size_t coo_entries = static_cast<std::size_t>(choice_.coo_entries);
     const std::size_t coo_rows = static_cast<std::size_t>(choice_.coo_rows);
-    return ell_.bytes_read<T>() + coo_entries * (sizeof(T) + 2 * sizeof(index_t)) +
+    return ell_.bytes_read<Value>() + coo_entries * (sizeof(Value) + 2 * sizeof(index_t)) +
            (static_cast<std::size_t>(this->cols()) + this->rows()) * sizeof(T) +
            coo_rows * 2 * sizeof(T);
   }
 
  private:
-  Hyb(const DeviceCsr<T>& matrix, DeviceHyb<T>&& hyb, const SpmvOptions& options,
+  Hyb(const DeviceCsr<Value>& matrix, DeviceHyb<Value>&& hyb, const SpmvOptions& options,
       cudaStream_t stream)
-      : HandWrittenBackend<T, Hyb<T>>(
+      : HandWrittenBackend<T, Value, Hyb<T, Value>>(
             Format::hyb, matrix, options, stream,
-            DeviceValues<T>(std::move(hyb.ell.values), matrix.nnz, matrix.rows, matrix.row_offsets,
-                            hyb.ell.width, hyb.ell.pitch, std::move(hyb.tail_starts), "hyb values",
-                            stream)),
+            DeviceValues<Value>(std::move(hyb.ell.values), matrix.nnz, matrix.rows,
+                                matrix.row_offsets, hyb.ell.width, hyb.ell.pitch,
+                                std::move(hyb.tail_starts), "hyb values", stream)),
         choice_(hyb.choice),
         ell_(hyb.ell),
         coo_rows_(std::move(hyb.coo_rows)),
         coo_columns_(std::move(hyb.coo_columns)) {}
 
-  typename HandWrittenBackend<T, Hyb<T>>::Details format_details() const override {
+  typename HandWrittenBackend<T, Value, Hyb<T, Value>>::Details format_details() const override {
     const index_t nnz_count = this->nnz();
     const double nnz = static_cast<double>(nnz_count);
     const double ell_slots = static_cast<double>(this->rows()) * choice_.width;

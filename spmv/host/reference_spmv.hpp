@@ -1,8 +1,12 @@
 #pragma once
 // The CPU reference SpMV: y = A x (reference_spmv) or y = alpha A x + beta y
-// (reference_spmv_scaled) on a host CsrMatrix, accumulated in the matrix's precision (use
+// (reference_spmv_scaled) on a host CsrMatrix, accumulated in the vectors' precision (use
 // CsrMatrix<double> for an fp64 reference). OpenMP over rows.
+#include <string>
+#include <vector>
+
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/fp32_values.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
@@ -10,14 +14,15 @@ namespace spk {
 // y = alpha A x + beta y on CSR-shaped arrays (row r holds entries [row_offsets[r],
 // row_offsets[r + 1]) of columns and values); with beta == 0, y is only written (a NaN in y
 // does not leak). Also the reference of layouts that are CSR with padding (aligned-csr).
-template <class T>
+// Values of type Value (T, or float under double), each product and sum in T.
+template <class Value, class T>
 void reference_csr_arrays_spmv(index_t rows, const index_t* row_offsets, const index_t* columns,
-                               const T* values, T alpha, const T* x, T beta, T* y) {
+                               const Value* values, T alpha, const T* x, T beta, T* y) {
 #pragma omp parallel for schedule(static)
   for (index_t row = 0; row < rows; ++row) {
     T sum = T(0);
     for (index_t k = row_offsets[row]; k < row_offsets[row + 1]; ++k)
-      sum += values[k] * x[columns[k]];
+      sum += static_cast<T>(values[k]) * x[columns[k]];
     y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
   }
 }
@@ -50,6 +55,27 @@ class HostCsrOperator final : public LinearOperator<T> {
 
  private:
   const CsrMatrix<T>& matrix_;
+};
+
+// The CPU path of spmv.matrix_values single (precision mixed): the values rounded to fp32 once
+// (fp32_values: refused when one does not fit), each product and sum in fp64.
+class HostFp32ValuesOperator final : public LinearOperator<double> {
+ public:
+  explicit HostFp32ValuesOperator(const CsrMatrix<double>& matrix)
+      : matrix_(matrix), values_(fp32_values(matrix)) {}
+  void apply_scaled(double alpha, const double* x, double beta, double* y) const override {
+    reference_csr_arrays_spmv(matrix_.rows, matrix_.row_offsets.data(), matrix_.columns.data(),
+                              values_.data(), alpha, x, beta, y);
+  }
+  index_t rows() const override { return matrix_.rows; }
+  index_t cols() const override { return matrix_.cols; }
+  std::string name() const override { return "cpu-csr/fp32-values"; }
+  // The matrix's values changed (same pattern): round them again.
+  void refresh() { values_ = fp32_values(matrix_); }
+
+ private:
+  const CsrMatrix<double>& matrix_;
+  std::vector<float> values_;
 };
 
 }  // namespace spk

@@ -69,7 +69,9 @@ CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& b
 
   SpmvOptions cusparse = with_format(base, Format::cusparse, 0);
   cusparse.cusparse_algorithm = "alg1";
-  add(cusparse, "");
+  add(cusparse, base.matrix_values == MatrixValues::single
+                    ? "fp64 values only (spmv.matrix_values single)"
+                    : "");
 
   for (const int width : {rule / 2, rule * 2}) {
     if (width < 2 || width > 32) continue;

@@ -99,6 +99,8 @@ void expect_same_config(const RunConfig& a, const RunConfig& b) {
   for (std::size_t i = 0; i < a.compare.size(); ++i) {
     SCOPED_TRACE("compare[" + std::to_string(i) + "]");
     expect_same_spmv(a.compare[i].spmv, b.compare[i].spmv);
+    EXPECT_EQ(a.compare[i].vector_ops, b.compare[i].vector_ops);
+    EXPECT_EQ(a.compare[i].precision, b.compare[i].precision);
   }
   EXPECT_EQ(a.distributed.partition, b.distributed.partition);
 }
@@ -237,12 +239,11 @@ TEST(ConfigDistributed, TransportAndOverlap) {
       parse(std::string(kGenerated) + "distributed: {transport: nccl, overlap: false}\n");
   EXPECT_EQ(chosen.distributed.transport, Transport::nccl);
   EXPECT_FALSE(chosen.distributed.overlap);
-  EXPECT_EQ(parse(kGenerated, {"distributed.transport=mpi"}).distributed.transport,
-            Transport::mpi);
+  EXPECT_EQ(parse(kGenerated, {"distributed.transport=mpi"}).distributed.transport, Transport::mpi);
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {transport: ucx}\n"),
             "run.yaml:2: distributed.transport: unknown value 'ucx' (valid: auto, nccl, mpi)");
-  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {overlap: 3}\n").find(
-                "run.yaml:2: distributed.overlap:"),
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {overlap: 3}\n")
+                .find("run.yaml:2: distributed.overlap:"),
             0u);
 }
 
@@ -591,7 +592,7 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: spmv.cusparse_algorithm: unknown value 'alg3' (valid: alg1, alg2, "
             "default)");
   EXPECT_EQ(error("precision: half"),
-            "run.yaml:2: precision: unknown value 'half' (valid: double, single)");
+            "run.yaml:2: precision: unknown value 'half' (valid: double, single, mixed)");
   EXPECT_EQ(error("device: tpu"),
             "run.yaml:2: device: unknown value 'tpu' (valid: auto, gpu, cpu)");
   EXPECT_EQ(error("compare: [{format: hyb}, {threads_per_row: 5}]"),
@@ -955,9 +956,51 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   SpmvOptions second = config.spmv;
   second.format = Format::cusparse;
   second.x_cache = XCache::texture;
-  config.compare = {{first}, {second}};
+  config.compare = {{first, VectorOps::fused, Precision::single_precision},
+                    {second, VectorOps::cublas, Precision::single_precision}};
   config.distributed.partition = RowBalance::rows;
   expect_round_trip(config);
+}
+
+TEST(ConfigRoundTrip, MixedPrecisionAndCompareRuns) {
+  RunConfig config = default_run_config();
+  config.precision = Precision::mixed_precision;
+  SpmvOptions ellpack = config.spmv;
+  ellpack.format = Format::ellpack;
+  config.compare = {{ellpack, VectorOps::fused, Precision::double_precision},
+                    {ellpack, VectorOps::fused, Precision::mixed_precision}};
+  expect_round_trip(config);
+}
+
+TEST(ConfigCompare, EntriesSetVectorOpsAndPrecision) {
+  const RunConfig config = parse(std::string(kGenerated) +
+                                 "solver: {vector_ops: fused}\nprecision: mixed\ncompare:\n"
+                                 "  - {format: ellpack}\n"
+                                 "  - {format: ellpack, vector_ops: cublas}\n"
+                                 "  - {format: ellpack, precision: double}\n");
+  ASSERT_EQ(config.compare.size(), 3u);
+  // Unset keys take the config's.
+  EXPECT_EQ(config.compare[0].vector_ops, VectorOps::fused);
+  EXPECT_EQ(config.compare[0].precision, Precision::mixed_precision);
+  EXPECT_EQ(config.compare[1].vector_ops, VectorOps::cublas);
+  EXPECT_EQ(config.compare[2].precision, Precision::double_precision);
+  // precision mixed is fp32 matrix values under the double solver.
+  EXPECT_EQ(spmv_for(config.spmv, config.precision).matrix_values, MatrixValues::single);
+  EXPECT_EQ(spmv_for(config.compare[2].spmv, config.compare[2].precision).matrix_values,
+            MatrixValues::solver);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "compare:\n  - {precision: single}\n"),
+            "run.yaml:3: compare[0].precision: unknown value 'single' (valid: double, mixed)");
+  EXPECT_EQ(parse_error(std::string(kGenerated) +
+                        "precision: single\ncompare:\n  - {precision: mixed}\n"),
+            "run.yaml:4: compare[0].precision: must be left out under precision: single (compare "
+            "runs double against mixed), got 'mixed'");
+  EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "compare:\n  - {vector_ops: fast}\n"),
+                     "run.yaml:3: compare[0].vector_ops: unknown value 'fast'");
+  EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "compare:\n  - {method: cg}\n"),
+                     "run.yaml:3: compare[0].method: unknown key (valid keys: format, x_cache, ");
+  EXPECT_NE(parse_error(std::string(kGenerated) + "compare:\n  - {method: cg}\n")
+                .find("vector_ops, precision)"),
+            std::string::npos);
 }
 
 TEST(ConfigRoundTrip, PreconditionerOptionsOfEveryKind) {

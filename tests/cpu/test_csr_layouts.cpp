@@ -305,10 +305,13 @@ TEST(CsrGridBlocks, CoversEveryRowWithOneSubWarp) {
 
 TEST(CsrByteModel, ValuesIndicesRowOffsetsXAndY) {
   // 3x4, 5 stored entries, double: 5 * (8 + 4) + 4 * 4 + 4 * 8 + 3 * 8.
-  EXPECT_EQ(csr_bytes_per_spmv(3, 4, 5, sizeof(double)), 60u + 16u + 32u + 24u);
+  EXPECT_EQ(csr_bytes_per_spmv(3, 4, 5, sizeof(double), sizeof(double)), 60u + 16u + 32u + 24u);
   // float: 5 * (4 + 4) + 4 * 4 + 4 * 4 + 3 * 4.
-  EXPECT_EQ(csr_bytes_per_spmv(3, 4, 5, sizeof(float)), 40u + 16u + 16u + 12u);
-  EXPECT_EQ(csr_bytes_per_spmv(0, 0, 0, sizeof(float)), 4u);
+  EXPECT_EQ(csr_bytes_per_spmv(3, 4, 5, sizeof(float), sizeof(float)), 40u + 16u + 16u + 12u);
+  EXPECT_EQ(csr_bytes_per_spmv(0, 0, 0, sizeof(float), sizeof(float)), 4u);
+  // fp32 values under fp64 vectors (spmv.matrix_values single): 5 * (4 + 4) + 4 * 4 + 4 * 8
+  // + 3 * 8.
+  EXPECT_EQ(csr_bytes_per_spmv(3, 4, 5, sizeof(float), sizeof(double)), 40u + 16u + 32u + 24u);
 }
 
 }  // namespace
