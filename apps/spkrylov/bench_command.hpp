@@ -31,6 +31,10 @@ struct BenchCommandOptions {
   int repeat = 3;
   double solver_tolerance = 1e-8;
   int max_iterations = 20000;
+  // --solvers: the variants of each format's solve (every combination is a row).
+  std::vector<std::string> vector_ops = {"cublas", "fused"};  // solver.vector_ops
+  std::vector<std::string> values = {"double"};               // double | mixed (fp32 values)
+  std::vector<std::string> graphs = {"off", "on"};            // solver.cuda_graph
 };
 
 int run_bench_command(const BenchCommandOptions& options);

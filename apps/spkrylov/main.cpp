@@ -87,6 +87,19 @@ int main(int argc, char** argv) {
   bench_command->add_option("--max-iterations", bench.max_iterations, "--solvers: iteration limit")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
+  bench_command->add_option("--vector-ops", bench.vector_ops, "--solvers: cublas,fused")
+      ->check(CLI::IsMember({"cublas", "fused"}))
+      ->delimiter(',')
+      ->capture_default_str();
+  bench_command
+      ->add_option("--values", bench.values, "--solvers: double,mixed (mixed: fp32 matrix values)")
+      ->check(CLI::IsMember({"double", "mixed"}))
+      ->delimiter(',')
+      ->capture_default_str();
+  bench_command->add_option("--graph", bench.graphs, "--solvers: off,on (CUDA graphs)")
+      ->check(CLI::IsMember({"off", "on"}))
+      ->delimiter(',')
+      ->capture_default_str();
   bench_command->add_option("--preconditioners", bench.preconditioners,
                             "time to solution per preconditioner: kind[:format][:key=value...], "
                             "e.g. jacobi:ellpack amg:ellpack-r:smoother_degree=2");
