@@ -6,9 +6,11 @@
 //
 // Memory traffic per iteration (n rows, no preconditioner): one SpMV, plus
 //   cublas: dot(p,Ap) 2n + axpy x 3n + axpy r 3n + dot(r,r) 2n + scal p 2n + axpy p 3n = 15n
-//   fused (solver.vector_ops): dot(p,Ap) 2n + [x, r update, (r,r)] 5n + [p = r + beta p] 3n
-//          = 10n; with Jacobi, z = D^-1 r and (r,z) join the same pass (+2n) instead of a
-//          separate apply, dot and norm (7n).
+//   fused (solver.vector_ops): dot(p,Ap) 2n + [r -= alpha Ap, (r,r)] 3n + [x += alpha p,
+//          p = r + beta p] 5n = 10n (x's update waits for beta's pass: Ghysels & Vanroose's
+//          and Ginkgo's step split, anchors-performance-kernels.md 1.2); with Jacobi, D^-1 r is
+//          made inside both passes (+1n each, z never stored) instead of a separate apply,
+//          dot and norm (7n).
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
@@ -48,11 +50,13 @@ struct Alpha {
     }
     if (!s.running()) {
       s.freeze();
+      s.deferred_alpha = T(0);
       return;
     }
     s.rho_old = s.rho;
     s.alpha = s.rho / s.p_ap;
     s.minus_alpha = -s.alpha;
+    s.deferred_alpha = s.alpha;
   }
 };
 
@@ -142,24 +146,27 @@ class ConjugateGradient {
   }
 
  private:
-  // The same iteration with vector_ops: fused: one pass updates x and r and sums (r, z) and
-  // (r, r) (Jacobi's z = D^-1 r inside it), and p = z + beta p is one pass. A distributed
-  // space sums the two in one reduction.
+  // The same iteration with vector_ops: fused: one pass updates r and sums (r, z) and (r, r)
+  // (Jacobi's z = D^-1 r made inside it, not stored), and one pass updates x with this
+  // iteration's alpha and p = z + beta p. A distributed space sums the two in one reduction.
   void iterate_fused(T* x) {
     KrylovScalars<T>* s = space_.scalars();
     const T* diagonal = preconditioned() ? preconditioner_->inverse_diagonal() : nullptr;
-    T* z = preconditioned() ? z_.data() : r_.data();
+    const bool stored_z = preconditioned() && diagonal == nullptr;  // another preconditioner
     matrix_.apply(p_.data(), ap_.data());             // Ap = A p
     space_.dot(n_, p_.data(), ap_.data(), &s->p_ap);  // (p, Ap)
     space_.scalar_step(cg_steps::Alpha<T>{});         // alpha = rho / (p, Ap)
-    // x += alpha p, r -= alpha Ap, [z = D^-1 r], rho = (r, z), r_r = (r, r)
-    space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), x, r_.data(), diagonal, z, &s->rho);
-    if (preconditioned() && diagonal == nullptr) {
-      precondition(r_.data(), z);             // z = M r
-      space_.dot(n_, r_.data(), z, &s->rho);  // rho = (r, z)
+    // r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r)
+    space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
+                     &s->rho);
+    if (stored_z) {
+      precondition(r_.data(), z_.data());             // z = M r
+      space_.dot(n_, r_.data(), z_.data(), &s->rho);  // rho = (r, z)
     }
     space_.scalar_step(cg_steps::Beta<T>{preconditioned(), true});  // beta = rho / rho_old
-    space_.xpby(n_, z, &s->beta, p_.data());                        // p = z + beta p
+    // x += alpha p, p = z + beta p (z = D^-1 r for Jacobi, made in the pass)
+    space_.cg_direction(n_, &s->deferred_alpha, &s->beta, x, p_.data(),
+                        stored_z ? z_.data() : r_.data(), diagonal);
   }
 
   bool preconditioned() const { return preconditioner_ != nullptr; }

@@ -168,7 +168,8 @@ __device__ void write_block_pair(T a, T b, T* partials) {
   }
 }
 
-// x += alpha p; r -= alpha ap; z = dinv .* r (dinv given); per-block (r, z) and (r, r).
+// x += alpha p (x given); r -= alpha ap; z = dinv .* r (dinv given, stored when z is given);
+// per-block (r, z) and (r, r).
 template <class T>
 __global__ void __launch_bounds__(fused_block)
     cg_update_kernel(std::size_t n, const T* __restrict__ alpha, const T* __restrict__ p,
@@ -180,13 +181,13 @@ __global__ void __launch_bounds__(fused_block)
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
-    x[i] += a * p[i];
+    if (x != nullptr) x[i] += a * p[i];
     const T r_i = r[i] - a * ap[i];
     r[i] = r_i;
     T z_i = r_i;
     if (inverse_diagonal != nullptr) {
       z_i = inverse_diagonal[i] * r_i;
-      z[i] = z_i;
+      if (z != nullptr) z[i] = z_i;
     }
     r_z += r_i * z_i;
     r_r += r_i * r_i;
@@ -266,6 +267,22 @@ __global__ void __launch_bounds__(fused_block)
   if (threadIdx.x == 0) {
     sums[0] = a;
     if (count == 2) sums[1] = b;
+  }
+}
+
+// x += alpha p; p = (dinv .* r, or r) + beta p
+template <class T>
+__global__ void cg_direction_kernel(std::size_t n, const T* __restrict__ alpha,
+                                    const T* __restrict__ beta, T* __restrict__ x,
+                                    T* __restrict__ p, const T* __restrict__ r,
+                                    const T* __restrict__ inverse_diagonal) {
+  const T a = *alpha, b = *beta;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const T p_i = p[i];
+    x[i] += a * p_i;
+    p[i] = (inverse_diagonal != nullptr ? inverse_diagonal[i] * r[i] : r[i]) + b * p_i;
   }
 }
 
@@ -458,6 +475,15 @@ void DeviceSpace<T>::xpby(std::size_t n, const T* x, const T* beta, T* y) {
   xpby_kernel<<<elementwise_grid(n, fused_block), fused_block, 0, context_.stream()>>>(n, x, beta,
                                                                                        y);
   SPK_CHECK_LAUNCH("xpby_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p,
+                                  const T* r, const T* inverse_diagonal) {
+  if (n == 0) return;
+  cg_direction_kernel<<<elementwise_grid(n, fused_block), fused_block, 0, context_.stream()>>>(
+      n, alpha, beta, x, p, r, inverse_diagonal);
+  SPK_CHECK_LAUNCH("cg_direction_kernel");
 }
 
 template <class T>

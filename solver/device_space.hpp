@@ -111,6 +111,8 @@ class DeviceSpace {
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums);
   void xpby(std::size_t n, const T* x, const T* beta, T* y);
+  void cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p, const T* r,
+                    const T* inverse_diagonal);
   // BiCGSTAB's fused passes (vector_space.hpp); sums as cg_update's, block order, no atomics.
   void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,
                           T* p, const T* inverse_diagonal, T* p_hat);

@@ -171,12 +171,29 @@ class HostSpace {
     const T a = *alpha;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
-      x[i] += a * p[i];
+      if (x != nullptr) x[i] += a * p[i];
       r[i] -= a * ap[i];
     }
-    if (inverse_diagonal != nullptr) multiply_elementwise(n, inverse_diagonal, r, z);
-    dot(n, r, inverse_diagonal != nullptr ? z : r, &sums[0]);  // (r, z)
-    dot(n, r, r, &sums[1]);                                    // (r, r)
+    if (inverse_diagonal != nullptr) {
+      if (z != nullptr) multiply_elementwise(n, inverse_diagonal, r, z);
+      // (r, z) with z = dinv .* r, the same product as a stored z gives
+      sums[0] = ordered_sum(n, [r, inverse_diagonal](std::size_t i) {
+        return r[i] * (inverse_diagonal[i] * r[i]);
+      });
+    } else {
+      dot(n, r, r, &sums[0]);  // (r, r)
+    }
+    dot(n, r, r, &sums[1]);  // (r, r)
+  }
+  // CG's second fused pass: x += alpha p, p = (dinv .* r or r) + beta p.
+  void cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p, const T* r,
+                    const T* inverse_diagonal) {
+    const T a = *alpha, b = *beta;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      x[i] += a * p[i];
+      p[i] = (inverse_diagonal != nullptr ? inverse_diagonal[i] * r[i] : r[i]) + b * p[i];
+    }
   }
   // BiCGSTAB's fused passes (vector_space.hpp), of the plain operations as cg_update.
   void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,

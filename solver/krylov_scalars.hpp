@@ -77,6 +77,10 @@ struct KrylovScalars {
   T rho_old = T(1);
   T alpha = T(0);
   T minus_alpha = T(0);
+  // CG with fused vector ops: the alpha of x += alpha p, which runs after beta's test (in the
+  // direction pass). Set by the alpha step, kept by freeze(): the iteration that stops still
+  // moves x with the r it has already updated.
+  T deferred_alpha = T(0);
   T beta = T(0);
   T omega = T(1);
   T minus_omega = T(0);

@@ -19,9 +19,12 @@
 //                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
 //   cg_update(n, alpha, p, ap, x, r, dinv, z, sums)   CG's fused pass (vector_ops: fused):
-//                                        x += alpha p, r -= alpha ap, z = dinv .* r (dinv
-//                                        given), sums[0] = (r, z) (z = r without dinv),
-//                                        sums[1] = (r, r); sums: 2 scalars in the space
+//                                        x += alpha p (x given), r -= alpha ap, z = dinv .* r
+//                                        (dinv given; stored when z is given), sums[0] =
+//                                        (r, z) (z = r without dinv), sums[1] = (r, r); sums:
+//                                        2 scalars in the space
+//   cg_direction(n, alpha, beta, x, p, r, dinv)   CG's second fused pass: x += alpha p, then
+//                                        p = (dinv .* r, or r without dinv) + beta p
 //   xpby(n, x, beta, y)                  y = x + beta y, one pass
 //   bicgstab_direction(n, r, v, beta, omega, p, dinv, p_hat)   p = r + beta (p - omega v),
 //                                        p_hat = dinv .* p (dinv given): one pass
