@@ -1102,9 +1102,9 @@ TEST(ConfigRoundTrip, GeneratorsAndRhsKinds) {
 }
 
 TEST(ConfigRoundTrip, ShippedConfigs) {
-  for (const char* name :
-       {"quickstart.yaml", "bcsstk13-cg-jacobi.yaml", "west0479-bicgstab.yaml",
-        "compare-formats.yaml", "convdiff-bicgstab.yaml", "amg-poisson3d.yaml"}) {
+  for (const char* name : {"quickstart.yaml", "bcsstk13-cg-jacobi.yaml", "west0479-bicgstab.yaml",
+                           "compare-formats.yaml", "convdiff-bicgstab.yaml", "amg-poisson3d.yaml",
+                           "compare-vector-ops.yaml"}) {
     SCOPED_TRACE(name);
     expect_round_trip(load_run_config(config_path(name)));
   }
