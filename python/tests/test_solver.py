@@ -297,3 +297,14 @@ def test_single_precision_solves_to_its_tolerance():
     assert result.converged, result.message
     assert x.dtype == np.float64 and relative_residual(A, b, x) <= 2e-5
     assert seen and seen[0].dtype == np.float64
+
+
+def test_mixed_precision_meets_the_fp64_tolerance_by_the_true_residual():
+    # Diagonal values not exact in fp32: fp32 matrix values, fp64 vectors and true residual.
+    A = (poisson(16, 2) + sp.diags(np.linspace(0.1, 0.7, 256))).tocsr()
+    b = np.ones(A.shape[0])
+    x, result = spkrylov.Solver(A, precision="mixed", tol=1e-12, **CPU).solve(b)
+    assert result.converged, result.message
+    assert x.dtype == np.float64 and relative_residual(A, b, x) <= 1e-12
+    with pytest.raises(ValueError, match="overflows fp32"):
+        spkrylov.Solver(A * 1e38, precision="mixed", **CPU)
