@@ -268,11 +268,9 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
 }
 
 // `options` holds the values keys not given keep (the defaults, or `spmv:` for compare);
-// `other_keys`, keys the caller reads from the same map (compare's).
+// `keys`, the map's valid keys (compare's add its own).
 SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
-                      const std::vector<std::string>& other_keys = {}) {
-  std::vector<std::string> keys = spmv_key_names();
-  keys.insert(keys.end(), other_keys.begin(), other_keys.end());
+                      const std::vector<std::string>& keys = spmv_key_names()) {
   const ConfigMap map(value, keys);
   map.if_present("format",
                  [&](const ConfigValue& v) { options.format = v.as_enum(format_names()); });
@@ -349,12 +347,11 @@ DistributedSpec read_distributed(const ConfigValue& value) {
 std::vector<CompareEntry> read_compare(const ConfigValue& value, const RunConfig& config) {
   std::vector<CompareEntry> entries;
   if (value.node().IsNull()) return entries;  // `compare:` with nothing: no comparison
-  const std::vector<std::string> run_keys = {"vector_ops", "precision"};
+  std::vector<std::string> keys = spmv_key_names();
+  keys.insert(keys.end(), {"vector_ops", "precision"});
   for (const ConfigValue& element : value.as_list()) {
-    CompareEntry entry{read_spmv(element, config.spmv, run_keys), config.solver.vector_ops,
+    CompareEntry entry{read_spmv(element, config.spmv, keys), config.solver.vector_ops,
                        config.precision};
-    std::vector<std::string> keys = spmv_key_names();
-    keys.insert(keys.end(), run_keys.begin(), run_keys.end());
     const ConfigMap map(element, keys);
     map.if_present("vector_ops",
                    [&](const ConfigValue& v) { entry.vector_ops = v.as_enum(vector_ops_names()); });
