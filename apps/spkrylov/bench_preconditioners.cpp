@@ -18,6 +18,7 @@
 #include "spkrylov/solver.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "spmv/base/event_timer.hpp"
 #include "spmv/base/printable_text.hpp"
 
 namespace spk::app {
@@ -61,12 +62,6 @@ PreconditionerSpec parse_spec(const std::string& text, const BenchCommandOptions
                        "bench --preconditioners '" + shown_name(text) + "'", overrides);
   spec.options = Options{config.solver, config.spmv, Device::gpu};
   return spec;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t m = values.size() / 2;
-  return values.size() % 2 == 1 ? values[m] : 0.5 * (values[m - 1] + values[m]);
 }
 
 struct PreconditionerRow {

@@ -14,6 +14,7 @@
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device.hpp"
 #include "spmv/base/device_buffer.hpp"
+#include "spmv/base/event_timer.hpp"
 #include "spmv/host/generators.hpp"
 
 namespace spk::app {
@@ -28,11 +29,6 @@ struct UpdateRow {
   double host_values_ms = 0.0;         // until the call returns + stream synchronize
   double ratio() const { return spmv_ms > 0.0 ? device_values_gpu_ms / spmv_ms : 0.0; }
 };
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0.0 : values[values.size() / 2];
-}
 
 double host_ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

@@ -50,10 +50,15 @@ TimingSummary time_on_stream(cudaStream_t stream, int warmup, int runs,
   summary.runs = static_cast<int>(times.size());
   summary.min_ms = times.front();
   summary.max_ms = times.back();
-  const std::size_t middle = times.size() / 2;
-  summary.median_ms =
-      times.size() % 2 == 1 ? times[middle] : 0.5 * (times[middle - 1] + times[middle]);
+  summary.median_ms = median(times);
   return summary;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
 double measure_copy_bandwidth_gbs(cudaStream_t stream, std::size_t bytes) {

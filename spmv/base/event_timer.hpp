@@ -26,6 +26,9 @@ class EventPair {
   cudaEvent_t stop_ = nullptr;
 };
 
+// The median of `values` (the mean of the middle two for an even count; 0 for none).
+double median(std::vector<double> values);
+
 struct TimingSummary {
   double median_ms = 0.0;
   double min_ms = 0.0;
