@@ -170,9 +170,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
                                      SpacePattern{split.pattern.rows, split.pattern.cols,
                                                   pattern_offsets_.data(), pattern_columns_.data()},
                                      pattern_values_.data(),
-                                     LevelOperatorFactories<DeviceCsrMatrix>{
-                                         device_level_operators<double>(options.spmv, stream),
-                                         device_level_operators<float>(options.spmv, stream)});
+                                     device_level_operator_factories(options.spmv, stream));
         }));
     const auto n = static_cast<std::size_t>(split.local.rows);
     b_ = DeviceBuffer<T>(n, "right-hand side b (this process's rows)");

@@ -64,9 +64,7 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
               this->options, *space_, this->matrix->op(),
               SpacePattern{split.pattern.rows, split.pattern.cols, split.pattern.row_offsets.data(),
                            split.pattern.columns.data()},
-              split.pattern.values.data(),
-              LevelOperatorFactories<CsrMatrix<double>>{host_level_operators<double>(),
-                                                        host_level_operators<float>()});
+              split.pattern.values.data(), host_level_operator_factories());
         }));
     this->global_rows = rows.partition.global_rows();
     const int threads = omp_get_max_threads();

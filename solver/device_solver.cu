@@ -29,11 +29,9 @@ std::unique_ptr<KrylovPreconditioner<DeviceSpace<T>>> make_device_preconditioner
     const SolverOptions& options, DeviceSpace<T>& space, const LinearOperator<T>& matrix,
     const DeviceCsr<T>& csr, const SpmvOptions& spmv) {
   if (options.preconditioner == Preconditioner::none) return nullptr;
-  return make_preconditioner(
-      options, space, matrix, SpacePattern{csr.rows, csr.cols, csr.row_offsets, csr.columns},
-      csr.values,
-      LevelOperatorFactories<DeviceCsrMatrix>{device_level_operators<double>(spmv, space.stream()),
-                                              device_level_operators<float>(spmv, space.stream())});
+  return make_preconditioner(options, space, matrix,
+                             SpacePattern{csr.rows, csr.cols, csr.row_offsets, csr.columns},
+                             csr.values, device_level_operator_factories(spmv, space.stream()));
 }
 
 // Precision mixed (spmv.matrix_values single): the fp64 operator of the true residuals, a

@@ -52,9 +52,7 @@ class HostSolver final : public Solver<T>::Impl {
                              solver_options, space_, operator_,
                              SpacePattern{matrix_.rows, matrix_.cols, matrix_.row_offsets.data(),
                                           matrix_.columns.data()},
-                             matrix_.values.data(),
-                             LevelOperatorFactories<CsrMatrix<double>>{
-                                 host_level_operators<double>(), host_level_operators<float>()});
+                             matrix_.values.data(), host_level_operator_factories());
                        }),
                    fp32_operator_ ? &operator_ : nullptr) {
     this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";

@@ -18,4 +18,12 @@ template <class T>
 LevelOperatorFactory<T, DeviceCsrMatrix> device_level_operators(const SpmvOptions& spmv,
                                                                 cudaStream_t stream);
 
+// Both precisions' device factories (the GPU path's AMG levels, single-process and
+// distributed).
+inline LevelOperatorFactories<DeviceCsrMatrix> device_level_operator_factories(
+    const SpmvOptions& spmv, cudaStream_t stream) {
+  return {device_level_operators<double>(spmv, stream),
+          device_level_operators<float>(spmv, stream)};
+}
+
 }  // namespace spk

@@ -41,4 +41,10 @@ LevelOperatorFactory<T, CsrMatrix<double>> host_level_operators() {
   return factory;
 }
 
+// Both precisions' host factories (the CPU path's AMG levels, single-process and
+// distributed).
+inline LevelOperatorFactories<CsrMatrix<double>> host_level_operator_factories() {
+  return {host_level_operators<double>(), host_level_operators<float>()};
+}
+
 }  // namespace spk
