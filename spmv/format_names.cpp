@@ -25,6 +25,8 @@ const FormatName format_names[] = {
     {Format::ellpack, "ellpack", "ELLPACK, every row padded to the longest one"},
     {Format::ellpack_r, "ellpack-r", "ELLPACK plus row lengths: padding never read"},
     {Format::hyb, "hyb", "ELLPACK part plus a COO part for the long rows' overflow"},
+    {Format::csr_merge, "csr-merge", "CSR on the merge path: equal rows + nonzeros per thread"},
+    {Format::sell, "sell", "SELL-C-sigma: rows sorted in windows, chunks of 32 padded"},
     {Format::cusparse, "cusparse", "cusparseSpMV on the CSR matrix, the vendor reference"},
     {Format::automatic, "auto", "the fastest of the others, measured (and cached)"},
 };

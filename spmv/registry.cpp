@@ -48,6 +48,8 @@ BackendFactory<T> factory_of(Format format) {
     case Format::ellpack: return &untuned<Format::ellpack, T>;
     case Format::ellpack_r: return &untuned<Format::ellpack_r, T>;
     case Format::hyb: return &untuned<Format::hyb, T>;
+    case Format::csr_merge: return &untuned<Format::csr_merge, T>;
+    case Format::sell: return &untuned<Format::sell, T>;
     case Format::cusparse: return &untuned<Format::cusparse, T>;
     case Format::automatic: return &make_auto_backend<T>;  // the tuner fills the report
   }
@@ -66,6 +68,8 @@ BackendFactory<double> fp32_values_factory_of(Format format) {
     case Format::ellpack: return &with_fp32_values<Format::ellpack>;
     case Format::ellpack_r: return &with_fp32_values<Format::ellpack_r>;
     case Format::hyb: return &with_fp32_values<Format::hyb>;
+    case Format::csr_merge: return &with_fp32_values<Format::csr_merge>;
+    case Format::sell: return &with_fp32_values<Format::sell>;
     case Format::cusparse: return &with_fp32_values<Format::cusparse>;
     case Format::automatic: return &make_auto_backend<double>;
   }

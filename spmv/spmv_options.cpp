@@ -56,6 +56,9 @@ void validate_spmv_options(const SpmvOptions& options) {
     throw BadInput("spmv.hyb_width: " + std::to_string(options.hyb_width) +
                    " is not -1 (histogram rule) or an integer >= 0");
   if (!(options.max_ell_fill >= 1.0)) throw BadInput("spmv.max_ell_fill: must be >= 1");
+  if (options.sell_sigma < 32 || options.sell_sigma % 32 != 0)
+    throw BadInput("spmv.sell_sigma: " + std::to_string(options.sell_sigma) +
+                   " is invalid (a multiple of 32, the chunk height, at least 32)");
   const std::string& algorithm = options.cusparse_algorithm;
   if (algorithm != "alg1" && algorithm != "alg2" && algorithm != "default")
     throw BadInput("spmv.cusparse_algorithm: not one of alg1, alg2, default");

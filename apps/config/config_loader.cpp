@@ -298,6 +298,11 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
     options.max_ell_fill = v.as_double();
     require(v, options.max_ell_fill >= 1.0, ">= 1");
   });
+  map.if_present("sell_sigma", [&](const ConfigValue& v) {
+    options.sell_sigma = v.as_int();
+    require(v, options.sell_sigma >= 32 && options.sell_sigma % 32 == 0,
+            "a multiple of 32 (the chunk height), at least 32");
+  });
   map.if_present("cusparse_algorithm", [&](const ConfigValue& v) {
     options.cusparse_algorithm = v.as_choice(cusparse_algorithm_names());
   });

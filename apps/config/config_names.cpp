@@ -55,9 +55,9 @@ const std::vector<std::string>& solver_key_names() {
 
 const std::vector<std::string>& spmv_key_names() {
   static const std::vector<std::string> keys = {
-      "format",         "x_cache",      "threads_per_row",    "block_size",
-      "hyb_width",      "max_ell_fill", "cusparse_algorithm", "grid",
-      "tune_budget_ms", "tune_cache"};
+      "format",    "x_cache",        "threads_per_row", "block_size",
+      "hyb_width", "max_ell_fill",   "sell_sigma",      "cusparse_algorithm",
+      "grid",      "tune_budget_ms", "tune_cache"};
   return keys;
 }
 

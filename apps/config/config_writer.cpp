@@ -130,6 +130,7 @@ void emit_spmv_keys(YAML::Emitter& out, const SpmvOptions& spmv, bool open_map =
   out << YAML::Key << "block_size" << YAML::Value << spmv.block_size;
   out << YAML::Key << "hyb_width" << YAML::Value << spmv.hyb_width;
   out << YAML::Key << "max_ell_fill" << YAML::Value << shortest_round_trip(spmv.max_ell_fill);
+  out << YAML::Key << "sell_sigma" << YAML::Value << spmv.sell_sigma;
   out << YAML::Key << "cusparse_algorithm" << YAML::Value << spmv.cusparse_algorithm;
   out << YAML::Key << "grid" << YAML::Value << to_string(spmv.grid);
   out << YAML::Key << "tune_budget_ms" << YAML::Value << shortest_round_trip(spmv.tune_budget_ms);

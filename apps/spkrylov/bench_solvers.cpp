@@ -101,7 +101,8 @@ void write_csv(const std::string& path, const std::vector<SolverBenchRow>& rows,
 
 std::vector<std::string> solver_formats(const BenchCommandOptions& bench) {
   if (!bench.formats.empty()) return bench.formats;
-  return {"cusparse", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"};
+  return {"cusparse",  "csr-vector", "aligned-csr", "ellpack",
+          "ellpack-r", "hyb",        "csr-merge",   "sell"};
 }
 
 void bench_matrix(const BenchCommandOptions& bench, const SolverBenchMatrix& entry, double copy_gbs,

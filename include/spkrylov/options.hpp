@@ -155,6 +155,8 @@ enum class Format {
   ellpack,      // "ellpack"
   ellpack_r,    // "ellpack-r"
   hyb,          // "hyb"
+  csr_merge,    // "csr-merge"
+  sell,         // "sell"
   cusparse,     // "cusparse"
   automatic,    // "auto": measured choice among the others
 };
@@ -199,6 +201,8 @@ struct SpmvOptions {
   int block_size = 256;       // threads per block for hand-written kernels
   int hyb_width = -1;         // hyb: ELL width; -1 = histogram rule
   double max_ell_fill = 3.0;  // ellpack: refuse when padded entries > max_ell_fill * nnz
+  int sell_sigma = 1024;      // sell: rows sorted by length within windows of this many rows
+                              // (a multiple of 32, the chunk height)
   std::string cusparse_algorithm = "alg1";            // cusparse: alg1 | alg2 | default
   GridShape grid = GridShape::exact;                  // hand-written kernels: exact | capped
   MatrixValues matrix_values = MatrixValues::solver;  // single: Solver<double> only

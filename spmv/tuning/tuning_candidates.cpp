@@ -16,6 +16,8 @@ constexpr double aligned_max_padding = 0.30;
 constexpr double aligned_min_mean = 16.0;
 constexpr double scalar_max_mean = 12.0;
 constexpr double scalar_max_variation = 1.0;
+constexpr double merge_min_variation = 1.0;
+constexpr double sell_min_variation = 0.1;
 
 std::string number_text(double value) {
   char text[32];
@@ -67,6 +69,20 @@ CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& b
         "padded arrays " + number_text(padded_bytes / 1e9) + " GB > half the device memory";
   add(with_format(base, Format::ellpack_r, 0), ellpack_r_skip);
 
+  // csr-merge balances rows + nonzeros per thread: it pays its search only when rows differ.
+  const double spread = mean > 0.0 ? shape.row_length_stddev / mean : 0.0;
+  add(with_format(base, Format::csr_merge, 0),
+      spread <= merge_min_variation
+          ? "row length stddev/mean " + number_text(spread) +
+                " <= " + number_text(merge_min_variation) + ": rows too alike for merge path"
+          : "");
+  // sell pads per chunk after sorting: with rows this alike, ellpack is sell without the sort.
+  add(with_format(base, Format::sell, 0), spread < sell_min_variation
+                                              ? "row length stddev/mean " + number_text(spread) +
+                                                    " < " + number_text(sell_min_variation) +
+                                                    ": rows too alike to gain from sorting"
+                                              : "");
+
   SpmvOptions cusparse = with_format(base, Format::cusparse, 0);
   cusparse.cusparse_algorithm = "alg1";
   add(cusparse, base.matrix_values == MatrixValues::single
@@ -103,9 +119,14 @@ CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& b
 std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner) {
   std::vector<SpmvOptions> variants;
   if (winner.format == Format::cusparse) return variants;
+  // csr-merge's grid is its partition: spmv.grid does not apply.
+  const std::vector<GridShape> grids =
+      winner.format == Format::csr_merge
+          ? std::vector<GridShape>{GridShape::exact}
+          : std::vector<GridShape>{GridShape::exact, GridShape::capped};
   for (const int block_size : {128, 256, 512})
     for (const XCache cache : {XCache::ldg, XCache::texture})
-      for (const GridShape grid : {GridShape::exact, GridShape::capped}) {
+      for (const GridShape grid : grids) {
         SpmvOptions options = winner;
         options.block_size = block_size;
         options.x_cache = cache;

@@ -38,6 +38,8 @@ void expect_same_spmv(const SpmvOptions& a, const SpmvOptions& b) {
   EXPECT_EQ(a.block_size, b.block_size);
   EXPECT_EQ(a.hyb_width, b.hyb_width);
   EXPECT_EQ(a.max_ell_fill, b.max_ell_fill);
+  EXPECT_EQ(a.sell_sigma, b.sell_sigma);
+  EXPECT_EQ(a.matrix_values, b.matrix_values);
   EXPECT_EQ(a.cusparse_algorithm, b.cusparse_algorithm);
   EXPECT_EQ(a.grid, b.grid);
   EXPECT_EQ(a.tune_budget_ms, b.tune_budget_ms);
@@ -535,7 +537,7 @@ TEST(ConfigErrors, WrongTypes) {
             "run.yaml:2: compare: expected a list, got a map");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "compare: [csr]\n"),
             "run.yaml:2: compare[0]: expected a map with keys format, x_cache, threads_per_row, "
-            "block_size, hyb_width, max_ell_fill, cusparse_algorithm, grid, ..., got 'csr'");
+            "block_size, hyb_width, max_ell_fill, sell_sigma, ..., got 'csr'");
   EXPECT_EQ(parse_error("matrix: {generate: {seed: -1}}\n"),
             "run.yaml:1: matrix.generate.seed: expected a non-negative integer, got '-1'");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "output: {plot: [a, b]}\n"),
@@ -574,7 +576,7 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: solver.check_every: must be an integer >= 1, got '0'");
   EXPECT_EQ(error("spmv: {format: coo}"),
             "run.yaml:2: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, csr-vector, "
-            "aligned-csr, ellpack, ellpack-r, hyb, cusparse, auto)");
+            "aligned-csr, ellpack, ellpack-r, hyb, csr-merge, sell, cusparse, auto)");
   EXPECT_EQ(error("spmv: {x_cache: surface}"),
             "run.yaml:2: spmv.x_cache: unknown value 'surface' (valid: none, ldg, texture)");
   EXPECT_EQ(error("spmv: {threads_per_row: 3}"),
@@ -588,6 +590,9 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: spmv.hyb_width: must be -1 (histogram rule) or an integer >= 0, got '-2'");
   EXPECT_EQ(error("spmv: {max_ell_fill: 0.5}"),
             "run.yaml:2: spmv.max_ell_fill: must be >= 1, got '0.5'");
+  EXPECT_EQ(error("spmv: {sell_sigma: 100}"),
+            "run.yaml:2: spmv.sell_sigma: must be a multiple of 32 (the chunk height), at least "
+            "32, got '100'");
   EXPECT_EQ(error("spmv: {cusparse_algorithm: alg3}"),
             "run.yaml:2: spmv.cusparse_algorithm: unknown value 'alg3' (valid: alg1, alg2, "
             "default)");
@@ -749,7 +754,7 @@ TEST(ConfigOverrides, ErrorsNameTheOverride) {
             "'1.5'");
   EXPECT_EQ(parse_error(kGenerated, {"spmv.format=coo"}),
             "--set spmv.format=coo: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, "
-            "csr-vector, aligned-csr, ellpack, ellpack-r, hyb, cusparse, auto)");
+            "csr-vector, aligned-csr, ellpack, ellpack-r, hyb, csr-merge, sell, cusparse, auto)");
   EXPECT_STARTS_WITH(parse_error(kGenerated, {"foo.bar=1"}),
                      "--set foo.bar=1: foo: unknown key (valid keys: matrix, rhs,");
   EXPECT_EQ(parse_error(kGenerated, {"solver.tolerance="}),
@@ -946,6 +951,7 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   config.spmv.block_size = 1024;
   config.spmv.hyb_width = 0;
   config.spmv.max_ell_fill = 2.75;
+  config.spmv.sell_sigma = 4096;
   config.spmv.cusparse_algorithm = "default";
   config.precision = Precision::single_precision;
   config.device = Device::gpu;
@@ -1141,6 +1147,7 @@ TEST(ConfigRoundTrip, WritesEveryKey) {
                           "block_size:",
                           "hyb_width:",
                           "max_ell_fill:",
+                          "sell_sigma:",
                           "cusparse_algorithm:",
                           "grid:",
                           "tune_budget_ms:",

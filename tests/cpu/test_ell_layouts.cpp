@@ -17,6 +17,7 @@
 #include "spmv/formats/ellpack_layout.hpp"
 #include "spmv/formats/ellpack_r_layout.hpp"
 #include "spmv/formats/hyb_layout.hpp"
+#include "spmv/formats/sell_layout.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"
@@ -273,6 +274,13 @@ void expect_layout_references_match_csr(const CsrMatrix<double>& source, const s
     EXPECT_EQ(hyb.ell.stored_entries, hyb.choice.ell_entries) << name;
     EXPECT_EQ(hyb.coo.entries(), hyb.choice.coo_entries) << name;
   }
+
+  for (const index_t sigma : {32, 64, 1024}) {
+    y.assign(rows, std::numeric_limits<T>::quiet_NaN());
+    const SellLayout<T> sell = to_sell(matrix, sigma);
+    sell_reference_spmv(sell, x.data(), y.data());
+    EXPECT_LT(test::relative_error(y, expected), tolerance) << name << ": sell sigma " << sigma;
+  }
 }
 
 TEST(EllLayoutReference, MatchesCsrReferenceOnRandomAndAwkwardMatrices) {
@@ -291,6 +299,78 @@ TEST(EllLayoutReference, MatchesCsrReferenceOnEverySharedMatrix) {
     // ellpack would refuse rajat01 under the default fill rule; the unlimited rule is fine here
     expect_layout_references_match_csr<double>(matrix, file, rng);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// SELL-C-sigma
+
+TEST(SellLayout, RowsSortedWithinWindowsAndChunksPaddedToTheirLongestRow) {
+  // 70 rows: lengths cycle 0..4 except row 33 (10 entries) and row 65 (7); sigma 64: rows
+  // 0..63 sort in one window, 64..69 in another.
+  std::vector<index_t> lengths(70);
+  for (index_t r = 0; r < 70; ++r) lengths[static_cast<std::size_t>(r)] = r % 5;
+  lengths[33] = 10;
+  lengths[65] = 7;
+  CsrMatrix<double> a;
+  a.rows = 70;
+  a.cols = 12;
+  a.row_offsets = {0};
+  for (index_t r = 0; r < 70; ++r) {
+    for (index_t j = 0; j < lengths[static_cast<std::size_t>(r)]; ++j) {
+      a.columns.push_back(j);
+      a.values.push_back(100.0 * r + j);
+    }
+    a.row_offsets.push_back(static_cast<index_t>(a.columns.size()));
+  }
+  const SellLayout<double> sell = to_sell(a, 64);
+  ASSERT_EQ(sell.chunks(), 3u);  // 96 positions
+  ASSERT_EQ(sell.permutation.size(), 96u);
+  EXPECT_EQ(sell.permutation[0], 33);  // the longest row of window 0 comes first
+  EXPECT_EQ(sell.row_lengths[0], 10);
+  // then the rows of length 4 in row order: 4, 9, 14, ...
+  EXPECT_EQ(sell.permutation[1], 4);
+  EXPECT_EQ(sell.permutation[2], 9);
+  // window 1: row 65 (7) first, then 64 and 69 (4 each, in row order), 68 (3), 67, 66
+  EXPECT_EQ(sell.permutation[64], 65);
+  EXPECT_EQ(sell.permutation[65], 64);
+  EXPECT_EQ(sell.permutation[66], 69);
+  EXPECT_EQ(sell.permutation[69], 66);
+  EXPECT_EQ(sell.permutation[70], -1);  // the last chunk's tail
+  EXPECT_EQ(sell.row_lengths[70], 0);
+  // Chunk widths: 10 (row 33), the longest of positions 32..63, 7 (row 65).
+  EXPECT_EQ(sell.chunk_offsets[0], 0u);
+  EXPECT_EQ(sell.chunk_offsets[1], 10u * 32);
+  const index_t second_width = sell.row_lengths[32];
+  EXPECT_EQ(sell.chunk_offsets[2], (10u + static_cast<std::uint64_t>(second_width)) * 32);
+  EXPECT_EQ(sell.slots(), (10u + static_cast<std::uint64_t>(second_width) + 7u) * 32);
+  // Column-major within a chunk: entry j of position p at offset + 32 j + p % 32.
+  const std::uint64_t slot = sell_slot(sell.chunk_offsets[2], 3, 64);
+  EXPECT_EQ(sell.columns[slot], 3);
+  EXPECT_EQ(sell.values[slot], 6503.0);  // row 65, entry 3
+  // Padding: column -1, value 0.
+  const std::uint64_t padding = sell_slot(sell.chunk_offsets[2], 6, 65);  // row 64 has 4
+  EXPECT_EQ(sell.columns[padding], -1);
+  EXPECT_EQ(sell.values[padding], 0.0);
+  // Every row sits at exactly one position.
+  std::vector<int> seen(70, 0);
+  for (const index_t row : sell.permutation)
+    if (row >= 0) ++seen[static_cast<std::size_t>(row)];
+  for (const int count : seen) EXPECT_EQ(count, 1);
+}
+
+TEST(SellLayout, SigmaAndSizeAreChecked) {
+  EXPECT_THROW(checked_sell_sigma(0), BadInput);
+  EXPECT_THROW(checked_sell_sigma(48), BadInput);
+  EXPECT_EQ(checked_sell_sigma(96), 96);
+  EXPECT_NO_THROW(check_sell_size(1000, 8, 12000));
+  EXPECT_THROW(check_sell_size(1001, 8, 12000), BadInput);
+  EXPECT_THROW(check_sell_size(0x100000000ull, 4, static_cast<std::size_t>(-1)), BadInput);
+  CsrMatrix<double> empty;
+  empty.cols = 5;
+  empty.row_offsets = {0};
+  const SellLayout<double> layout = to_sell(empty, 32);
+  EXPECT_EQ(layout.chunks(), 0u);
+  EXPECT_EQ(layout.slots(), 0u);
 }
 
 // ---------------------------------------------------------------------------------------

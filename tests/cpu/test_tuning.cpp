@@ -313,6 +313,11 @@ TEST(TuningPrefilter, SevenPointStencilKeepsTheEllFamily) {
   const auto skipped = skipped_by_label(plan);
   ASSERT_EQ(skipped.count("aligned-csr w=16 bs=256 ldg exact"), 1u);
   EXPECT_NE(skipped.at("aligned-csr w=16 bs=256 ldg exact").find("< 16"), std::string::npos);
+  // Rows this alike: no merge path, no sorting.
+  EXPECT_NE(skipped.at("csr-merge bs=256 ldg exact").find("too alike for merge path"),
+            std::string::npos);
+  EXPECT_NE(skipped.at("sell bs=256 ldg exact").find("too alike to gain from sorting"),
+            std::string::npos);
 }
 
 TEST(TuningPrefilter, PowerLawRowsSkipPaddedAndThreadPerRowFormats) {
@@ -327,6 +332,8 @@ TEST(TuningPrefilter, PowerLawRowsSkipPaddedAndThreadPerRowFormats) {
   const auto labels = planned_labels(plan);
   EXPECT_NE(std::find(labels.begin(), labels.end(), "hyb bs=256 ldg exact"), labels.end());
   EXPECT_NE(std::find(labels.begin(), labels.end(), "cusparse alg1"), labels.end());
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "csr-merge bs=256 ldg exact"), labels.end());
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "sell bs=256 ldg exact"), labels.end());
 }
 
 TEST(TuningPrefilter, LongRowsSkipScalarAndNarrowGroups) {
@@ -368,6 +375,17 @@ TEST(TuningPrefilter, LaunchVariants) {
   SpmvOptions cusparse;
   cusparse.format = Format::cusparse;
   EXPECT_TRUE(launch_variants(cusparse).empty());
+  SpmvOptions merge;  // its grid is its partition: no capped variants
+  merge.format = Format::csr_merge;
+  const auto merge_variants = launch_variants(merge);
+  EXPECT_EQ(merge_variants.size(), 5u);
+  for (const auto& variant : merge_variants) EXPECT_EQ(variant.grid, GridShape::exact);
+  SpmvOptions mixed;  // fp32 values: cusparse is no candidate
+  mixed.matrix_values = MatrixValues::single;
+  const CsrMatrix<double> a = generate_poisson3d(10, 7);
+  const auto skipped = skipped_by_label(plan_format_candidates(
+      compute_row_stats(a.rows, a.cols, a.row_offsets), mixed, 8, eighty_gb));
+  EXPECT_NE(skipped.at("cusparse alg1").find("fp64 values only"), std::string::npos);
 }
 
 // ---------------------------------------------------------------- choice, injected timings

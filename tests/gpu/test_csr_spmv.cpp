@@ -1,4 +1,5 @@
-// GPU tests of the CSR-family backends (csr-scalar, csr-vector / csr, aligned-csr, cusparse)
+// GPU tests of the CSR-family backends (csr-scalar, csr-vector / csr, aligned-csr, csr-merge,
+// cusparse)
 // x spmv.x_cache {none, ldg, texture} x {float, double}: every apply on a fresh random x with
 // y poisoned by NaN, checked against the fp64 CPU reference of the same matrix
 // (spmv_test_support.hpp explains the tolerances). Each matrix is checked with its own values
@@ -317,6 +318,14 @@ TEST_P(CsrSpmv, ByteModel) {
     // + the slot map of update_values: one 32-bit slot per nonzero.
     EXPECT_EQ(backend->device_bytes(), 5u * 4 + 48u * (4 + 8) + 7u * 4);
     EXPECT_EQ(backend->bytes_per_spmv(), 48u * (8 + 4) + 5u * 4 + x_and_y);
+  } else if (format == Format::csr_merge) {
+    // 4 rows + 7 nonzeros = 11 path items, 4 a thread (mean row length 1.75): 3 threads, one
+    // block; heads and carries of 16 bytes, one pair per 32 threads stored, each block's
+    // written and read once.
+    EXPECT_EQ(detail(*backend, "items_per_thread"), "4");
+    EXPECT_EQ(detail(*backend, "path_threads"), "3");
+    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 7u * (4 + 8) + 2u * 16);
+    EXPECT_EQ(backend->bytes_per_spmv(), 7u * (8 + 4) + 5u * 4 + x_and_y + 4u * 16);
   } else {
     std::size_t extra = 0;
     if (format == Format::cusparse) extra = std::stoull(detail(*backend, "workspace_bytes"));
@@ -326,7 +335,9 @@ TEST_P(CsrSpmv, ByteModel) {
   const CsrMatrix<float> single = convert_values<float>(matrix);
   const auto float_backend = make_spmv_backend<float>(single, options(), stream_->get());
   const std::size_t stored = format == Format::aligned_csr ? 48 : 7;
-  EXPECT_EQ(float_backend->bytes_per_spmv(), stored * (4 + 4) + 5u * 4 + 4u * 4 + 4u * 4);
+  const std::size_t merge_carries = format == Format::csr_merge ? 4u * 8 : 0;
+  EXPECT_EQ(float_backend->bytes_per_spmv(),
+            stored * (4 + 4) + 5u * 4 + 4u * 4 + 4u * 4 + merge_carries);
 }
 
 TEST_P(CsrSpmv, NameAndDetails) {
@@ -354,8 +365,8 @@ TEST_P(CsrSpmv, NameAndDetails) {
 
 std::vector<BackendCase> all_cases() {
   std::vector<BackendCase> cases;
-  for (const Format format :
-       {Format::csr_scalar, Format::csr_vector, Format::aligned_csr, Format::cusparse})
+  for (const Format format : {Format::csr_scalar, Format::csr_vector, Format::aligned_csr,
+                              Format::csr_merge, Format::cusparse})
     for (XCache cache : {XCache::none, XCache::ldg, XCache::texture})
       cases.push_back({format, cache});
   return cases;

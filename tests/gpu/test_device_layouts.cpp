@@ -28,6 +28,7 @@
 #include "spmv/formats/csr_long_rows_build.hpp"
 #include "spmv/formats/ell_build.hpp"
 #include "spmv/formats/ellpack_r_layout.hpp"
+#include "spmv/formats/sell_build.hpp"
 #include "tests/gpu/spmv_test_support.hpp"
 
 namespace spk {
@@ -171,6 +172,27 @@ void expect_device_layouts_match(const CsrMatrix<T>& matrix, const test::TestStr
     const ValueSlots host_slots = aligned_csr_value_slots(matrix.row_offsets, host.row_starts);
     const std::vector<std::uint32_t> narrow(host_slots.begin(), host_slots.end());
     expect_same_bits(downloaded(slots, stream), narrow, "slot map");
+  }
+
+  // SELL-C-sigma at several windows (sort, chunk offsets, slots, the update_values map).
+  for (const index_t sigma : {index_t{32}, index_t{96}, index_t{1024}}) {
+    SCOPED_TRACE("sell sigma " + std::to_string(sigma));
+    const SellLayout<T> host = to_sell(matrix, sigma);
+    const DeviceSell<T> built =
+        build_sell(device, sigma, static_cast<std::size_t>(-1), stream.get());
+    ASSERT_EQ(built.slots, host.slots());
+    expect_same_bits(downloaded(built.permutation, stream), host.permutation, "sell permutation");
+    expect_same_bits(downloaded(built.row_lengths, stream), host.row_lengths, "sell row lengths");
+    expect_same_bits(downloaded(built.chunk_offsets, stream), host.chunk_offsets,
+                     "sell chunk offsets");
+    expect_same_bits(downloaded(built.columns, stream), host.columns, "sell columns");
+    expect_same_bits(downloaded(built.values, stream), host.values, "sell values");
+    const auto slot_map = downloaded(built.slot_of_entry, stream);
+    for (index_t row = 0; row < matrix.rows; ++row)
+      for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
+        ASSERT_EQ(host.values[slot_map[static_cast<std::size_t>(k)]],
+                  matrix.values[static_cast<std::size_t>(k)])
+            << "sell slot of entry " << k;
   }
 
   // csr-vector's long-row split, for each sub-warp width's threshold and a small one.

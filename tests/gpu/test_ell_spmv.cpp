@@ -302,6 +302,13 @@ TEST_P(EllSpmv, NameAndDetails) {
   const auto backend = make_spmv_backend(matrix, options(), stream_->get());
   EXPECT_EQ(backend->name(),
             std::string(to_string(GetParam().format)) + "/" + to_string(GetParam().x_cache));
+  if (GetParam().format == Format::sell) {
+    // 100 rows: 4 chunks of 32 (the last one 4 rows), each padded to its longest row (5).
+    EXPECT_EQ(detail(*backend, "chunks"), "4");
+    EXPECT_EQ(detail(*backend, "sigma"), "1024");
+    EXPECT_EQ(detail(*backend, "padded_slots"), std::to_string(4 * 32 * 5));
+    return;
+  }
   EXPECT_EQ(detail(*backend, "ell_width"), "5");
   EXPECT_EQ(detail(*backend, "threads_per_row").substr(0, 1), "1");
 }
@@ -356,7 +363,10 @@ INSTANTIATE_TEST_SUITE_P(Formats, EllSpmv,
                                            BackendCase{Format::ellpack_r, XCache::texture},
                                            BackendCase{Format::hyb, XCache::none},
                                            BackendCase{Format::hyb, XCache::ldg},
-                                           BackendCase{Format::hyb, XCache::texture}),
+                                           BackendCase{Format::hyb, XCache::texture},
+                                           BackendCase{Format::sell, XCache::none},
+                                           BackendCase{Format::sell, XCache::ldg},
+                                           BackendCase{Format::sell, XCache::texture}),
                          case_name);
 
 // ---------------------------------------------------------------------------------------

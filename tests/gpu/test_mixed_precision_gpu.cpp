@@ -22,7 +22,8 @@ namespace spk {
 namespace {
 
 const Format hand_written_formats[] = {Format::csr_scalar, Format::csr_vector, Format::aligned_csr,
-                                       Format::ellpack,    Format::ellpack_r,  Format::hyb};
+                                       Format::ellpack,    Format::ellpack_r,  Format::hyb,
+                                       Format::csr_merge,  Format::sell};
 
 SpmvOptions fp32_values_options(Format format, XCache cache = XCache::ldg) {
   SpmvOptions options;

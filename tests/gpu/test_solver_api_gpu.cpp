@@ -74,8 +74,8 @@ TEST(SolverApiGpu, UpdateValuesMatchesTheCpuReferenceForEveryFormat) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = test::generated("poisson3d", 14);
   const auto b = test::random_vector(a.rows, 32);
-  for (const char* format :
-       {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb", "cusparse"}) {
+  for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r",
+                             "hyb", "csr-merge", "sell", "cusparse"}) {
     SCOPED_TRACE(format);
     Options options = gpu_options(Method::cg, Preconditioner::jacobi);
     options.spmv.format = parse_format(format);
@@ -94,8 +94,9 @@ TEST(SolverApiGpu, UpdateValuesFromDeviceValuesMatchesTheCpuReference) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const auto a = test::generated("convdiff2d", 40);
   const auto b = test::random_vector(a.rows, 33);
-  for (const Format format : {Format::csr_scalar, Format::csr_vector, Format::aligned_csr,
-                              Format::ellpack, Format::ellpack_r, Format::hyb, Format::cusparse}) {
+  for (const Format format :
+       {Format::csr_scalar, Format::csr_vector, Format::aligned_csr, Format::ellpack,
+        Format::ellpack_r, Format::hyb, Format::csr_merge, Format::sell, Format::cusparse}) {
     SCOPED_TRACE(to_string(format));
     Options options = gpu_options(Method::bicgstab, Preconditioner::jacobi);
     options.spmv.format = format;

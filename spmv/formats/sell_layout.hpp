@@ -1,0 +1,77 @@
+#pragma once
+// SellLayout<T>: SELL-C-sigma (Kreutzer, Hager, Wellein, Fehske & Bishop, "A unified sparse
+// matrix data format for efficient general sparse matrix-vector multiplication on modern
+// processors with wide SIMD units", SIAM J. Sci. Comput. 36(5), 2014), with chunks of C = 32
+// rows (a warp) and a sorting window of sigma rows (spmv.sell_sigma, a multiple of 32).
+//
+// Layout. Rows are sorted by length, longest first, within each window of sigma consecutive
+// rows (ties keep their row order), so neighbours in a chunk have similar lengths while the
+// permutation stays local (y and x keep their locality across windows). Position p holds row
+// permutation[p]; positions past the last row (the last chunk's tail) hold -1 and length 0.
+// Chunk c (positions 32c .. 32c + 31) is padded to its longest row, w_c = the length at its
+// first position, and stored column-major: entry j of position p sits at slot
+// chunk_offsets[c] + 32 j + p % 32 (sell_slot), so a warp's loads of step j are one contiguous
+// run. Padding slots hold column -1 and value 0 and are never read: each thread stops at its
+// own row's length (row_lengths[p], as ELLPACK-R does). ELLPACK's padding to the longest row
+// of the whole matrix becomes padding to the longest row of each chunk.
+//
+// Storage guard: slots past 2^32 (the update_values slot map is 32-bit) or arrays past the
+// limit's bytes are refused before allocating (BadInput naming the format and the size). The
+// fill ratio (slots / nnz) is reported.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spmv/base/host_device.hpp"
+#include "spmv/host/csr_matrix.hpp"
+
+namespace spk {
+
+constexpr index_t sell_chunk_height = 32;
+
+// The slot of entry j of the row at position p, in the chunk that starts at slot
+// chunk_offset.
+SPK_HOST_DEVICE inline std::uint64_t sell_slot(std::uint64_t chunk_offset, index_t entry,
+                                               index_t position) {
+  return chunk_offset + static_cast<std::uint64_t>(entry) * sell_chunk_height +
+         static_cast<std::uint64_t>(position % sell_chunk_height);
+}
+
+// The sort key of a row: window first, then longer rows first (a stable sort by it keeps equal
+// rows in row order).
+SPK_HOST_DEVICE inline std::uint64_t sell_sort_key(index_t row, index_t length, index_t sigma) {
+  return (static_cast<std::uint64_t>(row / sigma) << 32) |
+         static_cast<std::uint64_t>(0x7fffffff - length);
+}
+
+template <class T>
+struct SellLayout {
+  index_t rows = 0;
+  index_t cols = 0;
+  index_t sigma = 0;
+  std::vector<index_t> permutation;          // position -> row; -1 past the rows
+  std::vector<index_t> row_lengths;          // per position
+  std::vector<std::uint64_t> chunk_offsets;  // chunks + 1: a chunk's first slot
+  std::vector<index_t> columns;              // every slot; padding -1
+  std::vector<T> values;                     // every slot; padding 0
+
+  std::size_t chunks() const { return chunk_offsets.empty() ? 0 : chunk_offsets.size() - 1; }
+  std::uint64_t slots() const { return chunk_offsets.empty() ? 0 : chunk_offsets.back(); }
+};
+
+// Throws BadInput for a sigma that is not a positive multiple of 32 (naming spmv.sell_sigma).
+index_t checked_sell_sigma(int sigma);
+
+// Throws BadInput when `slots` slots of value_bytes + 4 bytes pass max_bytes or 2^32 slots.
+void check_sell_size(std::uint64_t slots, std::size_t value_bytes, std::size_t max_bytes);
+
+template <class T>
+SellLayout<T> to_sell(const CsrMatrix<T>& matrix, index_t sigma,
+                      std::size_t max_bytes = static_cast<std::size_t>(-1));
+
+// y = A x on the layout: position p sums its first row_lengths[p] slots into y[permutation[p]].
+template <class T>
+void sell_reference_spmv(const SellLayout<T>& layout, const T* x, T* y);
+
+}  // namespace spk
