@@ -7,3 +7,11 @@
 #else
 #define SPK_HOST_DEVICE
 #endif
+
+// SPK_UNROLL: `#pragma unroll` for the device pass of nvcc, nothing for a host compiler (which
+// would warn about an unknown pragma).
+#if defined(__CUDA_ARCH__)
+#define SPK_UNROLL _Pragma("unroll")
+#else
+#define SPK_UNROLL
+#endif

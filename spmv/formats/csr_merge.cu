@@ -40,17 +40,22 @@ __global__ void __launch_bounds__(max_block_size)
   const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
   const std::int64_t t = first + local;
   const auto complete = [&](index_t row, T sum) { output.store(y + row, sum); };
+  // Each thread's start on the path; its end is the next thread's start (a shuffle; the
+  // warp's last lane searches its own). Threads past the path take an empty range.
+  const std::int64_t path = static_cast<std::int64_t>(rows) + nnz;
+  const std::int64_t begin = t * ItemsPerThread < path ? t * ItemsPerThread : path;
+  const std::int64_t next = begin + ItemsPerThread < path ? begin + ItemsPerThread : path;
+  const MergeCoordinate start = merge_path_search(begin, rows, nnz, row_offsets + 1);
+  MergeCoordinate end;
+  end.row = __shfl_down_sync(0xffffffffu, start.row, 1);
+  end.nonzero = __shfl_down_sync(0xffffffffu, start.nonzero, 1);
+  if (local % 32 == 31) end = merge_path_search(next, rows, nnz, row_offsets + 1);
   MergeCarry<T> head{-1, T(0)}, carry{-1, T(0)};
-  if (t < threads) {
-    const std::int64_t path = static_cast<std::int64_t>(rows) + nnz;
-    const std::int64_t begin = t * ItemsPerThread;
-    const std::int64_t items = path - begin < ItemsPerThread ? path - begin : ItemsPerThread;
-    const MergeCoordinate start = merge_path_search(begin, rows, nnz, row_offsets + 1);
-    merge_path_walk<T>(
-        start, items, rows, row_offsets,
+  if (t < threads)
+    merge_path_walk<ItemsPerThread, T>(
+        start, end, rows, row_offsets,
         [&](index_t k) { return static_cast<T>(values[k]) * x.load(columns[k]); }, complete, head,
         carry);
-  }
   heads[local] = head;
   carries[local] = carry;
   if (local == 0) block_heads[blockIdx.x] = MergeCarry<T>{-1, T(0)};

@@ -70,26 +70,27 @@ SPK_HOST_DEVICE inline std::int64_t merge_thread_of_row_start(index_t row,
   return (static_cast<std::int64_t>(row) + row_offsets[row]) / items_per_thread;
 }
 
-// Step 1: `items` path items from `start`. product(k) = value_k * x[column_k] in T;
-// complete(row, sum) writes a row that started and ended here.
-template <class T, class Product, class Complete>
-SPK_HOST_DEVICE void merge_path_walk(MergeCoordinate start, std::int64_t items, index_t rows,
+// Step 1: the thread's items, from its coordinate `start` to `end` (the next thread's start):
+// row ends [start.row, end.row) and nonzeros [start.nonzero, end.nonzero), at most
+// ItemsPerThread of them. product(k) = value_k * x[column_k] in T; complete(row, sum) writes
+// a row that started and ended here. The products are made first, every load of the thread in
+// flight at once (the walk that follows only adds them up); row end r comes before nonzero k
+// when row_offsets[r + 1] <= k.
+template <int ItemsPerThread, class T, class Product, class Complete>
+SPK_HOST_DEVICE void merge_path_walk(MergeCoordinate start, MergeCoordinate end, index_t rows,
                                      const index_t* row_offsets, Product&& product,
                                      Complete&& complete, MergeCarry<T>& head,
                                      MergeCarry<T>& carry) {
+  T products[ItemsPerThread];
+  SPK_UNROLL
+  for (int i = 0; i < ItemsPerThread; ++i)
+    products[i] = start.nonzero + i < end.nonzero ? product(start.nonzero + i) : T(0);
   head = {-1, T(0)};
   index_t row = start.row;
-  index_t k = start.nonzero;
+  const bool first_row_continued = row < rows && start.nonzero > row_offsets[row];
   bool first_row = true;
-  const bool first_row_continued = row < rows && k > row_offsets[row];
   T sum = T(0);
-  for (std::int64_t item = 0; item < items; ++item) {
-    if (row >= rows) break;
-    if (k < row_offsets[row + 1]) {
-      sum += product(k);  // a nonzero of `row`
-      ++k;
-      continue;
-    }
+  const auto end_row = [&] {
     if (first_row && first_row_continued)  // the end of a row begun by earlier threads
       head = {row, sum};
     else
@@ -97,7 +98,16 @@ SPK_HOST_DEVICE void merge_path_walk(MergeCoordinate start, std::int64_t items, 
     sum = T(0);
     ++row;
     first_row = false;
+  };
+  SPK_UNROLL
+  for (int i = 0; i < ItemsPerThread; ++i) {
+    const index_t k = start.nonzero + i;
+    if (k < end.nonzero) {
+      while (row_offsets[row + 1] <= k) end_row();  // rows that end before nonzero k
+      sum += products[i];
+    }
   }
+  while (row < end.row) end_row();  // rows that end after the thread's last nonzero
   carry = row < rows ? MergeCarry<T>{row, sum} : MergeCarry<T>{-1, T(0)};
 }
 

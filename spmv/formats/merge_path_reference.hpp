@@ -3,6 +3,7 @@
 // after thread and block after block, with the same rules the kernels run: the CPU reference
 // of the partition, the carries and the fixup (tests/cpu/test_merge_path.cpp checks it against
 // the plain CSR product on awkward shapes).
+#include <stdexcept>
 #include <vector>
 
 #include "spmv/formats/merge_path.hpp"
@@ -33,10 +34,26 @@ void merge_path_reference_spmv(const CsrMatrix<T>& matrix, int items_per_thread,
   const std::int64_t path = static_cast<std::int64_t>(rows) + nnz;
   for (std::int64_t t = 0; t < threads; ++t) {
     const std::int64_t begin = t * items_per_thread;
-    const std::int64_t items = path - begin < items_per_thread ? path - begin : items_per_thread;
+    const std::int64_t next = path - begin < items_per_thread ? path : begin + items_per_thread;
     const MergeCoordinate start = merge_path_search(begin, rows, nnz, row_offsets + 1);
-    merge_path_walk<T>(start, items, rows, row_offsets, product, complete,
-                       heads[static_cast<std::size_t>(t)], carries[static_cast<std::size_t>(t)]);
+    const MergeCoordinate end = merge_path_search(next, rows, nnz, row_offsets + 1);
+    auto& head = heads[static_cast<std::size_t>(t)];
+    auto& carry = carries[static_cast<std::size_t>(t)];
+    switch (items_per_thread) {  // the kernels' compiled list
+      case 1:
+        merge_path_walk<1, T>(start, end, rows, row_offsets, product, complete, head, carry);
+        break;
+      case 4:
+        merge_path_walk<4, T>(start, end, rows, row_offsets, product, complete, head, carry);
+        break;
+      case 8:
+        merge_path_walk<8, T>(start, end, rows, row_offsets, product, complete, head, carry);
+        break;
+      case 16:
+        merge_path_walk<16, T>(start, end, rows, row_offsets, product, complete, head, carry);
+        break;
+      default: throw std::invalid_argument("items_per_thread: 1, 4, 8 or 16");
+    }
   }
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::size_t first = static_cast<std::size_t>(b * block_threads);
