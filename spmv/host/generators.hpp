@@ -56,6 +56,8 @@
 //                 [0.1, 1), off-diagonals -conductance, diagonal 1 + the row's conductances:
 //                 symmetric, SPD, strictly diagonally dominant. Most rows have 2-6 entries
 //                 (mean ~4 + 2 dense_rows dense_fraction). Same matrix for any thread count.
+//                 rmat and circuit rows sum to 1 (A ones = ones): b = ones is a trivial
+//                 right-hand side for them.
 //
 // Bad parameters (n < 1, stencil not 7/27, peclet < 0 or not finite, unknown convection,
 // avg_row_length outside [1, n], exponent <= 1, rmat scale outside [0, 30] or edge_factor
