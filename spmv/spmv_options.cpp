@@ -11,6 +11,7 @@ const char* to_string(XCache cache) {
     case XCache::none: return "none";
     case XCache::ldg: return "ldg";
     case XCache::texture: return "texture";
+    case XCache::shared: return "shared";
   }
   return "?";
 }
@@ -19,7 +20,16 @@ XCache parse_x_cache(const std::string& text) {
   if (text == "none") return XCache::none;
   if (text == "ldg") return XCache::ldg;
   if (text == "texture") return XCache::texture;
-  throw BadInput("unknown x_cache '" + text + "' (valid: none, ldg, texture)");
+  if (text == "shared") return XCache::shared;
+  throw BadInput("unknown x_cache '" + text + "' (valid: none, ldg, texture, shared)");
+}
+
+std::string x_cache_refusal(Format format, XCache cache) {
+  if (cache != XCache::shared) return "";
+  if (format == Format::csr || format == Format::csr_vector || format == Format::automatic)
+    return "";
+  return std::string("shared is not supported by format '") + to_string(format) +
+         "' (only csr and csr-vector stage x in shared memory)";
 }
 
 }  // namespace spk
@@ -47,6 +57,8 @@ namespace spk {
 void validate_spmv_options(const SpmvOptions& options) {
   (void)to_string(options.format);  // throws BadInput for a value outside the enum
   (void)checked_block_size(options.block_size);
+  const std::string refusal = x_cache_refusal(options.format, options.x_cache);
+  if (!refusal.empty()) throw BadInput("spmv.x_cache: " + refusal);
   const int threads = options.threads_per_row;
   if (threads != 0 && threads != 2 && threads != 4 && threads != 8 && threads != 16 &&
       threads != 32)

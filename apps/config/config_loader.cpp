@@ -38,8 +38,9 @@ int read_int_choice(const ConfigValue& value, const std::vector<int>& choices) {
 }
 
 GeneratorSpec read_generator(const ConfigValue& value) {
-  const ConfigMap map(value, {"kind", "n", "stencil", "peclet", "convection", "avg_row_length",
-                              "exponent", "seed"});
+  const ConfigMap map(
+      value, {"kind", "n", "stencil", "peclet", "convection", "avg_row_length", "exponent", "scale",
+              "edge_factor", "dense_rows", "dense_fraction", "seed"});
   GeneratorSpec spec;
   map.if_present("kind", [&](const ConfigValue& v) { spec.kind = v.as_choice(generator_kinds()); });
   map.if_present("n", [&](const ConfigValue& v) {
@@ -64,7 +65,30 @@ GeneratorSpec read_generator(const ConfigValue& value) {
     spec.exponent = v.as_double();
     require(v, spec.exponent > 1.0, "> 1");
   });
+  map.if_present("scale", [&](const ConfigValue& v) {
+    spec.scale = v.as_int();
+    require(v, spec.scale >= 0 && spec.scale <= 30, "an integer from 0 to 30");
+  });
+  map.if_present("edge_factor", [&](const ConfigValue& v) {
+    spec.edge_factor = v.as_int();
+    require(v, spec.edge_factor >= 1, "an integer >= 1");
+  });
+  map.if_present("dense_rows", [&](const ConfigValue& v) {
+    spec.dense_rows = v.as_int();
+    require(v, spec.dense_rows >= 0, "an integer >= 0");
+  });
+  map.if_present("dense_fraction", [&](const ConfigValue& v) {
+    spec.dense_fraction = v.as_double();
+    require(v, spec.dense_fraction >= 0.0 && spec.dense_fraction <= 1.0, "from 0 to 1");
+  });
   map.if_present("seed", [&](const ConfigValue& v) { spec.seed = v.as_uint64(); });
+  if (spec.kind == "circuit" && spec.dense_rows > spec.n) {
+    const ConfigValue where = map.has("dense_rows") ? map.at("dense_rows")
+                              : map.has("n")        ? map.at("n")
+                                                    : value;
+    where.fail("circuit needs dense_rows (" + std::to_string(spec.dense_rows) + ") <= n (" +
+               std::to_string(spec.n) + ")");
+  }
   if (spec.kind == "powerlaw" && spec.avg_row_length > spec.n) {
     const ConfigValue where = map.has("avg_row_length") ? map.at("avg_row_length")
                               : map.has("n")            ? map.at("n")
@@ -279,7 +303,8 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
     options.x_cache = v.as_enum(
         std::vector<std::pair<std::string, XCache>>{{to_string(XCache::none), XCache::none},
                                                     {to_string(XCache::ldg), XCache::ldg},
-                                                    {to_string(XCache::texture), XCache::texture}});
+                                                    {to_string(XCache::texture), XCache::texture},
+                                                    {to_string(XCache::shared), XCache::shared}});
   });
   map.if_present("threads_per_row", [&](const ConfigValue& v) {
     options.threads_per_row = read_int_choice(v, threads_per_row_choices());
@@ -317,6 +342,13 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
   });
   map.if_present("tune_cache",
                  [&](const ConfigValue& v) { options.tune_cache = v.as_optional_string(); });
+  // x_cache: shared only where the format has a shared-memory path; an x_cache inherited from
+  // spmv: (a compare entry) is reported at the entry's format.
+  const std::string refusal = x_cache_refusal(options.format, options.x_cache);
+  if (!refusal.empty()) {
+    if (map.has("x_cache")) map.at("x_cache").fail(refusal);
+    (map.has("format") ? map.at("format") : value).fail("x_cache " + refusal);
+  }
   return options;
 }
 

@@ -32,6 +32,13 @@ void emit_generator(YAML::Emitter& out, const GeneratorSpec& spec) {
       << YAML::Comment("used by powerlaw");
   out << YAML::Key << "exponent" << YAML::Value << shortest_round_trip(spec.exponent)
       << YAML::Comment("used by powerlaw");
+  out << YAML::Key << "scale" << YAML::Value << spec.scale << YAML::Comment("used by rmat");
+  out << YAML::Key << "edge_factor" << YAML::Value << spec.edge_factor
+      << YAML::Comment("used by rmat");
+  out << YAML::Key << "dense_rows" << YAML::Value << spec.dense_rows
+      << YAML::Comment("used by circuit");
+  out << YAML::Key << "dense_fraction" << YAML::Value << shortest_round_trip(spec.dense_fraction)
+      << YAML::Comment("used by circuit");
   out << YAML::Key << "seed" << YAML::Value << spec.seed;
   out << YAML::EndMap;
 }

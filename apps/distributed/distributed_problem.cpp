@@ -116,7 +116,8 @@ void build_grid_rows(const GeneratorSpec& spec, RowBalance balance,
   });
 }
 
-// A file or the powerlaw generator: rank 0 builds the whole matrix and sends the rows.
+// A file or a random generator (powerlaw, rmat, circuit): rank 0 builds the whole matrix and sends
+// the rows.
 void scatter_whole_matrix(const RunConfig& config, const Communicator& communicator,
                           DistributedProblem& problem) {
   CsrMatrix<double> whole;
@@ -179,7 +180,7 @@ DistributedProblem build_distributed_problem(const RunConfig& config,
   const auto start = std::chrono::steady_clock::now();
   DistributedProblem problem;
   problem.name = config.matrix.generate ? describe(*config.matrix.generate) : config.matrix.file;
-  if (config.matrix.generate && config.matrix.generate->kind != "powerlaw")
+  if (config.matrix.generate && is_grid_kind(config.matrix.generate->kind))
     build_grid_rows(*config.matrix.generate, config.distributed.partition, communicator, problem);
   else
     scatter_whole_matrix(config, communicator, problem);

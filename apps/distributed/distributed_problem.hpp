@@ -7,8 +7,9 @@
 //                          partition from the entry counts in closed form: no process ever
 //                          holds the whole matrix, whose rows may exceed 2^31
 //   generate powerlaw,     rank 0 builds or reads the whole matrix (the single-process
-//   matrix.file            memory: about 12 bytes per entry for the CSR, more while a file is
-//                          parsed), cuts it and sends each process its rows
+//   rmat, circuit,         memory: about 12 bytes per entry for the CSR, more while a file
+//   matrix.file            is parsed or a graph assembled), cuts it and sends each process
+//                          its rows
 //   rhs ones, random       each process its own rows (random: the single-process stream,
 //                          skipped to the process's first row)
 //   rhs file               read by rank 0, each process sent its rows

@@ -19,6 +19,22 @@ BenchMatrix generated(const std::string& label, const std::string& kind, int n, 
   return matrix;
 }
 
+// The R-MAT graph Laplacian (Graph500 parameters): skewed rows, no column locality.
+BenchMatrix rmat(const std::string& label, int scale, int edge_factor) {
+  BenchMatrix matrix = generated(label, "rmat", 1);
+  matrix.spec.generate->scale = scale;
+  matrix.spec.generate->edge_factor = edge_factor;
+  return matrix;
+}
+
+// The circuit-like matrix: short local rows plus 4 power/ground nets over 5% of the nodes.
+BenchMatrix circuit(const std::string& label, int n) {
+  BenchMatrix matrix = generated(label, "circuit", n);
+  matrix.spec.generate->dense_rows = 4;
+  matrix.spec.generate->dense_fraction = 0.05;
+  return matrix;
+}
+
 // The generator's Peclet number is per cell, so the global Peclet number grows with n. On a
 // 160^3 grid, cell Peclet 1 (global 160) already makes BiCGSTAB break down or diverge, the
 // NVIDIA-sample-style baseline included (measured on an H100); cell Peclet 0.1 converges
@@ -59,11 +75,15 @@ std::vector<BenchMatrix> bench_suite(const std::string& name,
     suite.push_back(generated("poisson3d-27pt n=100 (1M rows)", "poisson3d", 100, 27));
     suite.push_back(generated("elasticity3d n=50 (375k rows)", "elasticity3d", 50));
     suite.push_back(generated("powerlaw 2M rows avg 8", "powerlaw", 2000000, 7, 8.0));
+    suite.push_back(rmat("rmat scale 20 edge factor 16 (1M rows)", 20, 16));
+    suite.push_back(circuit("circuit 6M rows 4 dense nets", 6000000));
   } else if (name == "small") {
     suite.push_back(generated("poisson3d-7pt n=40", "poisson3d", 40));
     suite.push_back(generated("poisson3d-27pt n=24", "poisson3d", 24, 27));
     suite.push_back(generated("elasticity3d n=12", "elasticity3d", 12));
     suite.push_back(generated("powerlaw 50k rows avg 8", "powerlaw", 50000, 7, 8.0));
+    suite.push_back(rmat("rmat scale 14 edge factor 16", 14, 16));
+    suite.push_back(circuit("circuit 50k rows 4 dense nets", 50000));
   } else if (name != "none") {
     throw BadInput("bench: unknown --suite '" + name + "' (valid: default, small, none)");
   }

@@ -66,8 +66,11 @@ int main(int argc, char** argv) {
   bench_command->add_option("--only", bench.only, "only the matrices whose label contains this");
   bench_command->add_option("--formats", bench.formats, "formats to run (default: all)")
       ->delimiter(',');
-  bench_command->add_option("--x-cache", bench.x_caches, "x_cache variants (none,ldg,texture)")
-      ->check(CLI::IsMember({"none", "ldg", "texture"}))
+  bench_command
+      ->add_option("--x-cache", bench.x_caches,
+                   "x_cache variants (none,ldg,texture,shared; shared: csr-vector only, the "
+                   "other formats report it refused)")
+      ->check(CLI::IsMember({"none", "ldg", "texture", "shared"}))
       ->delimiter(',')
       ->capture_default_str();
   bench_command->add_option("--precision", bench.precisions, "double,single")

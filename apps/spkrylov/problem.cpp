@@ -13,6 +13,10 @@
 namespace spk::app {
 
 std::string describe(const GeneratorSpec& spec) {
+  if (spec.kind == "rmat")
+    return "rmat scale=" + std::to_string(spec.scale) +
+           " edge_factor=" + std::to_string(spec.edge_factor) +
+           " seed=" + std::to_string(spec.seed);
   std::string text = spec.kind + " n=" + std::to_string(spec.n);
   if (spec.kind == "poisson3d") text += " stencil=" + std::to_string(spec.stencil);
   if (spec.kind.rfind("convdiff", 0) == 0)
@@ -20,6 +24,10 @@ std::string describe(const GeneratorSpec& spec) {
   if (spec.kind == "powerlaw")
     text += number_text(" avg_row_length=%g", spec.avg_row_length) +
             number_text(" exponent=%g", spec.exponent) + " seed=" + std::to_string(spec.seed);
+  if (spec.kind == "circuit")
+    text += " dense_rows=" + std::to_string(spec.dense_rows) +
+            number_text(" dense_fraction=%g", spec.dense_fraction) +
+            " seed=" + std::to_string(spec.seed);
   return text;
 }
 

@@ -176,6 +176,8 @@ enum class XCache {
   none,     // plain global loads
   ldg,      // read-only data cache: const __restrict__ + __ldg
   texture,  // cudaTextureObject_t over x
+  shared,   // csr and csr-vector only: each warp stages the slice of x its rows touch (when it
+            // spans at most 1024 values) in shared memory, else __ldg (seed 003, Algorithm 4)
 };
 
 // How many blocks a hand-written kernel is launched with.
@@ -217,8 +219,13 @@ const char* to_string(MatrixValues values);  // "solver" | "single"
 GridShape parse_grid_shape(const std::string& text);
 // Throws spk::BadInput naming the accepted values.
 XCache parse_x_cache(const std::string& text);
+// Why `format` cannot read x through `cache`, e.g. "shared is not supported by format
+// 'ellpack' (...)"; empty when it can. Only x_cache: shared is format-specific: csr,
+// csr-vector and auto (which picks its own x_cache) take it, every other format refuses it.
+std::string x_cache_refusal(Format format, XCache cache);
 // Throws spk::BadInput naming the first key out of range (a Format outside the enum, a block
-// size that is not a multiple of 32 in [32, 1024], ...). Solver checks every option with it
+// size that is not a multiple of 32 in [32, 1024], x_cache: shared with a format that has no
+// shared-memory path, ...). Solver checks every option with it
 // on every device, the CPU path included, where the SpMV keys are otherwise unused.
 void validate_spmv_options(const SpmvOptions& options);
 

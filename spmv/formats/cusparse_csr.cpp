@@ -15,11 +15,14 @@
 // which depends on the sparsity pattern only. A matrix with no rows or no entries never
 // reaches cuSPARSE (which rejects some empty shapes): apply() then only writes y = beta y
 // (empty_product.hpp).
-// spmv.x_cache does not apply.
+// spmv.x_cache does not apply: none, ldg and texture are accepted and have no effect; shared
+// is refused (by the factory and by set_launch), as by every format without a shared-memory
+// path.
 #include <cusparse.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -95,7 +98,11 @@ class CusparseCsr final : public SpmvBackend<T> {
             {"calls_cusparse", uses_cusparse() ? "yes" : "no (no entries: y = 0)"}};
   }
   // cuSPARSE chooses its own launch: block size, x cache and grid do not apply.
-  void set_launch(const SpmvOptions&) override {}
+  // Nothing to change; refuses x_cache: shared like the factory.
+  void set_launch(const SpmvOptions& options) override {
+    const std::string refusal = x_cache_refusal(Format::cusparse, options.x_cache);
+    if (!refusal.empty()) throw BadInput("spmv.x_cache: " + refusal);
+  }
   // In place, in the array the matrix descriptor points at. The preprocessing is not redone:
   // cuSPARSE's SpMV preprocessing analyses the sparsity pattern, and the matrix's values may
   // change between cusparseSpMV calls (as for SpMM's, whose documentation says so).

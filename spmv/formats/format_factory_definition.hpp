@@ -3,9 +3,11 @@
 // SPK_FORMAT_BACKEND, for the file that implements a format. The registry includes only the
 // declaration: it must not instantiate a factory without the format's FormatBackend.
 //
-// The factory calls Backend::check_options(options) first, so bad options are refused before
-// any (possibly long) conversion of the matrix, then builds the backend from the device CSR
-// arrays (the layout is built on the device).
+// The factory first refuses an x_cache the format has no path for (x_cache_refusal in
+// spkrylov/options.hpp: x_cache: shared outside csr-vector) and calls
+// Backend::check_options(options), so bad options are refused before any (possibly long)
+// conversion of the matrix, then builds the backend from the device CSR arrays (the layout is
+// built on the device).
 #include <memory>
 #include <string>
 
@@ -19,6 +21,8 @@ std::unique_ptr<SpmvBackend<T>> make_format_backend(const DeviceCsr<Value>& matr
                                                     const SpmvOptions& options,
                                                     cudaStream_t stream) {
   using Backend = typename FormatBackend<format>::template type<T, Value>;
+  const std::string refusal = x_cache_refusal(format, options.x_cache);
+  if (!refusal.empty()) throw BadInput("spmv.x_cache: " + refusal);
   Backend::check_options(options);
   return std::make_unique<Backend>(matrix, options, stream);
 }

@@ -102,7 +102,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
         rows_(matrix.rows),
         cols_(matrix.cols),
         nnz_(matrix.nnz),
-        launch_(options, static_cast<std::size_t>(matrix.cols), to_string(format)),
+        launch_(options, static_cast<std::size_t>(matrix.cols), format),
         values_(std::move(values)) {}
 
   // The format's own details() entries (the launch's follow them).

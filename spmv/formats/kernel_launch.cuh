@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/formats/block_size.hpp"
@@ -27,8 +28,8 @@ namespace spk {
 class KernelLaunch {
  public:
   // x_length: the number of x entries a texture would have to cover (the matrix's columns).
-  KernelLaunch(const SpmvOptions& options, std::size_t x_length, std::string format)
-      : format_(std::move(format)), x_length_(x_length), texture_limits_(query_x_texture_limits()) {
+  KernelLaunch(const SpmvOptions& options, std::size_t x_length, Format format)
+      : format_(format), x_length_(x_length), texture_limits_(query_x_texture_limits()) {
     int device = 0, multiprocessors = 0, threads_per_multiprocessor = 0;
     SPK_CUDA_CHECK(cudaGetDevice(&device));
     SPK_CUDA_CHECK(
@@ -39,12 +40,14 @@ class KernelLaunch {
     set(options);
   }
 
-  // Throws BadInput (and changes nothing) for an invalid block size or a texture over an x
-  // longer than the device allows.
+  // Throws BadInput (and changes nothing) for an invalid block size, a texture over an x
+  // longer than the device allows, or x_cache: shared for a format without a shared path.
   void set(const SpmvOptions& options) {
     const int block_size = checked_block_size(options.block_size);
+    const std::string refusal = x_cache_refusal(format_, options.x_cache);
+    if (!refusal.empty()) throw BadInput("spmv.x_cache: " + refusal);
     if (options.x_cache == XCache::texture)
-      check_x_texture_length(x_length_, texture_limits_, format_);
+      check_x_texture_length(x_length_, texture_limits_, to_string(format_));
     block_size_ = block_size;
     x_cache_ = options.x_cache;
     grid_ = options.grid;
@@ -70,7 +73,7 @@ class KernelLaunch {
   }
 
  private:
-  std::string format_;
+  Format format_;
   std::size_t x_length_;
   XTextureLimits texture_limits_;
   std::int64_t wave_threads_ = 0;

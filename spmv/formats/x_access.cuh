@@ -8,6 +8,11 @@
 //   XCache::texture  tex1Dfetch on a cudaTextureObject_t over x (Baskaran & Bordawekar's
 //                    texture-cached input vector). double is fetched as int2 and rebuilt
 //                    with __hiloint2double, since textures have no 64-bit float channel.
+//   XCache::shared   csr-vector only (other formats refuse it: x_cache_refusal): each warp
+//                    copies the slice of x its rows touch into shared memory and reads it
+//                    there (shared_x_tile.cuh, seed 003's Algorithm 4). The reader itself holds
+//                    x only and loads through __ldg: what a kernel without a tile does with it
+//                    (csr-vector's long-row passes) and the tile's fallback.
 //
 // XTextureCache (host side) creates the texture object for an x pointer once and reuses
 // it: a solver applies the operator to the same few workspace vectors every iteration.
@@ -36,6 +41,13 @@ struct XReader<T, XCache::none> {
 
 template <class T>
 struct XReader<T, XCache::ldg> {
+  using value_type = T;
+  const T* __restrict__ x;
+  __device__ __forceinline__ T load(int column) const { return __ldg(x + column); }
+};
+
+template <class T>
+struct XReader<T, XCache::shared> {
   using value_type = T;
   const T* __restrict__ x;
   __device__ __forceinline__ T load(int column) const { return __ldg(x + column); }
@@ -103,6 +115,7 @@ void with_x_reader(XCache cache, const T* x, std::size_t length, XTextureCache<T
     case XCache::none: launch(XReader<T, XCache::none>{x}); return;
     case XCache::ldg: launch(XReader<T, XCache::ldg>{x}); return;
     case XCache::texture: launch(XReader<T, XCache::texture>{textures.get(x, length)}); return;
+    case XCache::shared: launch(XReader<T, XCache::shared>{x}); return;
   }
 }
 

@@ -4,8 +4,14 @@ namespace spk {
 
 const std::vector<std::string>& generator_kinds() {
   static const std::vector<std::string> kinds = {"poisson2d",  "poisson3d",    "convdiff2d",
-                                                 "convdiff3d", "elasticity3d", "powerlaw"};
+                                                 "convdiff3d", "elasticity3d", "powerlaw",
+                                                 "rmat",       "circuit"};
   return kinds;
+}
+
+bool is_grid_kind(const std::string& kind) {
+  return kind == "poisson2d" || kind == "poisson3d" || kind == "convdiff2d" ||
+         kind == "convdiff3d" || kind == "elasticity3d";
 }
 
 const std::vector<std::string>& convection_schemes() {

@@ -29,6 +29,9 @@ CsrMatrix<double> generate_matrix(const GeneratorSpec& spec) {
   if (spec.kind == "elasticity3d") return generate_elasticity3d(spec.n);
   if (spec.kind == "powerlaw")
     return generate_powerlaw(spec.n, spec.avg_row_length, spec.exponent, spec.seed);
+  if (spec.kind == "rmat") return generate_rmat(spec.scale, spec.edge_factor, spec.seed);
+  if (spec.kind == "circuit")
+    return generate_circuit(spec.n, spec.dense_rows, spec.dense_fraction, spec.seed);
   throw BadInput("unknown generator kind '" + spec.kind + "' (expected " +
                  joined(generator_kinds()) + ")");
 }

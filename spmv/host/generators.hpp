@@ -37,10 +37,32 @@
 //                 and the diagonal is 1 + sum |off-diagonal| (strictly diagonally dominant).
 //                 Row i uses its own random stream of `seed`, so the matrix is identical
 //                 for any thread count.
+//   rmat          the graph Laplacian plus identity, L + I (L = D - A), of an undirected R-MAT
+//                 graph (Chakrabarti, Zhan & Faloutsos, SDM 2004) with the Graph500
+//                 parameters a, b, c, d = 0.57, 0.19, 0.19, 0.05: 2^scale vertices (rows),
+//                 edge_factor * 2^scale edges drawn, self-loops dropped, duplicates (either
+//                 direction) merged into one edge of weight 1. Off-diagonals -1, diagonal
+//                 degree + 1: symmetric, SPD, strictly diagonally dominant, integer values.
+//                 Vertex ids are randomly permuted (as Graph500 does), so the heavy rows are
+//                 spread over the matrix and columns have no locality. Skewed: with scale 21
+//                 and edge factor 16 the mean row is ~26 entries and the longest ~10^5.
+//                 Edges come from fixed streams of `seed` (rmat_generator.cpp): the same
+//                 matrix for any thread count.
+//   circuit       an n x n circuit-like conductance matrix G + I (circuit_generator.cpp): a
+//                 netlist with locality, node i coupled to i+1 and, with probability 1/2, to
+//                 one node in i+2 .. i+64, plus dense_rows power/ground nets, each a random
+//                 hub node coupled to every other node with probability dense_fraction (a
+//                 dense row and column of ~dense_fraction n entries). Conductances uniform in
+//                 [0.1, 1), off-diagonals -conductance, diagonal 1 + the row's conductances:
+//                 symmetric, SPD, strictly diagonally dominant. Most rows have 2-6 entries
+//                 (mean ~4 + 2 dense_rows dense_fraction). Same matrix for any thread count.
+//                 rmat and circuit rows sum to 1 (A ones = ones): b = ones is a trivial
+//                 right-hand side for them.
 //
 // Bad parameters (n < 1, stencil not 7/27, peclet < 0 or not finite, unknown convection,
-// avg_row_length outside [1, n], exponent <= 1, unknown kind) throw BadInput naming the
-// generator and the parameter.
+// avg_row_length outside [1, n], exponent <= 1, rmat scale outside [0, 30] or edge_factor
+// < 1, circuit dense_rows outside [0, n] or dense_fraction outside [0, 1], unknown kind) throw
+// BadInput naming the generator and the parameter.
 #include <cstdint>
 #include <optional>
 
@@ -54,7 +76,7 @@ enum class ConvectionScheme { upwind, central };
 
 CsrMatrix<double> generate_matrix(const GeneratorSpec& spec);
 
-// The stencil of a grid kind (all but powerlaw: nullopt), its parameters checked (BadInput),
+// The stencil of a grid kind (powerlaw, rmat, circuit: nullopt), its parameters checked (BadInput),
 // for building a range of rows only (assemble_grid_rows, grid_entries_before).
 std::optional<GridStencil> grid_stencil_of(const GeneratorSpec& spec);
 // spec.convection as a scheme (BadInput naming the kind when it is neither upwind nor central).
@@ -67,5 +89,8 @@ CsrMatrix<double> generate_convdiff3d(int n, double peclet, ConvectionScheme sch
 CsrMatrix<double> generate_elasticity3d(int n);
 CsrMatrix<double> generate_powerlaw(int n, double avg_row_length, double exponent,
                                     std::uint64_t seed);
+CsrMatrix<double> generate_rmat(int scale, int edge_factor, std::uint64_t seed);
+CsrMatrix<double> generate_circuit(int n, int dense_rows, double dense_fraction,
+                                   std::uint64_t seed);
 
 }  // namespace spk

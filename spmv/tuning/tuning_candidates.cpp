@@ -125,6 +125,11 @@ CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& b
   return plan;
 }
 
+bool tries_shared_x(const SpmvOptions& winner) {
+  return (winner.format == Format::csr_vector || winner.format == Format::csr) &&
+         winner.threads_per_row >= 16;
+}
+
 std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner) {
   std::vector<SpmvOptions> variants;
   if (winner.format == Format::cusparse) return variants;
@@ -133,8 +138,10 @@ std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner) {
       winner.format == Format::csr_merge
           ? std::vector<GridShape>{GridShape::exact}
           : std::vector<GridShape>{GridShape::exact, GridShape::capped};
+  std::vector<XCache> caches = {XCache::ldg, XCache::texture};
+  if (tries_shared_x(winner)) caches.push_back(XCache::shared);
   for (const int block_size : {128, 256, 512})
-    for (const XCache cache : {XCache::ldg, XCache::texture})
+    for (const XCache cache : caches)
       for (const GridShape grid : grids) {
         SpmvOptions options = winner;
         options.block_size = block_size;

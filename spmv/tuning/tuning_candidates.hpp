@@ -22,7 +22,11 @@
 //   8. csr-scalar          skipped when the mean row is longer than 12 (one thread walks
 //                          the row: uncoalesced) or stddev/mean > 1 (warps wait on long rows).
 // Stage 2 (launch only: no conversion) on the stage-1 winner if it is a hand-written format:
-// block size {128, 256, 512} x x_cache {ldg, texture} x grid {exact, capped}.
+// block size {128, 256, 512} x x_cache {ldg, texture} x grid {exact, capped}, and x_cache
+// shared too when the winner is csr-vector with 16 or 32 threads per row (tries_shared_x: a
+// warp takes one or two rows, widths chosen for mean rows of ~24+ entries; seed 003 stages a
+// row's slice of x in shared memory for a warp per row. With narrower sub-warps the warp's
+// span covers 4+ rows, and rows of a few entries do not repay the copy of the tile).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,6 +51,9 @@ struct CandidatePlan {
 // base: the user's spmv options (max_ell_fill, hyb_width, cusparse_algorithm are kept).
 CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& base,
                                      std::size_t value_bytes, std::size_t device_memory_bytes);
+
+// Whether stage 2 tries x_cache: shared on `winner` (csr-vector, 16 or 32 threads per row).
+bool tries_shared_x(const SpmvOptions& winner);
 
 // Stage 2: launch variants of `winner` (itself excluded); empty for cusparse.
 std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner);

@@ -13,6 +13,7 @@
 #include "apps/config/config_loader.hpp"
 #include "apps/config/config_names.hpp"
 #include "spkrylov/errors.hpp"
+#include "tests/cpu/host_matrix_testing.hpp"
 
 namespace spk {
 namespace {
@@ -28,6 +29,10 @@ void expect_same_generator(const GeneratorSpec& a, const GeneratorSpec& b) {
   EXPECT_EQ(a.convection, b.convection);
   EXPECT_EQ(a.avg_row_length, b.avg_row_length);
   EXPECT_EQ(a.exponent, b.exponent);
+  EXPECT_EQ(a.scale, b.scale);
+  EXPECT_EQ(a.edge_factor, b.edge_factor);
+  EXPECT_EQ(a.dense_rows, b.dense_rows);
+  EXPECT_EQ(a.dense_fraction, b.dense_fraction);
   EXPECT_EQ(a.seed, b.seed);
 }
 
@@ -390,7 +395,7 @@ TEST(ConfigSchema, EveryEnumValueIsAccepted) {
         std::string(name));
   for (const Format format : all_formats())
     EXPECT_EQ(parse(base + "spmv: {format: " + to_string(format) + "}").spmv.format, format);
-  for (const char* cache : {"none", "ldg", "texture"})
+  for (const char* cache : {"none", "ldg", "texture", "shared"})
     EXPECT_EQ(to_string(parse(base + "spmv: {x_cache: " + cache + "}").spmv.x_cache),
               std::string(cache));
   for (const char* algorithm : {"alg1", "alg2", "default"})
@@ -578,7 +583,8 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: spmv.format: unknown value 'coo' (valid: csr, csr-scalar, csr-vector, "
             "aligned-csr, ellpack, ellpack-r, hyb, csr-merge, sell, cusparse, auto)");
   EXPECT_EQ(error("spmv: {x_cache: surface}"),
-            "run.yaml:2: spmv.x_cache: unknown value 'surface' (valid: none, ldg, texture)");
+            "run.yaml:2: spmv.x_cache: unknown value 'surface' (valid: none, ldg, texture, "
+            "shared)");
   EXPECT_EQ(error("spmv: {threads_per_row: 3}"),
             "run.yaml:2: spmv.threads_per_row: must be one of 0, 2, 4, 8, 16, 32, got '3'");
   for (const char* block : {"48", "16", "0", "2048", "-32"})
@@ -604,6 +610,54 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: compare[1].threads_per_row: must be one of 0, 2, 4, 8, 16, 32, got '5'");
 }
 
+// x_cache: shared is csr-vector's (and auto's); every other format refuses it at parse time,
+// at the x_cache key, or at a compare entry's format when the entry inherits it from spmv:.
+TEST(ConfigErrors, SharedXCacheOnlyWithCsrVector) {
+  const std::string base = kGenerated;
+  for (const char* format : {"csr", "csr-vector", "auto"})
+    EXPECT_EQ(parse(base + "spmv: {format: " + format + ", x_cache: shared}").spmv.x_cache,
+              XCache::shared);
+  for (const char* format :
+       {"csr-scalar", "aligned-csr", "ellpack", "ellpack-r", "hyb", "cusparse"}) {
+    SCOPED_TRACE(format);
+    EXPECT_EQ(parse_error(base + "spmv: {format: " + format + ", x_cache: shared}"),
+              std::string("run.yaml:2: spmv.x_cache: shared is not supported by format '") +
+                  format + "' (only csr and csr-vector stage x in shared memory)");
+  }
+  EXPECT_EQ(parse_error(base + "spmv: {x_cache: shared}\ncompare: [{}, {format: hyb}]\n"),
+            "run.yaml:3: compare[1].format: x_cache shared is not supported by format 'hyb' "
+            "(only csr and csr-vector stage x in shared memory)");
+  EXPECT_EQ(parse_error(base, {"spmv.format=ellpack", "spmv.x_cache=shared"}),
+            "--set spmv.x_cache=shared: spmv.x_cache: shared is not supported by format 'ellpack' "
+            "(only csr and csr-vector stage x in shared memory)");
+}
+
+TEST(SpmvOptionsCheck, SharedXCacheIsRefusedOutsideCsrVector) {
+  SpmvOptions options;
+  options.x_cache = XCache::shared;
+  for (const Format format : all_formats()) {
+    options.format = format;
+    SCOPED_TRACE(to_string(format));
+    const bool supported =
+        format == Format::csr || format == Format::csr_vector || format == Format::automatic;
+    EXPECT_EQ(x_cache_refusal(format, XCache::shared).empty(), supported);
+    if (supported) {
+      EXPECT_NO_THROW(validate_spmv_options(options));
+    } else {
+      test::expect_error<BadInput>([&] { validate_spmv_options(options); },
+                                   "spmv.x_cache: shared is not supported by format '" +
+                                       std::string(to_string(format)) + "'",
+                                   "csr-vector");
+    }
+    for (const XCache cache : {XCache::none, XCache::ldg, XCache::texture})
+      EXPECT_TRUE(x_cache_refusal(format, cache).empty());
+  }
+  EXPECT_EQ(parse_x_cache("shared"), XCache::shared);
+  EXPECT_EQ(std::string(to_string(XCache::shared)), "shared");
+  test::expect_error<BadInput>([] { parse_x_cache("smem"); }, "unknown x_cache 'smem'",
+                               "none, ldg, texture, shared");
+}
+
 TEST(ConfigErrors, BadGeneratorValues) {
   EXPECT_STARTS_WITH(parse_error("matrix: {generate: {kind: laplace}}\n"),
                      "run.yaml:1: matrix.generate.kind: unknown value 'laplace' (valid: poisson2d, "
@@ -623,6 +677,33 @@ TEST(ConfigErrors, BadGeneratorValues) {
             "run.yaml:1: matrix.generate.avg_row_length: must be >= 1, got '0.5'");
   EXPECT_STARTS_WITH(parse_error("matrix:\n  generate: {kind: powerlaw, n: 4}\n"),
                      "run.yaml:2: matrix.generate.n: powerlaw needs avg_row_length (8");
+  EXPECT_EQ(parse_error("matrix: {generate: {scale: 31}}\n"),
+            "run.yaml:1: matrix.generate.scale: must be an integer from 0 to 30, got '31'");
+  EXPECT_EQ(parse_error("matrix: {generate: {edge_factor: 0}}\n"),
+            "run.yaml:1: matrix.generate.edge_factor: must be an integer >= 1, got '0'");
+  EXPECT_EQ(parse_error("matrix: {generate: {dense_rows: -2}}\n"),
+            "run.yaml:1: matrix.generate.dense_rows: must be an integer >= 0, got '-2'");
+  EXPECT_EQ(parse_error("matrix: {generate: {dense_fraction: 1.5}}\n"),
+            "run.yaml:1: matrix.generate.dense_fraction: must be from 0 to 1, got '1.5'");
+  EXPECT_EQ(parse_error("matrix:\n  generate: {kind: circuit, n: 3}\n"),
+            "run.yaml:2: matrix.generate.n: circuit needs dense_rows (4) <= n (3)");
+  EXPECT_EQ(parse_error("matrix:\n  generate: {kind: circuit, n: 3, dense_rows: 5}\n"),
+            "run.yaml:2: matrix.generate.dense_rows: circuit needs dense_rows (5) <= n (3)");
+}
+
+TEST(ConfigSchema, GraphGeneratorKeysAreRead) {
+  const RunConfig rmat = parse("matrix: {generate: {kind: rmat, scale: 12, edge_factor: 8}}\n");
+  EXPECT_EQ(rmat.matrix.generate->kind, "rmat");
+  EXPECT_EQ(rmat.matrix.generate->scale, 12);
+  EXPECT_EQ(rmat.matrix.generate->edge_factor, 8);
+  const RunConfig circuit = parse(
+      "matrix: {generate: {kind: circuit, n: 5000, dense_rows: 3, dense_fraction: 0.02, "
+      "seed: 4}}\n");
+  EXPECT_EQ(circuit.matrix.generate->kind, "circuit");
+  EXPECT_EQ(circuit.matrix.generate->n, 5000);
+  EXPECT_EQ(circuit.matrix.generate->dense_rows, 3);
+  EXPECT_EQ(circuit.matrix.generate->dense_fraction, 0.02);
+  EXPECT_EQ(circuit.matrix.generate->seed, 4u);
 }
 
 TEST(ConfigErrors, MatrixNeedsExactlyOneSource) {
@@ -701,7 +782,8 @@ TEST(ConfigErrors, LineNumbersFollowTheFile) {
   // A block map's error points at the line of its key.
   EXPECT_EQ(parse_error("matrix:\n  generate:\n    - 1\n"),
             "run.yaml:2: matrix.generate: expected a map with keys kind, n, stencil, peclet, "
-            "convection, avg_row_length, exponent, seed, got a list");
+            "convection, avg_row_length, exponent, scale, edge_factor, dense_rows, ..., got a "
+            "list");  // the list is capped at 10 keys
 }
 
 TEST(ConfigErrors, LoadNamesTheFile) {
@@ -1093,6 +1175,10 @@ TEST(ConfigRoundTrip, GeneratorsAndRhsKinds) {
     config.matrix.generate->exponent = 1.01;
     config.matrix.generate->seed = 0;
     config.matrix.generate->stencil = 27;
+    config.matrix.generate->scale = 9;
+    config.matrix.generate->edge_factor = 3;
+    config.matrix.generate->dense_rows = 7;
+    config.matrix.generate->dense_fraction = 0.015;
     expect_round_trip(config);
   }
   for (const auto& kind : {RhsSpec::Kind::ones, RhsSpec::Kind::random}) {
@@ -1127,6 +1213,10 @@ TEST(ConfigRoundTrip, WritesEveryKey) {
                           "convection:",
                           "avg_row_length:",
                           "exponent:",
+                          "scale:",
+                          "edge_factor:",
+                          "dense_rows:",
+                          "dense_fraction:",
                           "seed:",
                           "rhs:",
                           "solver:",

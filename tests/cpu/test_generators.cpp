@@ -311,6 +311,142 @@ TEST(Generators, PowerlawExtremes) {
   EXPECT_EQ(compute_matrix_stats(nearly_dense).strictly_dominant_rows, 40);
 }
 
+// ---- rmat and circuit (graph Laplacians plus identity) ----------------------------------
+
+// Off-diagonals of a row are negative, the diagonal is 1 + the sum of their magnitudes.
+void expect_shifted_laplacian_rows(const CsrMatrix<double>& matrix, const std::string& name) {
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    double off_diagonal_sum = 0.0, diagonal = 0.0;
+    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
+      if (matrix.columns[k] == row) {
+        diagonal = matrix.values[k];
+      } else {
+        ASSERT_LT(matrix.values[k], 0.0) << name << " row " << row;
+        off_diagonal_sum -= matrix.values[k];
+      }
+    }
+    ASSERT_NEAR(diagonal, 1.0 + off_diagonal_sum, 1e-12 * (1.0 + off_diagonal_sum))
+        << name << " row " << row;
+  }
+}
+
+// Symmetric, every row strictly dominant with a positive diagonal (so SPD), the shape of a
+// shifted Laplacian, valid CSR.
+void expect_symmetric_dominant(const CsrMatrix<double>& matrix, const std::string& name) {
+  test::expect_valid_csr(matrix);
+  const MatrixStats stats = compute_matrix_stats(matrix);
+  EXPECT_TRUE(stats.structurally_symmetric) << name;
+  EXPECT_TRUE(stats.numerically_symmetric) << name;
+  EXPECT_EQ(stats.strictly_dominant_rows, matrix.rows) << name;
+  EXPECT_EQ(stats.zero_or_missing_diagonal, 0) << name;
+  expect_shifted_laplacian_rows(matrix, name);
+}
+
+TEST(Generators, RmatIsASymmetricDominantUnweightedLaplacianPlusIdentity) {
+  const CsrMatrix<double> matrix = generate_rmat(12, 16, 1);
+  EXPECT_EQ(matrix.rows, 4096);
+  EXPECT_EQ(matrix.cols, 4096);
+  expect_symmetric_dominant(matrix, "rmat 12");
+  for (index_t row = 0; row < matrix.rows; ++row)
+    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
+      ASSERT_EQ(matrix.values[k], matrix.columns[k] == row ? matrix.row_length(row) : -1.0)
+          << "row " << row << ": -1 off the diagonal, degree + 1 on it";
+  // At most 2 x 16 x 4096 directions of edges, fewer after merging duplicates and self-loops.
+  EXPECT_LT(matrix.nnz(), 4096 + 2 * 16 * 4096);
+  EXPECT_GT(matrix.nnz(), 4096 + 16 * 4096);
+}
+
+TEST(Generators, RmatRowLengthsAreSkewed) {
+  const MatrixStats stats = compute_matrix_stats(generate_rmat(16, 16, 3));
+  EXPECT_GT(stats.avg_row_length, 16.0);
+  EXPECT_LT(stats.avg_row_length, 33.0);
+  EXPECT_GT(stats.max_row_length, 50 * stats.avg_row_length);  // R-MAT hubs
+  EXPECT_GT(stats.row_length_variation, 2.0);
+  EXPECT_EQ(stats.min_row_length, 1);  // isolated vertices keep only their diagonal
+}
+
+TEST(Generators, RmatIsDeterministicSeedDependentAndThreadCountIndependent) {
+  const CsrMatrix<double> first = generate_rmat(10, 8, 42);
+  EXPECT_TRUE(same_matrix(first, generate_rmat(10, 8, 42)));
+  EXPECT_FALSE(same_matrix(first, generate_rmat(10, 8, 43)));
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const CsrMatrix<double> serial = generate_rmat(13, 4, 9);
+  omp_set_num_threads(3);
+  const CsrMatrix<double> parallel = generate_rmat(13, 4, 9);
+  omp_set_num_threads(threads);
+  EXPECT_TRUE(same_matrix(serial, parallel));
+}
+
+TEST(Generators, RmatTinyScales) {
+  const CsrMatrix<double> one = generate_rmat(0, 16, 1);  // one vertex: every edge a self-loop
+  EXPECT_EQ(one.rows, 1);
+  EXPECT_EQ(one.nnz(), 1);
+  EXPECT_EQ(one.values[0], 1.0);
+  const CsrMatrix<double> two = generate_rmat(1, 16, 1);
+  EXPECT_EQ(two.rows, 2);
+  expect_symmetric_dominant(two, "rmat 1");
+  EXPECT_EQ(two.nnz(), 4);  // 32 edges draw (0,1) or (1,0) at least once: [[2,-1],[-1,2]]
+  EXPECT_EQ(to_dense(two), (Dense{2.0, -1.0, -1.0, 2.0}));
+}
+
+TEST(Generators, RmatSmallIsPositiveDefinite) {
+  const CsrMatrix<double> matrix = generate_rmat(5, 4, 2);
+  EXPECT_TRUE(cholesky_succeeds(to_dense(matrix), matrix.rows));
+}
+
+TEST(Generators, CircuitIsSymmetricDominantWithShortRowsAndAFewDenseOnes) {
+  const int n = 200000;
+  const CsrMatrix<double> matrix = generate_circuit(n, 4, 0.05, 1);
+  EXPECT_EQ(matrix.rows, n);
+  expect_symmetric_dominant(matrix, "circuit");
+  index_t short_rows = 0, dense_rows = 0;
+  for (index_t row = 0; row < n; ++row) {
+    const index_t length = matrix.row_length(row);
+    if (length >= 2 && length <= 6) ++short_rows;
+    if (length > 1000) ++dense_rows;
+  }
+  EXPECT_GT(short_rows, 0.95 * n);  // netlist rows: diagonal, chain, local couplings, nets
+  EXPECT_EQ(dense_rows, 4);         // the power/ground nets
+  const MatrixStats stats = compute_matrix_stats(matrix);
+  EXPECT_NEAR(stats.max_row_length, 0.05 * n, 0.005 * n);  // a net touches ~5% of the nodes
+  EXPECT_NEAR(stats.avg_row_length, 4.0 + 2.0 * 4 * 0.05, 0.3);
+  // Local couplings stay within 64 columns of the diagonal, except the nets' columns.
+  for (index_t row = 0; row < n; row += 997) {
+    index_t far = 0;
+    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
+      if (std::abs(matrix.columns[k] - row) > 64) ++far;
+    EXPECT_LE(far, matrix.row_length(row) > 1000 ? matrix.row_length(row) : 4) << "row " << row;
+  }
+}
+
+TEST(Generators, CircuitIsDeterministicSeedDependentAndThreadCountIndependent) {
+  const CsrMatrix<double> first = generate_circuit(20000, 3, 0.02, 5);
+  EXPECT_TRUE(same_matrix(first, generate_circuit(20000, 3, 0.02, 5)));
+  EXPECT_FALSE(same_matrix(first, generate_circuit(20000, 3, 0.02, 6)));
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const CsrMatrix<double> serial = generate_circuit(30000, 5, 0.1, 9);
+  omp_set_num_threads(3);
+  const CsrMatrix<double> parallel = generate_circuit(30000, 5, 0.1, 9);
+  omp_set_num_threads(threads);
+  EXPECT_TRUE(same_matrix(serial, parallel));
+}
+
+TEST(Generators, CircuitExtremes) {
+  const CsrMatrix<double> one = generate_circuit(1, 1, 1.0, 1);  // the node is its own net
+  EXPECT_EQ(one.nnz(), 1);
+  EXPECT_EQ(one.values[0], 1.0);
+  const CsrMatrix<double> no_nets = generate_circuit(1000, 0, 0.5, 1);
+  expect_symmetric_dominant(no_nets, "circuit without nets");
+  EXPECT_LE(compute_matrix_stats(no_nets).max_row_length, 12);
+  const CsrMatrix<double> full_nets = generate_circuit(300, 2, 1.0, 1);  // nets touch every node
+  expect_symmetric_dominant(full_nets, "circuit, nets of every node");
+  EXPECT_EQ(compute_matrix_stats(full_nets).max_row_length, 300);
+  const CsrMatrix<double> small = generate_circuit(40, 2, 0.3, 4);
+  EXPECT_TRUE(cholesky_succeeds(to_dense(small), 40));
+}
+
 // ---- dispatch and bad parameters -----------------------------------------------------
 
 TEST(Generators, EveryListedKindGenerates) {
@@ -318,6 +454,7 @@ TEST(Generators, EveryListedKindGenerates) {
     GeneratorSpec spec;
     spec.kind = kind;
     spec.n = kind == "powerlaw" ? 200 : 4;
+    spec.scale = 6;  // rmat
     const CsrMatrix<double> matrix = generate_matrix(spec);
     test::expect_valid_csr(matrix);
     EXPECT_GT(matrix.nnz(), 0) << kind;
@@ -332,6 +469,16 @@ TEST(Generators, EveryListedKindGenerates) {
   spec.peclet = 3.0;
   EXPECT_TRUE(
       same_matrix(generate_matrix(spec), generate_convdiff2d(5, 3.0, ConvectionScheme::central)));
+  spec.kind = "rmat";
+  spec.scale = 7;
+  spec.edge_factor = 5;
+  spec.seed = 11;
+  EXPECT_TRUE(same_matrix(generate_matrix(spec), generate_rmat(7, 5, 11)));
+  spec.kind = "circuit";
+  spec.n = 500;
+  spec.dense_rows = 2;
+  spec.dense_fraction = 0.25;
+  EXPECT_TRUE(same_matrix(generate_matrix(spec), generate_circuit(500, 2, 0.25, 11)));
 }
 
 TEST(Generators, BadParametersThrowBadInputNamingThem) {
@@ -344,9 +491,13 @@ TEST(Generators, BadParametersThrowBadInputNamingThem) {
   expect_error<BadInput>([&] { generate_matrix(spec_with("poisson4d", 4)); },
                          "unknown generator kind 'poisson4d'", "poisson2d, poisson3d");
   for (const std::string& kind : generator_kinds())
-    for (int n : {0, -3})
-      expect_error<BadInput>([&] { generate_matrix(spec_with(kind, n)); }, kind,
+    for (int n : {0, -3}) {
+      if (kind == "rmat") continue;  // sized by scale, n is not used
+      GeneratorSpec spec = spec_with(kind, n);
+      spec.dense_rows = 0;  // circuit: n is checked first anyway
+      expect_error<BadInput>([&] { generate_matrix(spec); }, kind,
                              "n = " + std::to_string(n) + " must be at least 1");
+    }
   expect_error<BadInput>([] { generate_poisson3d(4, 9); }, "poisson3d: stencil = 9",
                          "expected 7 or 27");
   expect_error<BadInput>([] { generate_convdiff2d(4, -1.0, ConvectionScheme::upwind); },
@@ -369,6 +520,18 @@ TEST(Generators, BadParametersThrowBadInputNamingThem) {
   expect_error<BadInput>(
       [] { generate_powerlaw(100, 8.0, std::numeric_limits<double>::infinity(), 1); },
       "powerlaw: exponent", "");
+  expect_error<BadInput>([] { generate_rmat(-1, 16, 1); }, "rmat: scale = -1", "[0, 30]");
+  expect_error<BadInput>([] { generate_rmat(31, 16, 1); }, "rmat: scale = 31", "[0, 30]");
+  expect_error<BadInput>([] { generate_rmat(4, 0, 1); }, "rmat: edge_factor = 0",
+                         "must be at least 1");
+  expect_error<BadInput>([] { generate_circuit(4, 5, 0.1, 1); }, "circuit: dense_rows = 5",
+                         "must be in [0, n = 4]");
+  expect_error<BadInput>([] { generate_circuit(4, -1, 0.1, 1); }, "circuit: dense_rows = -1", "");
+  expect_error<BadInput>([] { generate_circuit(100, 2, 1.5, 1); }, "circuit: dense_fraction",
+                         "must be in [0, 1]");
+  expect_error<BadInput>(
+      [] { generate_circuit(100, 2, std::numeric_limits<double>::quiet_NaN(), 1); },
+      "circuit: dense_fraction", "must be in [0, 1]");
 }
 
 TEST(Generators, SizesPastThe32BitRangeAreRefusedBeforeAllocating) {
@@ -385,6 +548,13 @@ TEST(Generators, SizesPastThe32BitRangeAreRefusedBeforeAllocating) {
   expect_error<BadInput>([] { generate_elasticity3d(300); }, "elasticity3d n=300: nonzeros", "");
   expect_error<BadInput>([] { generate_powerlaw(2000000000, 8.0, 2.0, 1); },
                          "powerlaw n=2000000000", "exceeds the 32-bit index limit");
+  expect_error<BadInput>([] { generate_rmat(26, 32, 1); }, "rmat scale=26 edge_factor=32",
+                         "exceeds the 32-bit index limit");
+  expect_error<BadInput>([] { generate_circuit(500000000, 0, 0.0, 1); },
+                         "circuit n=500000000 dense_rows=0: expected nonzeros",
+                         "exceeds the 32-bit index limit");
+  expect_error<BadInput>([] { generate_circuit(100000000, 100, 1.0, 1); },
+                         "circuit n=100000000 dense_rows=100: expected nonzeros", "");
 }
 
 }  // namespace

@@ -409,6 +409,60 @@ TEST(TuningPrefilter, LaunchVariants) {
   EXPECT_NE(skipped.at("cusparse alg1").find("fp64 values only"), std::string::npos);
 }
 
+TEST(TuningPrefilter, SharedXIsTriedOnlyOnWarpPerRowCsrVector) {
+  const auto shared_count = [](const std::vector<SpmvOptions>& variants) {
+    return std::count_if(variants.begin(), variants.end(),
+                         [](const SpmvOptions& o) { return o.x_cache == XCache::shared; });
+  };
+  SpmvOptions warp_per_row;
+  warp_per_row.format = Format::csr_vector;
+  warp_per_row.threads_per_row = 32;
+  EXPECT_TRUE(tries_shared_x(warp_per_row));
+  const auto variants = launch_variants(warp_per_row);
+  EXPECT_EQ(variants.size(), 17u);  // 3 block sizes x 3 caches x 2 grids, minus the winner
+  EXPECT_EQ(shared_count(variants), 6);
+  for (const auto& variant : variants) {
+    EXPECT_EQ(variant.format, Format::csr_vector);
+    EXPECT_EQ(variant.threads_per_row, 32);
+  }
+  EXPECT_NE(std::find_if(variants.begin(), variants.end(),
+                         [](const SpmvOptions& o) {
+                           return candidate_label(o) == "csr-vector w=32 bs=512 shared capped";
+                         }),
+            variants.end());
+  SpmvOptions two_rows_a_warp = warp_per_row;
+  two_rows_a_warp.format = Format::csr;
+  two_rows_a_warp.threads_per_row = 16;
+  EXPECT_EQ(shared_count(launch_variants(two_rows_a_warp)), 6);
+  // Narrower sub-warps, other formats: no shared variant (the other formats refuse it).
+  for (const auto& [format, threads] :
+       std::vector<std::pair<Format, int>>{{Format::csr_vector, 8},
+                                           {Format::csr_vector, 2},
+                                           {Format::aligned_csr, 32},
+                                           {Format::csr_scalar, 0},
+                                           {Format::ellpack_r, 0},
+                                           {Format::hyb, 0}}) {
+    SpmvOptions winner;
+    winner.format = format;
+    winner.threads_per_row = threads;
+    SCOPED_TRACE(candidate_label(winner));
+    EXPECT_FALSE(tries_shared_x(winner));
+    EXPECT_EQ(shared_count(launch_variants(winner)), 0);
+  }
+}
+
+TEST(TuningPrefilter, LongRowsPlanWideSubWarpsThatTrySharedX) {
+  // Elasticity rows (81 entries inside): the rule's w = 16 and the w = 32 candidate both let
+  // stage 2 try the shared-memory x; 7-point rows (mean ~6) never plan such a width.
+  const auto shared_candidates = [](const CsrMatrix<double>& a) {
+    const RowStats shape = compute_row_stats(a.rows, a.cols, a.row_offsets);
+    const CandidatePlan plan = plan_format_candidates(shape, SpmvOptions{}, 8, eighty_gb);
+    return std::count_if(plan.formats.begin(), plan.formats.end(), tries_shared_x);
+  };
+  EXPECT_EQ(shared_candidates(generate_elasticity3d(8)), 2);
+  EXPECT_EQ(shared_candidates(generate_poisson3d(10, 7)), 0);
+}
+
 // ---------------------------------------------------------------- choice, injected timings
 
 // Times come from a table by label; each call costs `cost_ms` of fake wall-clock time.

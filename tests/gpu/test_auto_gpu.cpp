@@ -17,6 +17,7 @@
 #include "spmv/registry.hpp"
 #include "spmv/tuning/tuning_cache.hpp"
 #include "spmv/tuning/tuning_candidates.hpp"
+#include "tests/cpu/host_matrix_testing.hpp"
 #include "tests/gpu/spmv_test_support.hpp"
 
 namespace spk {
@@ -108,6 +109,32 @@ TEST(LaunchVariants, SinglePrecisionCappedGrid) {
   }
 }
 
+// Stage 2 on a csr-vector winner of 32 (and 16) threads per row adds x_cache: shared, switched
+// to and from by set_launch on the same backend.
+TEST(LaunchVariants, CsrVectorWarpPerRowUnderEveryLaunchWithSharedX) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(780);
+  for (const NamedMatrix& entry : launch_matrices(rng)) {
+    const CsrMatrix<double> matrix = test::with_random_values(entry.matrix, rng);
+    const double tolerance = test::spmv_tolerance<double>(test::max_row_length(matrix));
+    for (const int threads : {16, 32}) {
+      SpmvOptions base;
+      base.format = Format::csr_vector;
+      base.threads_per_row = threads;
+      const auto backend = make_spmv_backend(matrix, base, stream.get());
+      std::vector<SpmvOptions> launches = launch_variants(base);
+      launches.push_back(base);
+      for (const SpmvOptions& launch : launches) {
+        SCOPED_TRACE(entry.name + ": " + candidate_label(launch));
+        backend->set_launch(launch);
+        EXPECT_EQ(backend->name(), std::string("csr-vector/") + to_string(launch.x_cache));
+        EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), tolerance);
+      }
+    }
+  }
+}
+
 TEST(LaunchVariants, InvalidLaunchIsRefusedAndChangesNothing) {
   SPK_REQUIRE_GPU_OR_SKIP();
   test::TestStream stream;
@@ -119,6 +146,12 @@ TEST(LaunchVariants, InvalidLaunchIsRefusedAndChangesNothing) {
   SpmvOptions bad = options;
   bad.block_size = 100;
   EXPECT_THROW(backend->set_launch(bad), BadInput);
+  EXPECT_EQ(backend->name(), "ellpack-r/ldg");
+  EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
+  SpmvOptions shared = options;  // ellpack-r has no shared-memory x
+  shared.x_cache = XCache::shared;
+  test::expect_error<BadInput>([&] { backend->set_launch(shared); },
+                               "spmv.x_cache: shared is not supported by format 'ellpack-r'", "");
   EXPECT_EQ(backend->name(), "ellpack-r/ldg");
   EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
 }

@@ -133,6 +133,8 @@ TEST_P(CsrSpmv, GeneratorMatrices) {
   expect_matches_reference(generate_elasticity3d(5), "elasticity3d n=5");
   expect_matches_reference(generate_powerlaw(3000, 8.0, 1.5, 7), "powerlaw heavy tail");
   expect_matches_reference(generate_powerlaw(3000, 30.0, 3.0, 8), "powerlaw mean 30");
+  expect_matches_reference(generate_rmat(11, 16, 3), "rmat scale 11");
+  expect_matches_reference(generate_circuit(20000, 3, 0.05, 2), "circuit 20000 rows");
 }
 
 TEST_P(CsrSpmv, SharedMatrices) {
@@ -369,6 +371,7 @@ std::vector<BackendCase> all_cases() {
                               Format::csr_merge, Format::cusparse})
     for (XCache cache : {XCache::none, XCache::ldg, XCache::texture})
       cases.push_back({format, cache});
+  cases.push_back({Format::csr_vector, XCache::shared});  // the others refuse it
   return cases;
 }
 
@@ -381,7 +384,7 @@ TEST(CsrFamilyRegistry, CsrIsAnAliasOfCsrVector) {
   const CsrMatrix<double> matrix = generate_powerlaw(2000, 20.0, 2.5, 9);
   SpmvOptions options;
   options.format = Format::csr;
-  for (XCache cache : {XCache::none, XCache::ldg, XCache::texture}) {
+  for (XCache cache : {XCache::none, XCache::ldg, XCache::texture, XCache::shared}) {
     options.x_cache = cache;
     const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
     EXPECT_EQ(backend->name(), std::string("csr-vector/") + to_string(cache));
@@ -410,7 +413,7 @@ TEST(CsrVectorLongRows, SplitIsReportedCountedAndCorrect) {
   const int threads = csr_vector_threads_per_row(matrix.rows, matrix.nnz(), 0, sizeof(double));
   const CsrLongRows split = find_long_rows(matrix.row_offsets, csr_vector_long_row_length(threads));
   ASSERT_GE(split.rows.size(), 3u);
-  for (XCache cache : {XCache::none, XCache::ldg, XCache::texture}) {
+  for (XCache cache : {XCache::none, XCache::ldg, XCache::texture, XCache::shared}) {
     SpmvOptions options;
     options.format = Format::csr_vector;
     options.x_cache = cache;
@@ -492,6 +495,222 @@ TEST(CsrFamilyOptions, BadOptionsAreRefusedWithOneLine) {
   options.cusparse_algorithm = "alg3";
   test::expect_error<BadInput>([&] { make_spmv_backend<double>(matrix, options, stream.get()); },
                                "cusparse: spmv.cusparse_algorithm = 'alg3'", "alg1, alg2, default");
+  // x_cache: shared only exists for csr-vector: the other CSR formats refuse it at the factory
+  // and at set_launch, naming the format and the key.
+  for (const Format format : {Format::csr_scalar, Format::aligned_csr, Format::cusparse}) {
+    SpmvOptions shared;
+    shared.format = format;
+    shared.x_cache = XCache::shared;
+    const std::string prefix =
+        std::string("spmv.x_cache: shared is not supported by format '") + to_string(format) + "'";
+    test::expect_error<BadInput>([&] { make_spmv_backend<double>(matrix, shared, stream.get()); },
+                                 prefix, "csr-vector");
+    SpmvOptions plain = shared;
+    plain.x_cache = XCache::ldg;
+    const auto backend = make_spmv_backend<double>(matrix, plain, stream.get());
+    test::expect_error<BadInput>([&] { backend->set_launch(shared); }, prefix, "csr-vector");
+  }
+}
+
+// ---- csr-vector with x_cache: shared (shared_x_tile.cuh) ---------------------------------
+
+// Rows in groups of 32 of one kind each, so that the warps of every width (32 / w rows a warp)
+// see spans that fit the 1024-value tile and spans that do not:
+//   banded        columns within 200 of the group's first row: the tile path
+//   span 1024     columns c0 and c0 + 1023 (plus a few between): exactly the tile
+//   span 1025     columns c0 and c0 + 1024: one past the tile, the __ldg path
+//   wide          columns anywhere in [0, cols): the __ldg path
+//   empty         no entries
+//   long          100 to 1500 entries within 3000 columns: past the long-row threshold for
+//                 narrow sub-warps (the long-row passes read x through __ldg)
+CsrMatrix<double> span_test_matrix(index_t rows, index_t cols, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  CsrMatrix<double> matrix;
+  matrix.rows = rows;
+  matrix.cols = cols;
+  matrix.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
+  const auto random_in = [&](index_t low, index_t high) {  // [low, high)
+    return std::uniform_int_distribution<index_t>(low, high - 1)(rng);
+  };
+  for (index_t row = 0; row < rows; ++row) {
+    const index_t group_start = row / 32 * 32;
+    std::vector<index_t> columns;
+    const index_t base = std::min(group_start, cols - 3001);
+    switch ((row / 32) % 6) {
+      case 0:
+        for (index_t k = random_in(1, 65); k > 0; --k)
+          columns.push_back(random_in(base, base + 200));
+        break;
+      case 1:
+        columns = {base, base + 1023};
+        for (index_t k = random_in(0, 40); k > 0; --k)
+          columns.push_back(random_in(base, base + 1024));
+        break;
+      case 2: columns = {base + random_in(0, 2), base + 1024 + random_in(0, 2)}; break;
+      case 3:
+        for (index_t k = random_in(2, 41); k > 0; --k) columns.push_back(random_in(0, cols));
+        break;
+      case 4: break;
+      default:
+        for (index_t k = random_in(100, 1501); k > 0; --k)
+          columns.push_back(random_in(base, base + 3000));
+    }
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    for (const index_t column : columns) {
+      matrix.columns.push_back(column);
+      matrix.values.push_back(unit(rng));
+    }
+    matrix.row_offsets[row + 1] = matrix.nnz();
+  }
+  return matrix;
+}
+
+template <class T>
+void expect_shared_x_matches_reference(const CsrMatrix<double>& source, const SpmvOptions& options,
+                                       std::mt19937_64& rng, const test::TestStream& stream) {
+  const CsrMatrix<T> matrix = convert_values<T>(source);
+  const auto backend = make_spmv_backend<T>(matrix, options, stream.get());
+  EXPECT_EQ(backend->name(), "csr-vector/shared");
+  const double tolerance = test::spmv_tolerance<T>(test::max_row_length(matrix));
+  EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), tolerance);
+  test::expect_scaled_products_match(*backend, matrix, rng, stream);
+}
+
+TEST(CsrVectorSharedX, TiledAndGlobalSpansAtEveryWidthAndBlockSize) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(31);
+  const CsrMatrix<double> matrix = span_test_matrix(6000, 9000, rng);
+  for (const int threads : {2, 4, 8, 16, 32})
+    for (const int block_size : {32, 256, 1024}) {
+      SCOPED_TRACE("threads_per_row " + std::to_string(threads) + ", block_size " +
+                   std::to_string(block_size));
+      SpmvOptions options;
+      options.format = Format::csr_vector;
+      options.x_cache = XCache::shared;
+      options.threads_per_row = threads;
+      options.block_size = block_size;
+      expect_shared_x_matches_reference<float>(matrix, options, rng, stream);
+      expect_shared_x_matches_reference<double>(matrix, options, rng, stream);
+      options.grid = GridShape::capped;  // the grid-stride loop moves whole warps
+      expect_shared_x_matches_reference<double>(matrix, options, rng, stream);
+    }
+}
+
+// The tile holds at most 1024 values per warp, fewer (a multiple of 32) when the block's warps
+// would not fit the device's shared memory; details() reports it.
+TEST(CsrVectorSharedX, TileCapacityIsReported) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  SpmvOptions options;
+  options.format = Format::csr_vector;
+  options.x_cache = XCache::shared;
+  for (const int block_size : {32, 256, 1024}) {
+    options.block_size = block_size;
+    const auto backend = make_spmv_backend<double>(generate_poisson2d(30), options, stream.get());
+    const std::string tile = detail(*backend, "x_tile");
+    SCOPED_TRACE(tile);
+    const unsigned long values = std::stoul(tile);
+    EXPECT_GT(values, 0u);
+    EXPECT_LE(values, 1024u);
+    EXPECT_EQ(values % 32, 0u);
+    if (block_size <= 256) {
+      EXPECT_EQ(values, 1024u);  // 64 KB for 8 warps of doubles: every GPU since Volta
+    }
+  }
+  options.x_cache = XCache::ldg;
+  const auto plain = make_spmv_backend<double>(generate_poisson2d(30), options, stream.get());
+  EXPECT_EQ(detail(*plain, "x_tile"), "<missing x_tile>");
+}
+
+// Device arrays need not have sorted columns: the first and last entries then only choose the
+// window, and entries outside it are read from global memory.
+TEST(CsrVectorSharedX, UnsortedColumnsWithinRows) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(32);
+  CsrMatrix<double> matrix = span_test_matrix(3000, 6000, rng);
+  for (index_t row = 0; row < matrix.rows; ++row) {
+    const auto begin = static_cast<std::size_t>(matrix.row_offsets[row]);
+    const auto end = static_cast<std::size_t>(matrix.row_offsets[row + 1]);
+    std::vector<std::size_t> order(end - begin);
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<index_t> columns;
+    std::vector<double> values;
+    for (const std::size_t k : order) {
+      columns.push_back(matrix.columns[k]);
+      values.push_back(matrix.values[k]);
+    }
+    std::copy(columns.begin(), columns.end(),
+              matrix.columns.begin() + static_cast<std::ptrdiff_t>(begin));
+    std::copy(values.begin(), values.end(),
+              matrix.values.begin() + static_cast<std::ptrdiff_t>(begin));
+  }
+  for (const int threads : {4, 32}) {
+    SpmvOptions options;
+    options.format = Format::csr_vector;
+    options.x_cache = XCache::shared;
+    options.threads_per_row = threads;
+    SCOPED_TRACE("threads_per_row " + std::to_string(threads));
+    expect_shared_x_matches_reference<double>(matrix, options, rng, stream);
+    expect_shared_x_matches_reference<float>(matrix, options, rng, stream);
+  }
+}
+
+TEST(CsrVectorSharedX, IrregularMatrices) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(33);
+  const std::vector<std::pair<std::string, CsrMatrix<double>>> matrices = {
+      {"powerlaw 200k rows", generate_powerlaw(200000, 8.0, 1.8, 3)},
+      {"rmat scale 15", generate_rmat(15, 16, 4)},
+      {"circuit 300k rows", generate_circuit(300000, 4, 0.05, 5)},
+      {"poisson2d n=300 (tiled)", generate_poisson2d(300)},
+      {"elasticity3d n=10 (tiled with 32 threads)", generate_elasticity3d(10)}};
+  for (const auto& [name, matrix] : matrices)
+    for (const int threads : {0, 16, 32}) {
+      SCOPED_TRACE(name + ", threads_per_row " + std::to_string(threads));
+      SpmvOptions options;
+      options.format = Format::csr_vector;
+      options.x_cache = XCache::shared;
+      options.threads_per_row = threads;
+      expect_shared_x_matches_reference<double>(matrix, options, rng, stream);
+      expect_shared_x_matches_reference<float>(matrix, options, rng, stream);
+    }
+}
+
+// A solver captures its iteration in a CUDA graph: the shared-x launch (dynamic shared memory
+// past 48 KB) must be capturable, from a backend's very first apply on.
+TEST(CsrVectorSharedX, ApplyIsCapturableInACudaGraph) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::TestStream stream;
+  std::mt19937_64 rng(34);
+  const CsrMatrix<double> matrix = test::with_random_values(generate_poisson3d(20, 27), rng);
+  SpmvOptions options;
+  options.format = Format::csr_vector;
+  options.x_cache = XCache::shared;
+  options.threads_per_row = 32;
+  const auto backend = make_spmv_backend<double>(matrix, options, stream.get());
+  const auto n = static_cast<std::size_t>(matrix.rows);
+  const std::vector<double> x = test::random_values<double>(n, rng);
+  DeviceBuffer<double> x_device(x, "test x");
+  DeviceBuffer<double> y_device(n, "test y");
+  SPK_CUDA_CHECK(cudaMemsetAsync(y_device.data(), 0xFF, n * sizeof(double), stream.get()));
+  cudaGraph_t graph = nullptr;
+  SPK_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
+  backend->apply(x_device.data(), y_device.data());
+  SPK_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+  cudaGraphExec_t executable = nullptr;
+  SPK_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
+  SPK_CUDA_CHECK(cudaGraphLaunch(executable, stream.get()));
+  stream.synchronize();
+  SPK_CUDA_CHECK(cudaGraphExecDestroy(executable));
+  SPK_CUDA_CHECK(cudaGraphDestroy(graph));
+  std::vector<double> expected(n);
+  reference_spmv(matrix, x.data(), expected.data());
+  EXPECT_LT(test::relative_error(y_device.to_host(), expected), 1e-12);
 }
 
 }  // namespace

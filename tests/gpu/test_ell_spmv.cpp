@@ -21,6 +21,7 @@
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/registry.hpp"
+#include "tests/cpu/host_matrix_testing.hpp"
 #include "tests/gpu/spmv_test_support.hpp"
 
 namespace spk {
@@ -526,6 +527,25 @@ TEST(EllRefusal, EllpackRefusesExcessiveFillThroughTheRegistry) {
   for (const double bad : {0.5, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
     options.max_ell_fill = bad;
     EXPECT_THROW((void)make_spmv_backend(generate_poisson2d(5), options, nullptr), BadInput);
+  }
+}
+
+// x_cache: shared is csr-vector's: the ELL family refuses it with one line naming the format
+// and the key, before any conversion, in both precisions.
+TEST(EllRefusal, SharedXCacheIsRefused) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> matrix = generate_poisson2d(8);
+  for (const Format format : {Format::ellpack, Format::ellpack_r, Format::hyb}) {
+    SpmvOptions options;
+    options.format = format;
+    options.x_cache = XCache::shared;
+    const std::string prefix =
+        std::string("spmv.x_cache: shared is not supported by format '") + to_string(format) + "'";
+    test::expect_error<BadInput>([&] { (void)make_spmv_backend(matrix, options, nullptr); }, prefix,
+                                 "csr-vector");
+    test::expect_error<BadInput>(
+        [&] { (void)make_spmv_backend(convert_values<float>(matrix), options, nullptr); }, prefix,
+        "csr-vector");
   }
 }
 
