@@ -1,156 +1,146 @@
-// csr-merge: a load-balanced CSR SpMV on the merge path (Merrill & Garland, "Merge-based
-// parallel sparse matrix-vector multiplication", SC'16). The algorithm and its CPU reference:
-// merge_path.hpp; this file holds the kernels and the backend.
+// `csr-merge`: CSR SpMV by merge path (D. Merrill, M. Garland, "Merge-based parallel sparse
+// matrix-vector multiplication", SC'16; ../shared/notes/anchors-performance-kernels.md,
+// section 2). Every thread gets the same number of path items (rows + nonzeros), whatever the
+// row lengths: no warp waits on one long row, and a row of 100k entries is spread over many
+// blocks.
 //
-// Layout: plain CSR, copied unchanged on the device (DeviceCsrPattern; values in CSR order,
-// held by HandWrittenBackend): no conversion. The partition is not stored: each thread finds
-// its start on the path by a binary search over the row offsets at every launch.
-// Thread mapping: thread t of the grid takes path items [t ipt, (t + 1) ipt) (rows + nnz
-// items; ipt = 4, 8 or 16 items per thread, a compiled list chosen from the mean row length:
-// 4 below 4 nonzeros a row, 16 above 24, else 8), so every thread does the same work however
-// long the rows; one thread reads its nonzeros in order. Rows that span threads are combined
-// in shared memory within the block, then across blocks by a fixup kernel of one thread per
-// block, each in a fixed order: no atomics, the same bits every run (merge_path.hpp). The grid
-// is the partition: always ceil(threads / block_size) blocks (spmv.grid does not apply).
-// x is read through spmv.x_cache (none | ldg | texture).
-// Byte model: the CSR model (device_csr.hpp) plus the blocks' heads and carries, written once
-// and read once.
+// Layout: plain CSR, used as it is (DeviceCsrPattern: row offsets and columns; values in CSR
+// order, of the solver's type or fp32 (spmv.matrix_values), held by HandWrittenBackend;
+// update_values copies them, no slot map). Kept besides:
+// the partition of the path, one start coordinate (row, nonzero) per tile (merge_path.hpp),
+// computed on the device by a small search kernel when the first SpMV runs with a given block
+// size (and again only when spmv.block_size changes), and one carry slot (row, partial) per
+// tile. Both are allocated at setup for the smallest block (32 threads), so no SpMV allocates
+// and every SpMV can be captured in a CUDA graph.
+//
+// Thread mapping (csr_merge_kernels.cuh): a tile = a block of spmv.block_size threads x
+// merge_items_per_thread<T>() path items (5 for double, 7 for float: 1280 or 1792 items at
+// 256 threads). The block stages the tile's products value * x[col] and its row ends in shared
+// memory with coalesced loads, each thread finds its start by a binary search of its diagonal
+// in shared memory and walks its items; a warp-shuffle reduce-by-row scan across the block
+// hands partial row sums from thread to thread. A row still open at the tile's end leaves a
+// carry (row, partial) in the tile's own slot; a second small kernel adds each run of carries,
+// in tile order, to its row (times alpha). No atomics: y is bitwise the same run to run
+// (for a given block size). spmv.grid capped: fewer blocks, each looping over tiles.
+// Path positions are 64-bit (rows + nnz may pass 2^31); indices stay 32-bit.
+//
+// bytes_per_spmv = CSR minimal (csr_bytes_per_spmv: nnz x (sizeof(T) + 4) + (rows + 1) x 4 +
+//                  cols x sizeof(T) + rows x sizeof(T))
+//                + (tiles + 1) x 8            the tile start coordinates
+//                + tiles x 2 (4 + sizeof(T))  the carries, written and read back
+// device_bytes   = CSR pattern + values + partition and carries (at their 32-thread size).
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
+#include "spmv/base/device_buffer.hpp"
+#include "spmv/formats/csr_merge_kernels.cuh"
+#include "spmv/formats/csr_merge_partition.hpp"
 #include "spmv/formats/device_csr.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/merge_path.hpp"
 
 namespace spk {
 
+void fill_merge_tile_starts(const index_t* row_offsets, index_t rows, index_t nnz,
+                            std::int64_t tile_items, MergeCoordinate* starts, cudaStream_t stream) {
+  const std::int64_t path_items = std::int64_t{rows} + nnz;
+  if (path_items == 0) return;
+  const std::int64_t tiles = merge_tiles(path_items, tile_items);
+  csr_merge_kernels::
+      merge_tile_starts_kernel<<<setup_grid(tiles + 1), kSetupBlockSize, 0, stream>>>(
+          tiles, tile_items, rows, nnz, row_offsets, starts);
+  SPK_CHECK_LAUNCH("merge_tile_starts_kernel");
+}
+
 namespace {
 
-// Step 1 (each thread's walk) and step 2 (the block's combine) of merge_path.hpp.
-template <int ItemsPerThread, class Value, class T, class Reader, class Output>
-__global__ void __launch_bounds__(max_block_size)
-    csr_merge_kernel(index_t rows, index_t nnz, std::int64_t threads,
-                     const index_t* __restrict__ row_offsets, const index_t* __restrict__ columns,
-                     const Value* __restrict__ values, Reader x, Output output, T* __restrict__ y,
-                     MergeCarry<T>* __restrict__ block_heads,
-                     MergeCarry<T>* __restrict__ block_carries) {
-  __shared__ MergeCarry<T> heads[max_block_size];
-  __shared__ MergeCarry<T> carries[max_block_size];
-  const int local = static_cast<int>(threadIdx.x);
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
-  const std::int64_t t = first + local;
-  const auto complete = [&](index_t row, T sum) { output.store(y + row, sum); };
-  // Each thread's start on the path; its end is the next thread's start (a shuffle; the
-  // warp's last lane searches its own). Threads past the path take an empty range.
-  const std::int64_t path = static_cast<std::int64_t>(rows) + nnz;
-  const std::int64_t begin = t * ItemsPerThread < path ? t * ItemsPerThread : path;
-  const std::int64_t next = begin + ItemsPerThread < path ? begin + ItemsPerThread : path;
-  const MergeCoordinate start = merge_path_search(begin, rows, nnz, row_offsets + 1);
-  MergeCoordinate end;
-  end.row = __shfl_down_sync(0xffffffffu, start.row, 1);
-  end.nonzero = __shfl_down_sync(0xffffffffu, start.nonzero, 1);
-  if (local % 32 == 31) end = merge_path_search(next, rows, nnz, row_offsets + 1);
-  MergeCarry<T> head{-1, T(0)}, carry{-1, T(0)};
-  if (t < threads)
-    merge_path_walk<ItemsPerThread, T>(
-        start, end, rows, row_offsets,
-        [&](index_t k) { return static_cast<T>(values[k]) * x.load(columns[k]); }, complete, head,
-        carry);
-  heads[local] = head;
-  carries[local] = carry;
-  if (local == 0) block_heads[blockIdx.x] = MergeCarry<T>{-1, T(0)};
-  __syncthreads();
-  merge_block_combine<T>(local, static_cast<int>(blockDim.x), first, ItemsPerThread, row_offsets,
-                         heads, carries, complete, block_heads + blockIdx.x,
-                         block_carries + blockIdx.x);
-}
-
-// Step 3: a thread per block.
-template <class T, class Output>
-__global__ void __launch_bounds__(256)
-    csr_merge_fixup_kernel(std::int64_t blocks, int block_threads, int items_per_thread,
-                           const index_t* __restrict__ row_offsets,
-                           const MergeCarry<T>* __restrict__ block_heads,
-                           const MergeCarry<T>* __restrict__ block_carries, Output output,
-                           T* __restrict__ y) {
-  const std::int64_t block = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (block >= blocks) return;
-  merge_block_fixup<T>(block, block_threads, items_per_thread, row_offsets, block_heads,
-                       block_carries, [&](index_t row, T sum) { output.store(y + row, sum); });
-}
-
-int merge_items_per_thread(index_t rows, index_t nnz) {
-  const double mean = rows == 0 ? 0.0 : static_cast<double>(nnz) / rows;
-  return mean < 4.0 ? 4 : (mean > 24.0 ? 16 : 8);
-}
+constexpr int smallest_block = 32;
 
 template <class T, class Value = T>
 class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
  public:
+  static constexpr int items_per_thread = merge_items_per_thread<T>();
+
   CsrMerge(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : HandWrittenBackend<T, Value, CsrMerge<T, Value>>(
             Format::csr_merge, matrix, options, stream,
             DeviceValues<Value>(matrix.values, matrix.nnz, "csr-merge values", stream)),
         pattern_(matrix, to_string(Format::csr_merge), stream),
-        items_per_thread_(merge_items_per_thread(matrix.rows, matrix.nnz)),
-        threads_(merge_path_threads(matrix.rows, matrix.nnz, items_per_thread_)),
-        // Sized for the smallest block (32 threads): set_launch may change the block size.
-        block_heads_(static_cast<std::size_t>((threads_ + 31) / 32), "csr-merge block heads"),
-        block_carries_(static_cast<std::size_t>((threads_ + 31) / 32), "csr-merge block carries") {}
+        path_items_(std::int64_t{matrix.rows} + matrix.nnz),
+        tile_starts_(static_cast<std::size_t>(tiles_for(smallest_block)) + 1,
+                     "csr-merge tile starts"),
+        carry_rows_(static_cast<std::size_t>(tiles_for(smallest_block)), "csr-merge carry rows"),
+        carry_sums_(static_cast<std::size_t>(tiles_for(smallest_block)), "csr-merge carry sums") {
+    partition(this->launch().block_size());
+  }
 
   template <class Reader, class Output>
   void multiply(Reader x, Output output, T* y) const {
-    const int block_size = this->launch().block_size();
-    const std::int64_t blocks = (threads_ + block_size - 1) / block_size;
-    const cudaStream_t stream = this->stream();
-    switch (items_per_thread_) {  // the compiled list
-      case 4: walk<4>(x, output, y, blocks); break;
-      case 16: walk<16>(x, output, y, blocks); break;
-      default: walk<8>(x, output, y, blocks); break;
-    }
-    if (blocks < 2) return;  // one block: every row was written inside it
-    constexpr int fixup_block = 256;
-    csr_merge_fixup_kernel<<<static_cast<unsigned int>((blocks + fixup_block - 1) / fixup_block),
-                             fixup_block, 0, stream>>>(blocks, block_size, items_per_thread_,
-                                                       pattern_.row_offsets(), block_heads_.data(),
-                                                       block_carries_.data(), output, y);
+    const KernelLaunch& launch = this->launch();
+    const int block_size = launch.block_size();
+    if (block_size != partition_block_size_) partition(block_size);
+    const std::int64_t tiles = tiles_for(block_size);
+    const unsigned int blocks = launch.blocks(tiles * block_size);
+    const std::size_t shared_bytes =
+        static_cast<std::size_t>(block_size) * items_per_thread * sizeof(T) + sizeof(T);
+    with_block_class(block_size, [&](auto block_class) {
+      constexpr int max_threads = decltype(block_class)::value;
+      csr_merge_kernels::csr_merge_kernel<max_threads, items_per_thread>
+          <<<blocks, block_size, shared_bytes, this->stream()>>>(
+              tiles, tile_starts_.data(), pattern_.row_offsets(), pattern_.columns(),
+              this->values(), x, output, y, carry_rows_.data(), carry_sums_.data());
+      SPK_CHECK_LAUNCH("csr_merge_kernel");
+    });
+    if (tiles < 2) return;  // the last tile's carry is past the last row
+    csr_merge_kernels::
+        csr_merge_fixup_kernel<<<setup_grid(tiles), kSetupBlockSize, 0, this->stream()>>>(
+            tiles, this->rows(), carry_rows_.data(), carry_sums_.data(), output, y);
     SPK_CHECK_LAUNCH("csr_merge_fixup_kernel");
   }
 
   std::size_t device_bytes() const override {
-    return pattern_.device_bytes() + this->values_device_bytes() + block_heads_.bytes() +
-           block_carries_.bytes();
+    return pattern_.device_bytes() + this->values_device_bytes() + tile_starts_.bytes() +
+           carry_rows_.bytes() + carry_sums_.bytes();
   }
-  // The CSR model plus each launched block's head and carry, written once and read once.
   std::size_t bytes_per_spmv() const override {
-    const std::int64_t blocks =
-        (threads_ + this->launch().block_size() - 1) / this->launch().block_size();
+    const auto tiles = static_cast<std::size_t>(tiles_for(this->launch().block_size()));
     return pattern_.bytes_per_spmv(sizeof(Value), sizeof(T)) +
-           4 * static_cast<std::size_t>(blocks) * sizeof(MergeCarry<T>);
+           (tiles + 1) * sizeof(MergeCoordinate) + tiles * 2 * (sizeof(index_t) + sizeof(T));
   }
 
  private:
-  template <int ItemsPerThread, class Reader, class Output>
-  void walk(Reader x, Output output, T* y, std::int64_t blocks) const {
-    csr_merge_kernel<ItemsPerThread>
-        <<<static_cast<unsigned int>(blocks), this->launch().block_size(), 0, this->stream()>>>(
-            this->rows(), this->nnz(), threads_, pattern_.row_offsets(), pattern_.columns(),
-            this->values(), x, output, y, block_heads_.data(), block_carries_.data());
-    SPK_CHECK_LAUNCH("csr_merge_kernel");
+  std::int64_t tiles_for(int block_size) const {
+    return merge_tiles(path_items_, std::int64_t{block_size} * items_per_thread);
+  }
+
+  // The tile start coordinates for `block_size` threads a tile, on the backend's stream.
+  void partition(int block_size) const {
+    fill_merge_tile_starts(pattern_.row_offsets(), this->rows(), this->nnz(),
+                           std::int64_t{block_size} * items_per_thread, tile_starts_.data(),
+                           this->stream());
+    partition_block_size_ = block_size;
   }
 
   typename HandWrittenBackend<T, Value, CsrMerge<T, Value>>::Details format_details()
       const override {
-    return {{"items_per_thread", std::to_string(items_per_thread_)},
-            {"path_threads", std::to_string(threads_)},
-            {"partition", "merge path, searched per launch; spmv.grid does not apply"}};
+    const int block_size = this->launch().block_size();
+    return {{"items_per_thread", std::to_string(items_per_thread)},
+            {"tile_items", std::to_string(block_size * items_per_thread)},
+            {"path_items", std::to_string(path_items_)},
+            {"tiles", std::to_string(tiles_for(block_size))},
+            {"carry_fixup", "per-tile carry slots, summed in tile order (deterministic)"}};
   }
 
   DeviceCsrPattern pattern_;
-  int items_per_thread_;
-  std::int64_t threads_;
-  mutable DeviceBuffer<MergeCarry<T>> block_heads_;
-  mutable DeviceBuffer<MergeCarry<T>> block_carries_;
+  std::int64_t path_items_;
+  // The partition for partition_block_size_ threads a tile; redone when the launch changes
+  // (mutable: multiply is const, the partition a cache of the launch).
+  mutable DeviceBuffer<MergeCoordinate> tile_starts_;
+  mutable int partition_block_size_ = 0;
+  mutable DeviceBuffer<index_t> carry_rows_;
+  mutable DeviceBuffer<T> carry_sums_;
 };
 
 }  // namespace

@@ -1,168 +1,138 @@
 #pragma once
-// The merge path of a CSR SpMV (Merrill & Garland, "Merge-based parallel sparse matrix-vector
-// multiplication", SC'16): the rules `csr-merge` runs on the GPU (csr_merge.cu), written once
-// here for the kernels and the CPU reference (merge_path_reference_spmv) so that the two
-// cannot disagree.
+// The merge path of csr-merge (Merrill & Garland, "Merge-based parallel sparse matrix-vector
+// multiplication", SC'16): CSR SpMV seen as the merge of list A, the row end offsets
+// row_offsets[1..rows], with list B, the nonzero indices 0..nnz-1. The path has rows + nnz
+// items; a step "down" consumes nonzero j (its product goes into the running row sum), a step
+// "right" ends row i (its sum is final). Nonzero j comes before the end of row i exactly when
+// j < row_offsets[i + 1]; a row end comes first on ties. Cutting the path into equal pieces
+// gives every thread the same work (rows + nonzeros) whatever the row lengths.
 //
-// The path. A CSR SpMV is a merge of the row ends (row r ends after its last nonzero,
-// row_offsets[r + 1]) with the nonzeros 0 .. nnz-1: rows + nnz items, never materialised. At
-// coordinate (row, nonzero) the next item is nonzero `nonzero` when nonzero <
-// row_offsets[row + 1], else the end of `row`. Thread t takes items [t * ipt, (t + 1) * ipt):
-// every thread does the same work whatever the row lengths (ipt, items per thread: 4, 8 or
-// 16), finding its start by a binary search along its diagonal (merge_path_search).
+// The rules here are shared by the kernels (csr_merge_kernels.cuh) and the host reference
+// below (SPK_HOST_DEVICE), so the GPU and the CPU cut the path and walk it the same way:
+//   merge_path_search   the coordinate (rows ended, nonzeros consumed) where diagonal d
+//                       (rows ended + nonzeros consumed = d) crosses the path: a binary search
+//                       over rows, the diagonal and the counts in 64 bits (rows + nnz may pass
+//                       2^31), the results 32-bit
+//   merge_walk          one thread's sequential walk of `items` path items from a coordinate
+//   combine_carries     the reduce-by-row operator of the block scan and the tile fix-up
 //
-// Rows that span threads, deterministically (no atomics: the same bits every run).
-//   1. Thread walk (merge_path_walk): a row that starts and ends in the thread is written
-//      (complete). The thread's first row, when earlier threads consumed some of its nonzeros
-//      and it ends here, is the thread's `head` (row, partial); the row it is in when its items
-//      run out is its `carry` (row, partial).
-//   2. Block combine (merge_block_combine, threads of one block, shared memory): a head whose
-//      row started in the same block adds the carries of the threads from the row's first
-//      (merge_thread_of_row_start) to the one before it, in that order, and is written. A head
-//      whose row started in an earlier block becomes the block's head; the block's last
-//      thread sums the carries of its row within the block into the block's carry.
-//   3. Fixup (merge_block_fixup, a thread per block): a block head adds the carries of the
-//      blocks from the row's first block to the one before it, and is written.
-// Every row is written once, by whoever holds its row-end item. A row of L nonzeros costs the
-// fixup at most L / (ipt x block) + 1 additions.
+// Host side: merge_path_partition (the tile start coordinates the device search kernel
+// writes) and csr_merge_reference_spmv, the whole two-level algorithm (tiles of
+// block_threads x items_per_thread path items, thread walks, the block's segmented scan, the
+// per-tile carries and their fix-up in tile order) run on the CPU, so its logic is tested
+// without a GPU.
 #include <cstdint>
+#include <vector>
 
 #include "spmv/base/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
 
-// A position on the merge path: row ends and nonzeros consumed before it.
+// Path items a thread consumes, by vector type (the SC'16 CUB tuning for sm_60: 5 for double,
+// 7 for float). A tile (one thread block) is block_size x this many items; its products live in
+// shared memory: 1024 threads x 5 x 8 bytes = 40 KB, under the 48 KB a kernel gets by default.
+template <class T>
+constexpr int merge_items_per_thread() {
+  return sizeof(T) >= 8 ? 5 : 7;
+}
+
+// A point of the path: `row` rows ended and `nonzero` nonzeros consumed before it.
 struct MergeCoordinate {
-  index_t row;
-  index_t nonzero;
+  index_t row = 0;
+  index_t nonzero = 0;
 };
 
-// A partial row sum: row -1 for none.
+// A row's partial sum handed on along the path: `sum` belongs to row `row`.
 template <class T>
-struct MergeCarry {
+struct RowCarry {
   index_t row;
   T sum;
 };
 
-// The coordinate where diagonal `diagonal` (0 <= diagonal <= rows + nnz) crosses the path:
-// the largest number of row ends `row` with row + nonzero == diagonal such that every row end
-// taken comes before the nonzero that follows. row_end = row_offsets + 1.
-SPK_HOST_DEVICE inline MergeCoordinate merge_path_search(std::int64_t diagonal, index_t rows,
-                                                         index_t nnz, const index_t* row_end) {
-  std::int64_t low = diagonal > nnz ? diagonal - nnz : 0;
+// The reduce-by-row operator: `later` absorbs `earlier` when both belong to the same row.
+// Associative for the non-decreasing rows of a path.
+template <class T>
+SPK_HOST_DEVICE inline RowCarry<T> combine_carries(const RowCarry<T>& earlier,
+                                                   const RowCarry<T>& later) {
+  return later.row == earlier.row ? RowCarry<T>{later.row, earlier.sum + later.sum} : later;
+}
+
+// The coordinate on diagonal `diagonal` of the merge of row ends row_ends[0..rows) with the
+// nonzero indices nonzero_base .. nonzero_base + nonzeros - 1 (0 <= diagonal <= rows +
+// nonzeros). The whole matrix: row_ends = row_offsets + 1, nonzero_base = 0; a tile: its row
+// ends and its first nonzero.
+SPK_HOST_DEVICE inline MergeCoordinate merge_path_search(std::int64_t diagonal,
+                                                         const index_t* row_ends, index_t rows,
+                                                         index_t nonzero_base, index_t nonzeros) {
+  std::int64_t low = diagonal > nonzeros ? diagonal - nonzeros : 0;
   std::int64_t high = diagonal < rows ? diagonal : rows;
   while (low < high) {
     const std::int64_t pivot = low + (high - low) / 2;
-    if (static_cast<std::int64_t>(row_end[pivot]) <= diagonal - pivot - 1)
-      low = pivot + 1;  // row end `pivot` comes before nonzero diagonal - pivot - 1
+    // Row `pivot` ends before nonzero diagonal - pivot - 1: more than pivot row ends lie on
+    // the first `diagonal` items.
+    if (row_ends[pivot] <= std::int64_t{nonzero_base} + (diagonal - pivot - 1))
+      low = pivot + 1;
     else
       high = pivot;
   }
-  return {static_cast<index_t>(low), static_cast<index_t>(diagonal - low)};
+  return MergeCoordinate{static_cast<index_t>(low), static_cast<index_t>(diagonal - low)};
 }
 
-// The thread whose items hold the first item of `row` (its first nonzero, or its row end when
-// it has none): the item's diagonal is row + row_offsets[row].
-SPK_HOST_DEVICE inline std::int64_t merge_thread_of_row_start(index_t row,
-                                                              const index_t* row_offsets,
-                                                              int items_per_thread) {
-  return (static_cast<std::int64_t>(row) + row_offsets[row]) / items_per_thread;
-}
+// Where a walk stopped: the row it is in, that row's running sum, and whether it ended a row
+// on the way (then first_sum is the sum it gave the first row it ended: the only row whose
+// earlier part may lie before the walk's start).
+template <class T>
+struct MergeWalk {
+  index_t row;
+  T running;
+  bool ended_a_row;
+  T first_sum;
+};
 
-// Step 1: the thread's items, from its coordinate `start` to `end` (the next thread's start):
-// row ends [start.row, end.row) and nonzeros [start.nonzero, end.nonzero), at most
-// ItemsPerThread of them. product(k) = value_k * x[column_k] in T; complete(row, sum) writes
-// a row that started and ended here. The products are made first, every load of the thread in
-// flight at once (the walk that follows only adds them up); row end r comes before nonzero k
-// when row_offsets[r + 1] <= k.
-template <int ItemsPerThread, class T, class Product, class Complete>
-SPK_HOST_DEVICE void merge_path_walk(MergeCoordinate start, MergeCoordinate end, index_t rows,
-                                     const index_t* row_offsets, Product&& product,
-                                     Complete&& complete, MergeCarry<T>& head,
-                                     MergeCarry<T>& carry) {
-  T products[ItemsPerThread];
+// Walks `items` (<= MaxItems) path items from (row, nonzero), local to a tile: row_ends[i] is
+// the end offset of the tile's row i, with a sentinel past its last row (the tile's nonzero
+// end, so the last, unfinished row only takes nonzeros); products[j] = value * x of the tile's
+// nonzero j (nonzero_base + j). Every row ended after the first is complete inside the walk:
+// finish(row, sum) is called for it.
+template <int MaxItems, class T, class Finish>
+SPK_HOST_DEVICE inline MergeWalk<T> merge_walk(index_t row, index_t nonzero, int items,
+                                               const index_t* row_ends, index_t nonzero_base,
+                                               const T* products, Finish&& finish) {
+  MergeWalk<T> walk{row, T(0), false, T(0)};
   SPK_UNROLL
-  for (int i = 0; i < ItemsPerThread; ++i)
-    products[i] = start.nonzero + i < end.nonzero ? product(start.nonzero + i) : T(0);
-  head = {-1, T(0)};
-  index_t row = start.row;
-  const bool first_row_continued = row < rows && start.nonzero > row_offsets[row];
-  bool first_row = true;
-  T sum = T(0);
-  const auto end_row = [&] {
-    if (first_row && first_row_continued)  // the end of a row begun by earlier threads
-      head = {row, sum};
-    else
-      complete(row, sum);
-    sum = T(0);
-    ++row;
-    first_row = false;
-  };
-  SPK_UNROLL
-  for (int i = 0; i < ItemsPerThread; ++i) {
-    const index_t k = start.nonzero + i;
-    if (k < end.nonzero) {
-      while (row_offsets[row + 1] <= k) end_row();  // rows that end before nonzero k
-      sum += products[i];
+  for (int item = 0; item < MaxItems; ++item) {
+    if (item >= items) break;
+    if (nonzero_base + nonzero < row_ends[walk.row]) {  // down: consume a nonzero
+      walk.running += products[nonzero];
+      ++nonzero;
+    } else {  // right: the row ends
+      if (walk.ended_a_row) {
+        finish(walk.row, walk.running);
+      } else {
+        walk.first_sum = walk.running;
+        walk.ended_a_row = true;
+      }
+      walk.running = T(0);
+      ++walk.row;
     }
   }
-  while (row < end.row) end_row();  // rows that end after the thread's last nonzero
-  carry = row < rows ? MergeCarry<T>{row, sum} : MergeCarry<T>{-1, T(0)};
+  return walk;
 }
 
-// Step 2, for thread `local` of a block of `count` threads whose first thread is `first`:
-// heads and carries are the block's (indexed by local thread). block_head must hold {-1, 0}
-// beforehand; at most one thread of a block sets it.
-template <class T, class Complete>
-SPK_HOST_DEVICE void merge_block_combine(int local, int count, std::int64_t first,
-                                         int items_per_thread, const index_t* row_offsets,
-                                         const MergeCarry<T>* heads, const MergeCarry<T>* carries,
-                                         Complete&& complete, MergeCarry<T>* block_head,
-                                         MergeCarry<T>* block_carry) {
-  const MergeCarry<T> head = heads[local];
-  if (head.row >= 0) {
-    const std::int64_t start =
-        merge_thread_of_row_start(head.row, row_offsets, items_per_thread) - first;
-    T sum = head.sum;
-    for (std::int64_t s = local - 1; s >= (start > 0 ? start : 0); --s)
-      sum += carries[s].sum;  // threads inside the row, nearest first
-    if (start >= 0)
-      complete(head.row, sum);  // the row began in this block
-    else
-      *block_head = {head.row, sum};
-  }
-  if (local == count - 1) {
-    const MergeCarry<T> carry = carries[local];
-    MergeCarry<T> total{-1, T(0)};
-    if (carry.row >= 0) {
-      const std::int64_t start =
-          merge_thread_of_row_start(carry.row, row_offsets, items_per_thread) - first;
-      total.row = carry.row;
-      for (std::int64_t s = local; s >= (start > 0 ? start : 0); --s) total.sum += carries[s].sum;
-    }
-    *block_carry = total;
-  }
+// Tiles of `tile_items` path items covering rows + nnz items (0 for an empty path).
+inline std::int64_t merge_tiles(std::int64_t path_items, std::int64_t tile_items) {
+  return (path_items + tile_items - 1) / tile_items;
 }
 
-// Step 3, for block `block` of `block_threads` threads.
-template <class T, class Complete>
-SPK_HOST_DEVICE void merge_block_fixup(std::int64_t block, int block_threads, int items_per_thread,
-                                       const index_t* row_offsets, const MergeCarry<T>* block_heads,
-                                       const MergeCarry<T>* block_carries, Complete&& complete) {
-  const MergeCarry<T> head = block_heads[block];
-  if (head.row < 0) return;
-  const std::int64_t first_block =
-      merge_thread_of_row_start(head.row, row_offsets, items_per_thread) / block_threads;
-  T sum = head.sum;
-  for (std::int64_t b = block - 1; b >= first_block; --b) sum += block_carries[b].sum;
-  complete(head.row, sum);
-}
+// The start coordinate of every tile and the path's end: tiles + 1 coordinates, tile t's on
+// diagonal min(t * tile_items, rows + nnz).
+std::vector<MergeCoordinate> merge_path_partition(const std::vector<index_t>& row_offsets,
+                                                  std::int64_t tile_items);
 
-// Threads and blocks of a launch.
-inline std::int64_t merge_path_threads(index_t rows, index_t nnz, int items_per_thread) {
-  const std::int64_t path = static_cast<std::int64_t>(rows) + nnz;
-  return (path + items_per_thread - 1) / items_per_thread;
-}
+// y = A x by the csr-merge algorithm on the CPU (see the header comment), sums in T.
+template <class T>
+void csr_merge_reference_spmv(const CsrMatrix<T>& matrix, const T* x, T* y, int block_threads,
+                              int items_per_thread);
 
 }  // namespace spk

@@ -133,16 +133,11 @@ bool tries_shared_x(const SpmvOptions& winner) {
 std::vector<SpmvOptions> launch_variants(const SpmvOptions& winner) {
   std::vector<SpmvOptions> variants;
   if (winner.format == Format::cusparse) return variants;
-  // csr-merge's grid is its partition: spmv.grid does not apply.
-  const std::vector<GridShape> grids =
-      winner.format == Format::csr_merge
-          ? std::vector<GridShape>{GridShape::exact}
-          : std::vector<GridShape>{GridShape::exact, GridShape::capped};
   std::vector<XCache> caches = {XCache::ldg, XCache::texture};
   if (tries_shared_x(winner)) caches.push_back(XCache::shared);
   for (const int block_size : {128, 256, 512})
     for (const XCache cache : caches)
-      for (const GridShape grid : grids) {
+      for (const GridShape grid : {GridShape::exact, GridShape::capped}) {
         SpmvOptions options = winner;
         options.block_size = block_size;
         options.x_cache = cache;

@@ -1,116 +1,211 @@
-// csr-merge's merge path (spmv/formats/merge_path.hpp) on the CPU: the diagonal search lands on
-// the path, every thread's share is the same, and the three-step carry handling (thread walk,
-// block combine, fixup) writes every row once with the CSR product, on awkward shapes: empty
-// rows, one huge row spanning many blocks, n = 1, nnz = 0, a row ending exactly at a thread or
-// block boundary.
+// Host side of csr-merge: the merge-path partition (every tile start on its diagonal,
+// monotone, covering rows + nnz exactly) on awkward shapes, the search on a hand-made path and
+// past 2^31 items, and the whole two-level algorithm (tiles, thread walks, the block's
+// reduce-by-row scan, the per-tile carries and their fix-up) run on the CPU against the CSR
+// reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "spmv/formats/merge_path_reference.hpp"
+#include "spmv/formats/merge_path.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/reference_spmv.hpp"
-#include "tests/cpu/host_matrix_testing.hpp"
 
 namespace spk {
 namespace {
 
-CsrMatrix<double> with_lengths(const std::vector<index_t>& lengths, index_t cols,
-                               std::mt19937_64& rng) {
-  std::uniform_int_distribution<index_t> column(0, cols - 1);
+// rows x cols, row r has lengths[r] entries at random distinct sorted columns, values in
+// [-1, 1).
+CsrMatrix<double> with_row_lengths(index_t cols, const std::vector<index_t>& lengths,
+                                   std::mt19937_64& rng) {
   std::uniform_real_distribution<double> value(-1.0, 1.0);
-  CsrMatrix<double> a;
-  a.rows = static_cast<index_t>(lengths.size());
-  a.cols = cols;
-  a.row_offsets = {0};
+  CsrMatrix<double> matrix;
+  matrix.rows = static_cast<index_t>(lengths.size());
+  matrix.cols = cols;
+  std::vector<index_t> all(static_cast<std::size_t>(cols));
+  for (index_t c = 0; c < cols; ++c) all[c] = c;
   for (const index_t length : lengths) {
-    for (index_t k = 0; k < length; ++k) {
-      a.columns.push_back(column(rng));
-      a.values.push_back(value(rng));
+    for (index_t k = 0; k < length; ++k)
+      std::swap(all[k], all[std::uniform_int_distribution<index_t>(k, cols - 1)(rng)]);
+    std::vector<index_t> row(all.begin(), all.begin() + length);
+    std::sort(row.begin(), row.end());
+    for (const index_t column : row) {
+      matrix.columns.push_back(column);
+      matrix.values.push_back(value(rng));
     }
-    a.row_offsets.push_back(static_cast<index_t>(a.columns.size()));
+    matrix.row_offsets.push_back(matrix.nnz());
   }
-  return a;
+  return matrix;
 }
 
-void expect_merge_product(const CsrMatrix<double>& a, const std::string& what) {
-  std::mt19937_64 rng(3);
+struct NamedMatrix {
+  std::string name;
+  CsrMatrix<double> matrix;
+};
+
+// rows = 0, nnz = 0, n = 1, empty rows, one huge row, a power-law matrix, random rows.
+std::vector<NamedMatrix> awkward_matrices(std::mt19937_64& rng) {
+  std::vector<NamedMatrix> shapes;
+  shapes.push_back({"rows=0", with_row_lengths(5, {}, rng)});
+  shapes.push_back(
+      {"nnz=0 (40 empty rows)", with_row_lengths(40, std::vector<index_t>(40, 0), rng)});
+  shapes.push_back({"n=1", with_row_lengths(1, {1}, rng)});
+  shapes.push_back({"n=1, nnz=0", with_row_lengths(1, {0}, rng)});
+  std::vector<index_t> every_third;
+  for (index_t row = 0; row < 300; ++row) every_third.push_back(row % 3 == 0 ? 0 : 1 + row % 17);
+  shapes.push_back({"every third row empty", with_row_lengths(300, every_third, rng)});
+  std::vector<index_t> huge(70, 0);
+  for (index_t row = 0; row < 70; ++row) huge[row] = row % 5;
+  huge[33] = 100000;
+  shapes.push_back({"one row of 100000 entries", with_row_lengths(100000, huge, rng)});
+  std::vector<index_t> leading_empty(50, 0);
+  leading_empty.push_back(4000);
+  shapes.push_back(
+      {"50 empty rows, then a row of 4000", with_row_lengths(4000, leading_empty, rng)});
+  shapes.push_back({"powerlaw 3000", generate_powerlaw(3000, 8.0, 2.0, 4)});
+  std::vector<index_t> random(777);
+  for (auto& length : random) length = std::uniform_int_distribution<index_t>(0, 90)(rng);
+  shapes.push_back({"random 777 rows of 0..90", with_row_lengths(500, random, rng)});
+  return shapes;
+}
+
+double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::abs(a[i] - b[i]));
+  return largest;
+}
+
+std::vector<double> reference_product(const CsrMatrix<double>& matrix,
+                                      const std::vector<double>& x) {
+  std::vector<double> y(static_cast<std::size_t>(matrix.rows));
+  reference_spmv(matrix, x.data(), y.data());
+  return y;
+}
+
+std::vector<double> random_vector(index_t size, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<double> x(static_cast<std::size_t>(a.cols));
-  for (double& v : x) v = value(rng);
-  std::vector<double> expected(static_cast<std::size_t>(a.rows));
-  reference_spmv(a, x.data(), expected.data());
-  for (const int items : {1, 4, 8, 16})
-    for (const int block : {1, 2, 32, 256}) {
-      SCOPED_TRACE(what + ", items per thread " + std::to_string(items) + ", block " +
-                   std::to_string(block));
-      std::vector<double> y(static_cast<std::size_t>(a.rows), std::nan(""));
-      std::vector<int> writes;
-      merge_path_reference_spmv(a, items, block, x.data(), y.data(), &writes);
-      for (index_t row = 0; row < a.rows; ++row) {
-        ASSERT_EQ(writes[static_cast<std::size_t>(row)], 1) << "row " << row;
-        ASSERT_NEAR(y[static_cast<std::size_t>(row)], expected[static_cast<std::size_t>(row)],
-                    1e-12 * (1.0 + std::abs(expected[static_cast<std::size_t>(row)])))
-            << "row " << row;
-      }
-    }
+  std::vector<double> x(static_cast<std::size_t>(size));
+  for (auto& entry : x) entry = value(rng);
+  return x;
 }
 
-TEST(MergePath, SearchLandsOnThePath) {
-  std::mt19937_64 rng(1);
-  const CsrMatrix<double> a = with_lengths({0, 3, 0, 0, 7, 1, 0, 12, 2, 0}, 20, rng);
-  const index_t nnz = a.nnz();
-  const std::int64_t path = static_cast<std::int64_t>(a.rows) + nnz;
-  MergeCoordinate previous{0, 0};
-  for (std::int64_t d = 0; d <= path; ++d) {
-    const MergeCoordinate c = merge_path_search(d, a.rows, nnz, a.row_offsets.data() + 1);
-    EXPECT_EQ(static_cast<std::int64_t>(c.row) + c.nonzero, d);
-    EXPECT_GE(c.row, previous.row);
-    EXPECT_GE(c.nonzero, previous.nonzero);
-    EXPECT_LE(c.row, a.rows);
-    EXPECT_LE(c.nonzero, nnz);
-    // On the path: every row end taken comes before the next nonzero, and the next row end
-    // (if any) is not due yet.
-    if (c.row > 0) {
-      EXPECT_LE(a.row_offsets[c.row], c.nonzero);
+// Every coordinate lies on its diagonal (row + nonzero = min(t * tile, rows + nnz)), inside
+// the path, on the path (the nonzeros before it belong to rows at or after its row: the row
+// ends before it are <= its nonzero, the ones after > it), and the partition is monotone from
+// (0, 0) to (rows, nnz).
+void expect_valid_partition(const std::vector<index_t>& row_offsets, std::int64_t tile_items) {
+  const auto rows = static_cast<index_t>(row_offsets.size() - 1);
+  const index_t nnz = row_offsets.back();
+  const std::int64_t path = std::int64_t{rows} + nnz;
+  const std::vector<MergeCoordinate> starts = merge_path_partition(row_offsets, tile_items);
+  ASSERT_EQ(static_cast<std::int64_t>(starts.size()), merge_tiles(path, tile_items) + 1);
+  EXPECT_EQ(starts.front().row, 0);
+  EXPECT_EQ(starts.front().nonzero, 0);
+  EXPECT_EQ(starts.back().row, rows);
+  EXPECT_EQ(starts.back().nonzero, nnz);
+  for (std::size_t t = 0; t < starts.size(); ++t) {
+    const MergeCoordinate at = starts[t];
+    const std::int64_t diagonal = std::min(static_cast<std::int64_t>(t) * tile_items, path);
+    ASSERT_EQ(std::int64_t{at.row} + at.nonzero, diagonal) << "tile " << t;
+    ASSERT_GE(at.row, 0);
+    ASSERT_LE(at.row, rows);
+    ASSERT_GE(at.nonzero, 0);
+    ASSERT_LE(at.nonzero, nnz);
+    if (at.row > 0) {
+      ASSERT_LE(row_offsets[at.row], at.nonzero) << "tile " << t << " row end after";
     }
-    if (c.row < a.rows && c.nonzero > 0) {
-      EXPECT_GE(a.row_offsets[c.row + 1], c.nonzero);
+    if (at.row < rows) {
+      ASSERT_GT(row_offsets[at.row + 1], at.nonzero - 1) << "tile " << t;
     }
-    previous = c;
+    if (at.row < rows && at.nonzero < nnz) {
+      ASSERT_LE(row_offsets[at.row], at.nonzero);
+    }
+    if (t > 0) {
+      ASSERT_GE(at.row, starts[t - 1].row) << "tile " << t;
+      ASSERT_GE(at.nonzero, starts[t - 1].nonzero) << "tile " << t;
+    }
   }
-  const MergeCoordinate end = merge_path_search(path, a.rows, nnz, a.row_offsets.data() + 1);
-  EXPECT_EQ(end.row, a.rows);
-  EXPECT_EQ(end.nonzero, nnz);
 }
 
-TEST(MergePath, EveryThreadGetsTheSameShare) {
-  EXPECT_EQ(merge_path_threads(10, 90, 8), 13);
-  EXPECT_EQ(merge_path_threads(1, 0, 8), 1);
-  EXPECT_EQ(merge_path_threads(0, 0, 8), 0);
-  // 2^31 - 1 rows and as many nonzeros: the path passes 32 bits.
-  EXPECT_EQ(merge_path_threads(2147483647, 2147483647, 4), 1073741824);
+TEST(MergePath, PartitionCoordinatesLieOnTheirDiagonalsAndCoverThePath) {
+  std::mt19937_64 rng(1601);
+  for (const NamedMatrix& shape : awkward_matrices(rng)) {
+    SCOPED_TRACE(shape.name);
+    for (const std::int64_t tile : {1, 2, 7, 160, 1280, 1792, 7168})
+      expect_valid_partition(shape.matrix.row_offsets, tile);
+  }
 }
 
-TEST(MergePath, ProductOnAwkwardShapes) {
-  std::mt19937_64 rng(2);
-  expect_merge_product(with_lengths({1}, 1, rng), "n = 1");
-  expect_merge_product(with_lengths({0}, 1, rng), "n = 1, no entry");
-  expect_merge_product(with_lengths(std::vector<index_t>(50, 0), 5, rng), "nnz = 0");
-  expect_merge_product(with_lengths({0, 0, 5, 0, 0, 0, 9, 0}, 30, rng), "empty rows");
-  std::vector<index_t> huge(300, 2);
-  huge[150] = 20000;
-  expect_merge_product(with_lengths(huge, 5000, rng), "one row of 20000 among short rows");
-  expect_merge_product(with_lengths({20000}, 3000, rng), "a single huge row");
-  // Rows that end exactly at thread boundaries for 8 items per thread (7 nonzeros + the end).
-  expect_merge_product(with_lengths(std::vector<index_t>(100, 7), 50, rng), "rows of 7");
-  std::vector<index_t> mixed;
-  std::uniform_int_distribution<index_t> length(0, 40);
-  for (int r = 0; r < 2000; ++r) mixed.push_back(r % 97 == 0 ? 3000 : length(rng));
-  expect_merge_product(with_lengths(mixed, 4000, rng), "random lengths with long rows");
-  expect_merge_product(generate_powerlaw(3000, 8.0, 1.5, 7), "powerlaw");
+// Three rows by hand: row 0 = 3 entries, row 1 empty, row 2 = 1 entry. Path (R = row end,
+// N = nonzero): N N N R R N R, 7 items.
+TEST(MergePath, HandMadePathSplitsWhereTheMergeSays) {
+  const std::vector<index_t> offsets = {0, 3, 3, 4};
+  const MergeCoordinate expected[] = {{0, 0}, {0, 1}, {0, 2}, {0, 3},
+                                      {1, 3}, {2, 3}, {2, 4}, {3, 4}};
+  for (int diagonal = 0; diagonal <= 7; ++diagonal) {
+    const MergeCoordinate at = merge_path_search(diagonal, offsets.data() + 1, 3, 0, 4);
+    EXPECT_EQ(at.row, expected[diagonal].row) << "diagonal " << diagonal;
+    EXPECT_EQ(at.nonzero, expected[diagonal].nonzero) << "diagonal " << diagonal;
+  }
+}
+
+TEST(MergePath, PathsLongerThan2To31UseSixtyFourBitDiagonals) {
+  // 2000 rows sharing 2^31 - 1 nonzeros (the nonzero list is virtual: only the row ends are
+  // stored): rows + nnz passes 2^31, so a 32-bit diagonal would overflow.
+  const index_t rows = 2000;
+  const index_t nnz = std::numeric_limits<index_t>::max();
+  std::vector<index_t> ends(static_cast<std::size_t>(rows));
+  for (index_t i = 0; i < rows; ++i)
+    ends[i] = static_cast<index_t>((std::int64_t{i} + 1) * nnz / rows);
+  const std::int64_t path = std::int64_t{rows} + nnz;
+  ASSERT_GT(path, std::int64_t{1} << 31);
+  for (const std::int64_t diagonal :
+       {std::int64_t{0}, (std::int64_t{1} << 31) - 1, std::int64_t{1} << 31,
+        (std::int64_t{1} << 31) + 7, path - 1, path}) {
+    const MergeCoordinate at = merge_path_search(diagonal, ends.data(), rows, 0, nnz);
+    EXPECT_EQ(std::int64_t{at.row} + at.nonzero, diagonal) << diagonal;
+    if (at.row > 0) {
+      EXPECT_LE(ends[at.row - 1], at.nonzero) << diagonal;
+    }
+    if (at.row < rows) {
+      EXPECT_GE(ends[at.row], at.nonzero) << diagonal;
+    }
+  }
+  EXPECT_EQ(merge_path_search(path, ends.data(), rows, 0, nnz).row, rows);
+}
+
+TEST(MergePath, CpuRunOfTheAlgorithmMatchesTheCsrReference) {
+  std::mt19937_64 rng(2016);
+  for (const NamedMatrix& shape : awkward_matrices(rng)) {
+    SCOPED_TRACE(shape.name);
+    const CsrMatrix<double>& matrix = shape.matrix;
+    const std::vector<double> x = random_vector(matrix.cols, rng);
+    const std::vector<double> expected = reference_product(matrix, x);
+    double scale = 1.0;
+    for (const double value : expected) scale = std::max(scale, std::abs(value));
+    for (const auto& [threads, items] :
+         std::vector<std::pair<int, int>>{{32, 5}, {64, 7}, {256, 5}, {1, 1}, {3, 2}, {1024, 5}}) {
+      std::vector<double> y(static_cast<std::size_t>(matrix.rows),
+                            std::numeric_limits<double>::quiet_NaN());
+      csr_merge_reference_spmv(matrix, x.data(), y.data(), threads, items);
+      EXPECT_LT(max_abs_difference(y, expected), 1e-12 * scale)
+          << threads << " threads x " << items << " items";
+    }
+  }
+}
+
+TEST(MergePath, ItemsPerThreadFitTheDefaultSharedMemory) {
+  EXPECT_EQ(merge_items_per_thread<double>(), 5);
+  EXPECT_EQ(merge_items_per_thread<float>(), 7);
+  EXPECT_LE(1024 * merge_items_per_thread<double>() * 8 + 8 + 32 * 16, 48 * 1024);
+  EXPECT_LE(1024 * merge_items_per_thread<float>() * 4 + 4 + 32 * 8, 48 * 1024);
 }
 
 }  // namespace

@@ -321,13 +321,14 @@ TEST_P(CsrSpmv, ByteModel) {
     EXPECT_EQ(backend->device_bytes(), 5u * 4 + 48u * (4 + 8) + 7u * 4);
     EXPECT_EQ(backend->bytes_per_spmv(), 48u * (8 + 4) + 5u * 4 + x_and_y);
   } else if (format == Format::csr_merge) {
-    // 4 rows + 7 nonzeros = 11 path items, 4 a thread (mean row length 1.75): 3 threads, one
-    // block; heads and carries of 16 bytes, one pair per 32 threads stored, each block's
-    // written and read once.
-    EXPECT_EQ(detail(*backend, "items_per_thread"), "4");
-    EXPECT_EQ(detail(*backend, "path_threads"), "3");
-    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 7u * (4 + 8) + 2u * 16);
-    EXPECT_EQ(backend->bytes_per_spmv(), 7u * (8 + 4) + 5u * 4 + x_and_y + 4u * 16);
+    // 4 rows + 7 nonzeros = 11 path items: one tile (block_size x 5 items). Kept besides the
+    // CSR arrays, sized for 32-thread tiles: the tile starts (2 coordinates of 8 bytes) and one
+    // carry slot (a 4-byte row, an 8-byte sum); each SpMV reads the starts and writes and reads
+    // the carry.
+    EXPECT_EQ(detail(*backend, "items_per_thread"), "5");
+    EXPECT_EQ(detail(*backend, "tiles"), "1");
+    EXPECT_EQ(backend->device_bytes(), 5u * 4 + 7u * (4 + 8) + 2u * 8 + 4u + 8u);
+    EXPECT_EQ(backend->bytes_per_spmv(), 7u * (8 + 4) + 5u * 4 + x_and_y + 2u * 8 + 2u * (4 + 8));
   } else {
     std::size_t extra = 0;
     if (format == Format::cusparse) extra = std::stoull(detail(*backend, "workspace_bytes"));
@@ -337,7 +338,7 @@ TEST_P(CsrSpmv, ByteModel) {
   const CsrMatrix<float> single = convert_values<float>(matrix);
   const auto float_backend = make_spmv_backend<float>(single, options(), stream_->get());
   const std::size_t stored = format == Format::aligned_csr ? 48 : 7;
-  const std::size_t merge_carries = format == Format::csr_merge ? 4u * 8 : 0;
+  const std::size_t merge_carries = format == Format::csr_merge ? 2u * 8 + 2u * (4 + 4) : 0;
   EXPECT_EQ(float_backend->bytes_per_spmv(),
             stored * (4 + 4) + 5u * 4 + 4u * 4 + 4u * 4 + merge_carries);
 }
