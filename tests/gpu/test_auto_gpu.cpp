@@ -62,8 +62,8 @@ TEST(LaunchVariants, EveryHandWrittenFormatUnderEveryLaunch) {
   for (const NamedMatrix& entry : launch_matrices(rng)) {
     const CsrMatrix<double> matrix = test::with_random_values(entry.matrix, rng);
     const double tolerance = test::spmv_tolerance<double>(test::max_row_length(matrix));
-    for (const char* format :
-         {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"}) {
+    for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r",
+                               "hyb", "csr-merge", "sell"}) {
       SpmvOptions base;
       base.format = parse_format(format);
       base.max_ell_fill = 1e9;  // the test is about launches, not the fill guard
@@ -96,8 +96,8 @@ TEST(LaunchVariants, SinglePrecisionCappedGrid) {
   std::mt19937_64 rng(778);
   const CsrMatrix<float> matrix =
       test::with_random_values(convert_values<float>(generate_poisson3d(80, 27)), rng);
-  for (const char* format :
-       {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r", "hyb"}) {
+  for (const char* format : {"csr-scalar", "csr-vector", "aligned-csr", "ellpack", "ellpack-r",
+                             "hyb", "csr-merge", "sell"}) {
     SpmvOptions options;
     options.format = parse_format(format);
     options.grid = GridShape::capped;
