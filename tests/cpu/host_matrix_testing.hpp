@@ -3,6 +3,7 @@
 // and checking that a call throws a given spk exception with a one-line message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -80,5 +81,37 @@ void expect_error(Call&& call, const std::string& prefix, const std::string& fra
     ADD_FAILURE() << "wrong exception type: " << error.what();
   }
 }
+
+// Row r has lengths[r] distinct sorted random columns (partial Fisher-Yates), values in
+// [-1, 1).
+inline CsrMatrix<double> matrix_with_row_lengths(index_t cols, const std::vector<index_t>& lengths,
+                                                 std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  CsrMatrix<double> matrix;
+  matrix.rows = static_cast<index_t>(lengths.size());
+  matrix.cols = cols;
+  std::vector<index_t> all_columns(static_cast<std::size_t>(cols));
+  for (index_t column = 0; column < cols; ++column) all_columns[column] = column;
+  for (const index_t length : lengths) {
+    for (index_t k = 0; k < length; ++k) {
+      std::uniform_int_distribution<index_t> pick(k, cols - 1);
+      std::swap(all_columns[k], all_columns[pick(rng)]);
+    }
+    std::vector<index_t> row(all_columns.begin(), all_columns.begin() + length);
+    std::sort(row.begin(), row.end());
+    for (const index_t column : row) {
+      matrix.columns.push_back(column);
+      matrix.values.push_back(value(rng));
+    }
+    matrix.row_offsets.push_back(matrix.nnz());
+  }
+  return matrix;
+}
+
+// A matrix and what it is, for SCOPED_TRACE in loops over shapes.
+struct NamedMatrix {
+  std::string name;
+  CsrMatrix<double> matrix;
+};
 
 }  // namespace spk::test

@@ -28,6 +28,8 @@ namespace spk {
 namespace {
 
 using test::expect_error;
+using test::matrix_with_row_lengths;
+using test::NamedMatrix;
 
 // The 4x4 of the layout tests (row 2 empty):
 //   [ 1 0 2 0 ]
@@ -45,43 +47,12 @@ CsrMatrix<T> four_by_four() {
   return matrix;
 }
 
-// Row r has lengths[r] distinct sorted random columns (partial Fisher-Yates), values in
-// [-1, 1).
-CsrMatrix<double> matrix_with_row_lengths(index_t cols, const std::vector<index_t>& lengths,
-                                          std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  CsrMatrix<double> matrix;
-  matrix.rows = static_cast<index_t>(lengths.size());
-  matrix.cols = cols;
-  std::vector<index_t> all_columns(static_cast<std::size_t>(cols));
-  for (index_t column = 0; column < cols; ++column) all_columns[column] = column;
-  for (const index_t length : lengths) {
-    for (index_t k = 0; k < length; ++k) {
-      std::uniform_int_distribution<index_t> pick(k, cols - 1);
-      std::swap(all_columns[k], all_columns[pick(rng)]);
-    }
-    std::vector<index_t> row(all_columns.begin(), all_columns.begin() + length);
-    std::sort(row.begin(), row.end());
-    for (const index_t column : row) {
-      matrix.columns.push_back(column);
-      matrix.values.push_back(value(rng));
-    }
-    matrix.row_offsets.push_back(matrix.nnz());
-  }
-  return matrix;
-}
-
 std::vector<index_t> random_lengths(index_t rows, index_t max_length, std::mt19937_64& rng) {
   std::uniform_int_distribution<index_t> length(0, max_length);
   std::vector<index_t> lengths(static_cast<std::size_t>(rows));
   for (auto& value : lengths) value = length(rng);
   return lengths;
 }
-
-struct NamedMatrix {
-  std::string name;
-  CsrMatrix<double> matrix;
-};
 
 // Random and awkward shapes for the layout-vs-CSR reference checks.
 std::vector<NamedMatrix> awkward_matrices(std::mt19937_64& rng) {

@@ -17,62 +17,37 @@
 #include "spmv/formats/merge_path.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/reference_spmv.hpp"
+#include "tests/cpu/host_matrix_testing.hpp"
 
 namespace spk {
 namespace {
 
-// rows x cols, row r has lengths[r] entries at random distinct sorted columns, values in
-// [-1, 1).
-CsrMatrix<double> with_row_lengths(index_t cols, const std::vector<index_t>& lengths,
-                                   std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  CsrMatrix<double> matrix;
-  matrix.rows = static_cast<index_t>(lengths.size());
-  matrix.cols = cols;
-  std::vector<index_t> all(static_cast<std::size_t>(cols));
-  for (index_t c = 0; c < cols; ++c) all[c] = c;
-  for (const index_t length : lengths) {
-    for (index_t k = 0; k < length; ++k)
-      std::swap(all[k], all[std::uniform_int_distribution<index_t>(k, cols - 1)(rng)]);
-    std::vector<index_t> row(all.begin(), all.begin() + length);
-    std::sort(row.begin(), row.end());
-    for (const index_t column : row) {
-      matrix.columns.push_back(column);
-      matrix.values.push_back(value(rng));
-    }
-    matrix.row_offsets.push_back(matrix.nnz());
-  }
-  return matrix;
-}
-
-struct NamedMatrix {
-  std::string name;
-  CsrMatrix<double> matrix;
-};
+using test::matrix_with_row_lengths;
+using test::NamedMatrix;
 
 // rows = 0, nnz = 0, n = 1, empty rows, one huge row, a power-law matrix, random rows.
 std::vector<NamedMatrix> awkward_matrices(std::mt19937_64& rng) {
   std::vector<NamedMatrix> shapes;
-  shapes.push_back({"rows=0", with_row_lengths(5, {}, rng)});
+  shapes.push_back({"rows=0", matrix_with_row_lengths(5, {}, rng)});
   shapes.push_back(
-      {"nnz=0 (40 empty rows)", with_row_lengths(40, std::vector<index_t>(40, 0), rng)});
-  shapes.push_back({"n=1", with_row_lengths(1, {1}, rng)});
-  shapes.push_back({"n=1, nnz=0", with_row_lengths(1, {0}, rng)});
+      {"nnz=0 (40 empty rows)", matrix_with_row_lengths(40, std::vector<index_t>(40, 0), rng)});
+  shapes.push_back({"n=1", matrix_with_row_lengths(1, {1}, rng)});
+  shapes.push_back({"n=1, nnz=0", matrix_with_row_lengths(1, {0}, rng)});
   std::vector<index_t> every_third;
   for (index_t row = 0; row < 300; ++row) every_third.push_back(row % 3 == 0 ? 0 : 1 + row % 17);
-  shapes.push_back({"every third row empty", with_row_lengths(300, every_third, rng)});
+  shapes.push_back({"every third row empty", matrix_with_row_lengths(300, every_third, rng)});
   std::vector<index_t> huge(70, 0);
   for (index_t row = 0; row < 70; ++row) huge[row] = row % 5;
   huge[33] = 100000;
-  shapes.push_back({"one row of 100000 entries", with_row_lengths(100000, huge, rng)});
+  shapes.push_back({"one row of 100000 entries", matrix_with_row_lengths(100000, huge, rng)});
   std::vector<index_t> leading_empty(50, 0);
   leading_empty.push_back(4000);
   shapes.push_back(
-      {"50 empty rows, then a row of 4000", with_row_lengths(4000, leading_empty, rng)});
+      {"50 empty rows, then a row of 4000", matrix_with_row_lengths(4000, leading_empty, rng)});
   shapes.push_back({"powerlaw 3000", generate_powerlaw(3000, 8.0, 2.0, 4)});
   std::vector<index_t> random(777);
   for (auto& length : random) length = std::uniform_int_distribution<index_t>(0, 90)(rng);
-  shapes.push_back({"random 777 rows of 0..90", with_row_lengths(500, random, rng)});
+  shapes.push_back({"random 777 rows of 0..90", matrix_with_row_lengths(500, random, rng)});
   return shapes;
 }
 
