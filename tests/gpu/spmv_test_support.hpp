@@ -237,6 +237,19 @@ index_t update_values_from_host(SpmvBackend<T>& backend, const std::vector<T>& v
   return reported;
 }
 
+// Ends the capture begun on `stream`, launches the captured graph once, waits for it and
+// frees it.
+inline void launch_capture_once(const TestStream& stream) {
+  cudaGraph_t graph = nullptr;
+  SPK_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+  cudaGraphExec_t executable = nullptr;
+  SPK_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
+  SPK_CUDA_CHECK(cudaGraphLaunch(executable, stream.get()));
+  stream.synchronize();
+  SPK_CUDA_CHECK(cudaGraphExecDestroy(executable));
+  SPK_CUDA_CHECK(cudaGraphDestroy(graph));
+}
+
 // update_values on `backend` (built from `matrix`), each time with fresh random values: all
 // finite reports nnz and the product (plain and scaled) is that of the new values; a NaN at k
 // and an Inf after it report k; an Inf alone at j reports j; a null first_non_finite is
@@ -285,13 +298,7 @@ void expect_update_values_capturable(SpmvBackend<T>& backend, const CsrMatrix<T>
     ADD_FAILURE() << backend.name() << ": update_values under capture: " << error.what();
     return;
   }
-  SPK_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
-  cudaGraphExec_t executable = nullptr;
-  SPK_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
-  SPK_CUDA_CHECK(cudaGraphLaunch(executable, stream.get()));
-  stream.synchronize();
-  SPK_CUDA_CHECK(cudaGraphExecDestroy(executable));
-  SPK_CUDA_CHECK(cudaGraphDestroy(graph));
+  launch_capture_once(stream);
   EXPECT_EQ(first_non_finite.to_host()[0], updated.nnz()) << backend.name();
   EXPECT_LT(spmv_relative_error(backend, updated, rng, stream),
             spmv_tolerance<T>(max_row_length(matrix)))

@@ -735,16 +735,9 @@ TEST(CsrVectorSharedX, ApplyIsCapturableInACudaGraph) {
   DeviceBuffer<double> x_device(x, "test x");
   DeviceBuffer<double> y_device(n, "test y");
   SPK_CUDA_CHECK(cudaMemsetAsync(y_device.data(), 0xFF, n * sizeof(double), stream.get()));
-  cudaGraph_t graph = nullptr;
   SPK_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
   backend->apply(x_device.data(), y_device.data());
-  SPK_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
-  cudaGraphExec_t executable = nullptr;
-  SPK_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
-  SPK_CUDA_CHECK(cudaGraphLaunch(executable, stream.get()));
-  stream.synchronize();
-  SPK_CUDA_CHECK(cudaGraphExecDestroy(executable));
-  SPK_CUDA_CHECK(cudaGraphDestroy(graph));
+  test::launch_capture_once(stream);
   std::vector<double> expected(n);
   reference_spmv(matrix, x.data(), expected.data());
   EXPECT_LT(test::relative_error(y_device.to_host(), expected), 1e-12);
