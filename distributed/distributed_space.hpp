@@ -99,21 +99,36 @@ class DistributedSpace : public Inner {
   }
 
   // CG's fused pass on this process's rows, then both sums over processes in one reduction
+  // The fused reductions: the local part, the sum over processes, then `then`, the solver's
+  // next scalar step (after the sum, which the local space cannot fold into its kernel).
+  template <class Step = NoScalarStep>
+  void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {}) {
+    Inner::fused_dot(n, x, y, result);
+    sum_over_processes(result);
+    Inner::scalar_step(then);
+  }
+  template <class Step = NoScalarStep>
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
-                 const T* inverse_diagonal, T* z, T* sums) {
+                 const T* inverse_diagonal, T* z, T* sums, const Step& then = {}) {
     Inner::cg_update(n, alpha, p, ap, x, r, inverse_diagonal, z, sums);
     sum_pair(sums);
+    Inner::scalar_step(then);
   }
   void sum_pair(T* sums) { sum_over_processes(sums, 2); }
   // BiCGSTAB's fused passes on this process's rows, then their sums in one reduction
+  template <class Step = NoScalarStep>
   void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
-                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums) {
+                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
+                       const Step& then = {}) {
     Inner::bicgstab_update(n, coefficient, u, w, x, r, inverse_diagonal, z, r_hat, sums);
     sum_over_processes(sums, r_hat != nullptr ? 2 : 1);
+    Inner::scalar_step(then);
   }
-  void dot_pair(std::size_t n, const T* t, const T* r, T* sums) {
+  template <class Step = NoScalarStep>
+  void dot_pair(std::size_t n, const T* t, const T* r, T* sums, const Step& then = {}) {
     Inner::dot_pair(n, t, r, sums);
     sum_pair(sums);
+    Inner::scalar_step(then);
   }
 
   // max over processes of max_i sum_j |a_ij| / |a_ii|

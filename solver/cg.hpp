@@ -153,17 +153,21 @@ class ConjugateGradient {
     KrylovScalars<T>* s = space_.scalars();
     const T* diagonal = preconditioned() ? preconditioner_->inverse_diagonal() : nullptr;
     const bool stored_z = preconditioned() && diagonal == nullptr;  // another preconditioner
-    matrix_.apply(p_.data(), ap_.data());             // Ap = A p
-    space_.dot(n_, p_.data(), ap_.data(), &s->p_ap);  // (p, Ap)
-    space_.scalar_step(cg_steps::Alpha<T>{});         // alpha = rho / (p, Ap)
-    // r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r)
-    space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
-                     &s->rho);
+    const cg_steps::Beta<T> beta_step{preconditioned(), true};
+    matrix_.apply(p_.data(), ap_.data());  // Ap = A p
+    // (p, Ap), then alpha = rho / (p, Ap)
+    space_.fused_dot(n_, p_.data(), ap_.data(), &s->p_ap, cg_steps::Alpha<T>{});
+    // r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r), then (no other
+    // preconditioner) beta = rho / rho_old
     if (stored_z) {
-      precondition(r_.data(), z_.data());             // z = M r
-      space_.dot(n_, r_.data(), z_.data(), &s->rho);  // rho = (r, z)
+      space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
+                       &s->rho);
+      precondition(r_.data(), z_.data());                              // z = M r
+      space_.fused_dot(n_, r_.data(), z_.data(), &s->rho, beta_step);  // rho = (r, z), beta
+    } else {
+      space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
+                       &s->rho, beta_step);
     }
-    space_.scalar_step(cg_steps::Beta<T>{preconditioned(), true});  // beta = rho / rho_old
     // x += alpha p, p = z + beta p (z = D^-1 r for Jacobi, made in the pass)
     space_.cg_direction(n_, &s->deferred_alpha, &s->beta, x, p_.data(),
                         stored_z ? z_.data() : r_.data(), diagonal);

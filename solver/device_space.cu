@@ -131,70 +131,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
-// Blocks of `block` threads for a grid-stride loop over n elements.
-// Fused CG kernels (DeviceSpace::cg_update, xpby): a fixed grid, so that the per-block
-// partial sums, added in block order, give the same bits on every run.
-constexpr int fused_block = 256;
-constexpr int fused_max_blocks = 1024;
-
-// The sums of `a` and `b` over the block, in thread 0 (a fixed tree: deterministic).
-template <class T>
-__device__ void block_sum_pair(T& a, T& b) {
-  __shared__ T partial_a[fused_block / 32], partial_b[fused_block / 32];
-  a = sub_warp_sum<32>(a);
-  b = sub_warp_sum<32>(b);
-  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  if (lane == 0) {
-    partial_a[warp] = a;
-    partial_b[warp] = b;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    a = lane < fused_block / 32 ? partial_a[lane] : T(0);
-    b = lane < fused_block / 32 ? partial_b[lane] : T(0);
-    a = sub_warp_sum<32>(a);
-    b = sub_warp_sum<32>(b);
-  }
-}
-
-// The block's sums of `a` and `b` into partials[2 block], partials[2 block + 1]: the per-block
-// results of every fused kernel, which sum_partials_kernel adds in block order.
-template <class T>
-__device__ void write_block_pair(T a, T b, T* partials) {
-  block_sum_pair(a, b);
-  if (threadIdx.x == 0) {
-    partials[2 * blockIdx.x] = a;
-    partials[2 * blockIdx.x + 1] = b;
-  }
-}
-
-// x += alpha p (x given); r -= alpha ap; z = dinv .* r (dinv given, stored when z is given);
-// per-block (r, z) and (r, r).
-template <class T>
-__global__ void __launch_bounds__(fused_block)
-    cg_update_kernel(std::size_t n, const T* __restrict__ alpha, const T* __restrict__ p,
-                     const T* __restrict__ ap, T* __restrict__ x, T* __restrict__ r,
-                     const T* __restrict__ inverse_diagonal, T* __restrict__ z,
-                     T* __restrict__ partials) {
-  const T a = *alpha;
-  T r_z = T(0), r_r = T(0);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    if (x != nullptr) x[i] += a * p[i];
-    const T r_i = r[i] - a * ap[i];
-    r[i] = r_i;
-    T z_i = r_i;
-    if (inverse_diagonal != nullptr) {
-      z_i = inverse_diagonal[i] * r_i;
-      if (z != nullptr) z[i] = z_i;
-    }
-    r_z += r_i * z_i;
-    r_r += r_i * r_i;
-  }
-  write_block_pair(r_z, r_r, partials);
-}
-
 // p = r + beta (p - omega v); p_hat = dinv .* p (dinv given)
 template <class T>
 __global__ void bicgstab_direction_kernel(std::size_t n, const T* __restrict__ r,
@@ -209,64 +145,6 @@ __global__ void bicgstab_direction_kernel(std::size_t n, const T* __restrict__ r
     const T p_i = r[i] + b * (p[i] - w * v[i]);
     p[i] = p_i;
     if (inverse_diagonal != nullptr) p_hat[i] = inverse_diagonal[i] * p_i;
-  }
-}
-
-// x += c u; r -= c w; z = dinv .* r (dinv given); per-block (r_hat, r) and (r, r), or (r, r)
-// alone without r_hat.
-template <class T>
-__global__ void __launch_bounds__(fused_block)
-    bicgstab_update_kernel(std::size_t n, const T* __restrict__ coefficient,
-                           const T* u,  // may be r itself (unpreconditioned s_hat): no restrict
-                           const T* __restrict__ w, T* __restrict__ x, T* r,
-                           const T* __restrict__ inverse_diagonal, T* __restrict__ z,
-                           const T* __restrict__ r_hat, T* __restrict__ partials) {
-  const T c = *coefficient;
-  T first = T(0), r_r = T(0);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    x[i] += c * u[i];
-    const T r_i = r[i] - c * w[i];
-    r[i] = r_i;
-    if (inverse_diagonal != nullptr) z[i] = inverse_diagonal[i] * r_i;
-    first += (r_hat != nullptr ? r_hat[i] : r_i) * r_i;
-    r_r += r_i * r_i;
-  }
-  write_block_pair(first, r_r, partials);
-}
-
-// per-block (t, r) and (t, t)
-template <class T>
-__global__ void __launch_bounds__(fused_block)
-    dot_pair_kernel(std::size_t n, const T* __restrict__ t, const T* __restrict__ r,
-                    T* __restrict__ partials) {
-  T t_r = T(0), t_t = T(0);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    const T t_i = t[i];
-    t_r += t_i * r[i];
-    t_t += t_i * t_i;
-  }
-  write_block_pair(t_r, t_t, partials);
-}
-
-// sums[0] (and sums[1] when count is 2) = the blocks' partials added in block order (one
-// block).
-template <class T>
-__global__ void __launch_bounds__(fused_block)
-    sum_partials_kernel(int blocks, const T* __restrict__ partials, T* __restrict__ sums,
-                        int count = 2) {
-  T a = T(0), b = T(0);
-  for (int k = static_cast<int>(threadIdx.x); k < blocks; k += fused_block) {
-    a += partials[2 * k];
-    b += partials[2 * k + 1];
-  }
-  block_sum_pair(a, b);
-  if (threadIdx.x == 0) {
-    sums[0] = a;
-    if (count == 2) sums[1] = b;
   }
 }
 
@@ -297,11 +175,6 @@ __global__ void xpby_kernel(std::size_t n, const T* __restrict__ x, const T* __r
     y[i] = x[i] + b * y[i];
 }
 
-int fused_grid(std::size_t n) {
-  const std::size_t blocks = (n + fused_block - 1) / fused_block;
-  return static_cast<int>(blocks < 1 ? 1 : (blocks < fused_max_blocks ? blocks : fused_max_blocks));
-}
-
 unsigned int elementwise_grid(std::size_t n, int block) {
   const std::size_t blocks = (n + block - 1) / block;
   return static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
@@ -313,7 +186,10 @@ template <class T>
 DeviceSpace<T>::DeviceSpace(DeviceContext& context)
     : context_(context),
       scalars_(1, "solver scalars"),
-      partial_sums_(2 * fused_max_blocks, "fused vector ops' partial sums") {
+      partial_sums_(2 * fused_reduction::max_blocks, "fused vector ops' partial sums"),
+      last_block_ticket_(1, "fused vector ops' block ticket") {
+  SPK_CUDA_CHECK(
+      cudaMemsetAsync(last_block_ticket_.data(), 0, sizeof(unsigned int), context_.stream()));
   write_scalars(KrylovScalars<T>{});
 }
 
@@ -427,53 +303,20 @@ double DeviceSpace<T>::gershgorin_bound(std::size_t n, const index_t* row_offset
 }
 
 template <class T>
-void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
-                               const T* inverse_diagonal, T* z, T* sums) {
-  const int blocks = fused_grid(n);
-  cg_update_kernel<<<blocks, fused_block, 0, context_.stream()>>>(
-      n, alpha, p, ap, x, r, inverse_diagonal, z, partial_sums_.data());
-  SPK_CHECK_LAUNCH("cg_update_kernel");
-  sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums);
-  SPK_CHECK_LAUNCH("sum_partials_kernel");
-}
-
-template <class T>
 void DeviceSpace<T>::bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta,
                                         const T* omega, T* p, const T* inverse_diagonal, T* p_hat) {
   if (n == 0) return;
-  bicgstab_direction_kernel<<<elementwise_grid(n, fused_block), fused_block, 0,
-                              context_.stream()>>>(n, r, v, beta, omega, p, inverse_diagonal,
-                                                   p_hat);
+  bicgstab_direction_kernel<<<elementwise_grid(n, fused_reduction::block), fused_reduction::block,
+                              0, context_.stream()>>>(n, r, v, beta, omega, p, inverse_diagonal,
+                                                      p_hat);
   SPK_CHECK_LAUNCH("bicgstab_direction_kernel");
-}
-
-template <class T>
-void DeviceSpace<T>::bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w,
-                                     T* x, T* r, const T* inverse_diagonal, T* z, const T* r_hat,
-                                     T* sums) {
-  const int blocks = fused_grid(n);
-  bicgstab_update_kernel<<<blocks, fused_block, 0, context_.stream()>>>(
-      n, coefficient, u, w, x, r, inverse_diagonal, z, r_hat, partial_sums_.data());
-  SPK_CHECK_LAUNCH("bicgstab_update_kernel");
-  sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums,
-                                                                r_hat != nullptr ? 2 : 1);
-  SPK_CHECK_LAUNCH("sum_partials_kernel");
-}
-
-template <class T>
-void DeviceSpace<T>::dot_pair(std::size_t n, const T* t, const T* r, T* sums) {
-  const int blocks = fused_grid(n);
-  dot_pair_kernel<<<blocks, fused_block, 0, context_.stream()>>>(n, t, r, partial_sums_.data());
-  SPK_CHECK_LAUNCH("dot_pair_kernel");
-  sum_partials_kernel<<<1, fused_block, 0, context_.stream()>>>(blocks, partial_sums_.data(), sums);
-  SPK_CHECK_LAUNCH("sum_partials_kernel");
 }
 
 template <class T>
 void DeviceSpace<T>::xpby(std::size_t n, const T* x, const T* beta, T* y) {
   if (n == 0) return;
-  xpby_kernel<<<elementwise_grid(n, fused_block), fused_block, 0, context_.stream()>>>(n, x, beta,
-                                                                                       y);
+  xpby_kernel<<<elementwise_grid(n, fused_reduction::block), fused_reduction::block, 0,
+                context_.stream()>>>(n, x, beta, y);
   SPK_CHECK_LAUNCH("xpby_kernel");
 }
 
@@ -481,8 +324,8 @@ template <class T>
 void DeviceSpace<T>::cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p,
                                   const T* r, const T* inverse_diagonal) {
   if (n == 0) return;
-  cg_direction_kernel<<<elementwise_grid(n, fused_block), fused_block, 0, context_.stream()>>>(
-      n, alpha, beta, x, p, r, inverse_diagonal);
+  cg_direction_kernel<<<elementwise_grid(n, fused_reduction::block), fused_reduction::block, 0,
+                        context_.stream()>>>(n, alpha, beta, x, p, r, inverse_diagonal);
   SPK_CHECK_LAUNCH("cg_direction_kernel");
 }
 

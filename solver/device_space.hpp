@@ -5,7 +5,8 @@
 // context's stream. Nothing here synchronizes except read_scalars(), write_scalars(),
 // upload() and download(), which run at setup, at convergence checks and at the end.
 //
-// scalar_step() is defined in solver/device_space.cuh: only .cu files can instantiate it.
+// scalar_step() and the fused reductions are defined in solver/device_space.cuh: only .cu
+// files can instantiate them.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -105,20 +106,27 @@ class DeviceSpace {
   DeviceSpace<U> with_precision() {
     return DeviceSpace<U>(context_);
   }
-  // CG's fused pass and p = z + beta p (vector_space.hpp): one kernel each; the two sums are
-  // per-block partials added in block order by a second one-block kernel (no atomics: a
-  // solve gives the same bits run to run).
+  // The fused vector operations (vector_space.hpp), one kernel each. A reduction's totals are
+  // per-block sums added in block order by the last block to finish, which then runs `then`,
+  // the solver's next scalar step (solver/device_reductions.cuh: no atomics in any sum, so a
+  // solve gives the same bits run to run, and no extra launch). The reductions are defined in
+  // solver/device_space.cuh (templates on the step: .cu files only).
+  template <class Step = NoScalarStep>
+  void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {});
+  template <class Step = NoScalarStep>
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
-                 const T* inverse_diagonal, T* z, T* sums);
+                 const T* inverse_diagonal, T* z, T* sums, const Step& then = {});
   void xpby(std::size_t n, const T* x, const T* beta, T* y);
   void cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p, const T* r,
                     const T* inverse_diagonal);
-  // BiCGSTAB's fused passes (vector_space.hpp); sums as cg_update's, block order, no atomics.
   void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,
                           T* p, const T* inverse_diagonal, T* p_hat);
+  template <class Step = NoScalarStep>
   void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
-                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums);
-  void dot_pair(std::size_t n, const T* t, const T* r, T* sums);
+                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
+                       const Step& then = {});
+  template <class Step = NoScalarStep>
+  void dot_pair(std::size_t n, const T* t, const T* r, T* sums, const Step& then = {});
   void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
                        T* d, T* x, bool first, bool assign);
   // positions[r] = where row r's diagonal entry sits in the device CSR arrays (-1: none); a
@@ -155,7 +163,9 @@ class DeviceSpace {
 
   DeviceContext& context_;
   DeviceBuffer<KrylovScalars<T>> scalars_;
-  DeviceBuffer<T> partial_sums_;  // cg_update: 2 per block
+  // The fused reductions' per-block sums (2 per block) and their last-block ticket
+  DeviceBuffer<T> partial_sums_;
+  DeviceBuffer<unsigned int> last_block_ticket_;
   bool warmed_up_ = false;
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;

@@ -166,8 +166,15 @@ class HostSpace {
   }
   // CG's fused pass (vector_space.hpp). The CPU reference makes it of the plain operations, so
   // its sums are the same ordered sums as dot's.
+  // Each fused reduction then runs `then`, the solver's next scalar step.
+  template <class Step = NoScalarStep>
+  void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {}) {
+    dot(n, x, y, result);
+    scalar_step(then);
+  }
+  template <class Step = NoScalarStep>
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
-                 const T* inverse_diagonal, T* z, T* sums) {
+                 const T* inverse_diagonal, T* z, T* sums, const Step& then = {}) {
     const T a = *alpha;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
@@ -177,13 +184,13 @@ class HostSpace {
     if (inverse_diagonal != nullptr) {
       if (z != nullptr) multiply_elementwise(n, inverse_diagonal, r, z);
       // (r, z) with z = dinv .* r, the same product as a stored z gives
-      sums[0] = ordered_sum(n, [r, inverse_diagonal](std::size_t i) {
-        return r[i] * (inverse_diagonal[i] * r[i]);
-      });
+      sums[0] = ordered_sum(
+          n, [r, inverse_diagonal](std::size_t i) { return r[i] * (inverse_diagonal[i] * r[i]); });
     } else {
       dot(n, r, r, &sums[0]);  // (r, r)
     }
     dot(n, r, r, &sums[1]);  // (r, r)
+    scalar_step(then);
   }
   // CG's second fused pass: x += alpha p, p = (dinv .* r or r) + beta p.
   void cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p, const T* r,
@@ -204,8 +211,10 @@ class HostSpace {
       p[i] = r[i] + b * (p[i] - w * v[i]);
     if (inverse_diagonal != nullptr) multiply_elementwise(n, inverse_diagonal, p, p_hat);
   }
+  template <class Step = NoScalarStep>
   void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
-                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums) {
+                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
+                       const Step& then = {}) {
     const T c = *coefficient;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
@@ -219,10 +228,13 @@ class HostSpace {
     } else {
       dot(n, r, r, &sums[0]);
     }
+    scalar_step(then);
   }
-  void dot_pair(std::size_t n, const T* t, const T* r, T* sums) {
+  template <class Step = NoScalarStep>
+  void dot_pair(std::size_t n, const T* t, const T* r, T* sums, const Step& then = {}) {
     dot(n, t, r, &sums[0]);  // (t, r)
     dot(n, t, t, &sums[1]);  // (t, t)
+    scalar_step(then);
   }
   // y = x + beta y
   void xpby(std::size_t n, const T* x, const T* beta, T* y) {

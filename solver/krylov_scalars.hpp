@@ -54,6 +54,12 @@ SPK_HOST_DEVICE inline T norm_from_square(T square) {
 #endif
 }
 
+// The scalar step of a fused reduction that is followed by none (vector_space.hpp).
+struct NoScalarStep {
+  template <class Scalars>
+  SPK_HOST_DEVICE void operator()(Scalars& /*scalars*/) const {}
+};
+
 template <class T>
 struct KrylovScalars {
   // Constants for cuBLAS calls in device pointer mode.

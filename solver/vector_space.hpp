@@ -18,7 +18,8 @@
 //   polynomial_step(n, dinv, r, c, d, x, first, assign)   d = c[1] dinv .* r + c[0] d,
 //                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
-//   cg_update(n, alpha, p, ap, x, r, dinv, z, sums)   CG's fused pass (vector_ops: fused):
+//   fused_dot(n, x, y, result, then)     *result = (x, y) as a fused reduction (below)
+//   cg_update(n, alpha, p, ap, x, r, dinv, z, sums, then)   CG's fused pass (vector_ops: fused):
 //                                        x += alpha p (x given), r -= alpha ap, z = dinv .* r
 //                                        (dinv given; stored when z is given), sums[0] =
 //                                        (r, z) (z = r without dinv), sums[1] = (r, r); sums:
@@ -28,10 +29,14 @@
 //   xpby(n, x, beta, y)                  y = x + beta y, one pass
 //   bicgstab_direction(n, r, v, beta, omega, p, dinv, p_hat)   p = r + beta (p - omega v),
 //                                        p_hat = dinv .* p (dinv given): one pass
-//   bicgstab_update(n, c, u, w, x, r, dinv, z, r_hat, sums)   x += c u, r -= c w, z = dinv .*
+//   bicgstab_update(n, c, u, w, x, r, dinv, z, r_hat, sums, then)   x += c u, r -= c w, z = dinv .*
 //                                        r (dinv given), sums[0] = (r_hat, r) and sums[1] =
 //                                        (r, r), or sums[0] = (r, r) without r_hat: one pass
-//   dot_pair(n, t, r, sums)              sums[0] = (t, r), sums[1] = (t, t): one pass
+//   dot_pair(n, t, r, sums, then)        sums[0] = (t, r), sums[1] = (t, t): one pass
+//   The fused reductions (fused_dot, cg_update, bicgstab_update, dot_pair) end by running
+//   `then` (default NoScalarStep), the method's next scalar step, once their sums are final:
+//   the device space runs it in the reduction kernel's last block (no launch of its own), a
+//   distributed space after the sum over processes.
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
