@@ -38,6 +38,7 @@
 #include "solver/amg/amg_build.hpp"
 #include "solver/incomplete_factorization.hpp"
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/linear_operator.hpp"
 
 namespace spk {
 
@@ -106,6 +107,19 @@ class DistributedSpace : public Inner {
     Inner::fused_dot(n, x, y, result);
     sum_over_processes(result);
     Inner::scalar_step(then);
+  }
+  // y = A x (the distributed operator: halo exchange included), then the local sums and
+  // their sum over processes: the dots cannot be folded into a product whose halo part adds
+  // to y after the local kernel.
+  template <class Step = NoScalarStep>
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
+                  int count, const Step& then = {}) {
+    matrix.apply(x, y);
+    const auto n = static_cast<std::size_t>(matrix.rows());
+    if (count == 2)
+      dot_pair(n, y, w, sums, then);
+    else
+      fused_dot(n, w, y, sums, then);
   }
   template <class Step = NoScalarStep>
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,

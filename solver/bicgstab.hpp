@@ -237,17 +237,19 @@ class BiCgStab {
     space_.bicgstab_direction(n_, r_.data(), v_.data(), &s->beta, &s->omega, p_.data(), diagonal,
                               p_hat);
     if (other) precondition(p_.data(), p_hat);  // p_hat = M p
-    matrix_.apply(p_hat, v_.data());            // v = A p_hat
-    // (r_hat, v), then alpha = rho / (r_hat, v)
-    space_.fused_dot(n_, r_hat_.data(), v_.data(), &s->rhat_v, bicgstab_steps::Alpha<T>{});
+    // v = A p_hat and (r_hat, v) (in the SpMV's kernel where the format folds it), then
+    // alpha = rho / (r_hat, v)
+    space_.apply_dots(matrix_, p_hat, v_.data(), r_hat_.data(), &s->rhat_v, 1,
+                      bicgstab_steps::Alpha<T>{});
     // x = x + alpha p_hat, s = r - alpha v (in r) [, s_hat = D^-1 s], ||s||^2, then stop if
     // ||s|| <= threshold
     space_.bicgstab_update(n_, &s->alpha, p_hat, v_.data(), x, r_.data(), diagonal, s_hat, nullptr,
                            &s->s_norm, bicgstab_steps::HalfStep<T>{true});
     if (other) precondition(r_.data(), s_hat);  // s_hat = M s
-    matrix_.apply(s_hat, t_.data());            // t = A s_hat
-    // (t, s), (t, t), then omega = (t, s) / (t, t)
-    space_.dot_pair(n_, t_.data(), r_.data(), &s->t_s, bicgstab_steps::Omega<T>{});
+    // t = A s_hat, (t, s) and (t, t) (in the SpMV's kernel where the format folds them), then
+    // omega = (t, s) / (t, t)
+    space_.apply_dots(matrix_, s_hat, t_.data(), r_.data(), &s->t_s, 2,
+                      bicgstab_steps::Omega<T>{});
     // x = x + omega s_hat, r = s - omega t, rho = (r_hat, r), r_r = (r, r), then test ||r||
     space_.bicgstab_update(n_, &s->omega, s_hat, t_.data(), x, r_.data(), nullptr, nullptr,
                            r_hat_.data(), &s->rho, bicgstab_steps::End<T>{true});

@@ -154,9 +154,10 @@ class ConjugateGradient {
     const T* diagonal = preconditioned() ? preconditioner_->inverse_diagonal() : nullptr;
     const bool stored_z = preconditioned() && diagonal == nullptr;  // another preconditioner
     const cg_steps::Beta<T> beta_step{preconditioned(), true};
-    matrix_.apply(p_.data(), ap_.data());  // Ap = A p
-    // (p, Ap), then alpha = rho / (p, Ap)
-    space_.fused_dot(n_, p_.data(), ap_.data(), &s->p_ap, cg_steps::Alpha<T>{});
+    // Ap = A p and (p, Ap) (in the SpMV's kernel where the format folds it), then
+    // alpha = rho / (p, Ap)
+    space_.apply_dots(matrix_, p_.data(), ap_.data(), p_.data(), &s->p_ap, 1,
+                      cg_steps::Alpha<T>{});
     // r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r), then (no other
     // preconditioner) beta = rho / rho_old
     if (stored_z) {

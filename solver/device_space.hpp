@@ -15,6 +15,7 @@
 #include "solver/krylov_scalars.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/linear_operator.hpp"
 
 namespace spk {
 
@@ -113,6 +114,9 @@ class DeviceSpace {
   // solver/device_space.cuh (templates on the step: .cu files only).
   template <class Step = NoScalarStep>
   void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {});
+  template <class Step = NoScalarStep>
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
+                  int count, const Step& then = {});
   template <class Step = NoScalarStep>
   void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {});

@@ -10,6 +10,7 @@
 #include "solver/jacobi_entry.hpp"
 #include "solver/krylov_scalars.hpp"
 #include "solver/lanczos_start.hpp"
+#include "spmv/linear_operator.hpp"
 
 namespace spk {
 
@@ -170,6 +171,16 @@ class HostSpace {
   template <class Step = NoScalarStep>
   void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {}) {
     dot(n, x, y, result);
+    scalar_step(then);
+  }
+  // y = A x, then the dots of apply_dots (vector_space.hpp) as fused_dot and dot_pair make them
+  template <class Step = NoScalarStep>
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
+                  int count, const Step& then = {}) {
+    matrix.apply(x, y);
+    const auto n = static_cast<std::size_t>(matrix.rows());
+    dot(n, w, y, &sums[0]);                // (w, y)
+    if (count == 2) dot(n, y, y, &sums[1]);  // (y, y)
     scalar_step(then);
   }
   template <class Step = NoScalarStep>

@@ -19,6 +19,12 @@
 //                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
 //   fused_dot(n, x, y, result, then)     *result = (x, y) as a fused reduction (below)
+//   apply_dots(matrix, x, y, w, sums, count, then)   y = A x, sums[0] = (w, y) and (count 2)
+//                                        sums[1] = (y, y), then `then`: a fused reduction whose
+//                                        sums the device space folds into the SpMV's kernel
+//                                        where the operator can (LinearOperator::apply_dots;
+//                                        `then` then runs as a one-thread kernel), and which
+//                                        is apply() then the sums everywhere else
 //   cg_update(n, alpha, p, ap, x, r, dinv, z, sums, then)   CG's fused pass (vector_ops: fused):
 //                                        x += alpha p (x given), r -= alpha ap, z = dinv .* r
 //                                        (dinv given; stored when z is given), sums[0] =
@@ -52,6 +58,8 @@
 // Scalars (alpha, result) are pointers into the space: device pointers on the GPU, so no
 // iteration waits for the host.
 #include <cstddef>
+
+#include "spmv/linear_operator.hpp"
 
 namespace spk {
 

@@ -28,6 +28,17 @@ class LinearOperator {
   // (NaN included) does not reach the result. x and y do not alias.
   virtual void apply_scaled(T alpha, const T* x, T beta, T* y) const = 0;
 
+  // y = A x with the dot products of y folded into the product's own kernel: sums[0] = (w, y)
+  // and, when count is 2, sums[1] = (y, y). w has rows() entries; w, y and sums live in the
+  // operator's memory. The sums' order is fixed by the launch, never by timing (the same
+  // bits on every call). Returns false, having done nothing, where the operator cannot fold
+  // them (the default): the caller then applies and takes the dots itself. Square operators
+  // of the ELL family fold them (spmv/formats/dot_output.cuh).
+  virtual bool apply_dots(const T* x, T* y, const T* w, T* sums, int count) const {
+    (void)x, (void)y, (void)w, (void)sums, (void)count;
+    return false;
+  }
+
   virtual index_t rows() const = 0;
   virtual index_t cols() const = 0;
   // Short name, e.g. "ellpack-r/texture".

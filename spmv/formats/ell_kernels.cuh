@@ -20,7 +20,9 @@
 // * y[row] = alpha * sum (+ beta * y[row] unless beta == 0; output_scale.cuh): every row is
 //   written, padding and empty rows included.
 // * Matrix values of type Value, products and sums in the vector type T (the mixed-precision
-//   seam; only Value == T is instantiated).
+//   seam: Value is T, or float under double).
+// * Output may be DotOutput (dot_output.cuh, SpmvBackend::apply_dots): each thread stores
+//   through its own copy and every thread of the block calls finish() after the row loop.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -82,10 +84,12 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const Value* __restrict__ values,
                    const index_t* __restrict__ columns, Reader x, Output output,
                    T* __restrict__ y) {
+  Output out = output;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    output.store(y + row, row_dot<true>(width, pitch, values + row, columns + row, x));
+    out.store(y + row, row_dot<true>(width, pitch, values + row, columns + row, x));
+  out.finish();
 }
 
 // ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
@@ -95,11 +99,13 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_r_kernel(index_t rows, std::size_t pitch, const Value* __restrict__ values,
                      const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
                      Reader x, Output output, T* __restrict__ y) {
+  Output out = output;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    output.store(y + row,
-                 row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x));
+    out.store(y + row,
+              row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x));
+  out.finish();
 }
 
 }  // namespace spk::ell_kernels

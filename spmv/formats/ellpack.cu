@@ -46,6 +46,8 @@ EllPaddingLimits ellpack_limits(const SpmvOptions& options) {
 template <class T, class Value = T>
 class Ellpack final : public HandWrittenBackend<T, Value, Ellpack<T, Value>> {
  public:
+  static constexpr bool folds_dots = true;  // apply_dots: the kernel finishes a DotOutput
+
   Ellpack(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : Ellpack(matrix, ellpack_arrays(matrix, options, stream), options, stream) {}
 

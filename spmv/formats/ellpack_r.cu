@@ -45,6 +45,8 @@ EllPaddingLimits ellpack_r_limits() {
 template <class T, class Value = T>
 class EllpackR final : public HandWrittenBackend<T, Value, EllpackR<T, Value>> {
  public:
+  static constexpr bool folds_dots = true;  // apply_dots: the kernel finishes a DotOutput
+
   EllpackR(const DeviceCsr<Value>& matrix, const SpmvOptions& options, cudaStream_t stream)
       : EllpackR(matrix,
                  build_ell(matrix, matrix.stats.max_row_length, 0, ellpack_r_limits(), stream),

@@ -14,6 +14,10 @@
 //                  (alpha 1, beta 0) or OutputScale{alpha, beta} (output_scale.cuh) (CRTP: the
 //                  reader and output types are template parameters, so multiply cannot be
 //                  virtual).
+//   apply_dots     for formats that declare `static constexpr bool folds_dots = true` (the ELL
+//                  family: their kernels finish a DotOutput, dot_output.cuh) and square
+//                  matrices: multiply with a DotOutput over the block sums held here (DotSums,
+//                  allocated only for such formats); false for every other format
 //   name           "<format>/<x_cache>", e.g. "ellpack-r/texture"
 //   details        the format's format_details() followed by the launch's
 //   set_launch     KernelLaunch::set (throws BadInput and changes nothing when refused)
@@ -30,6 +34,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -39,6 +44,7 @@
 #include "spmv/device/device_csr.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/device_values.hpp"
+#include "spmv/formats/dot_output.cuh"
 #include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/format_factory_definition.hpp"
 #include "spmv/formats/kernel_launch.cuh"
@@ -48,6 +54,13 @@
 #include "spmv/spmv_backend.hpp"
 
 namespace spk {
+
+// Whether a format's kernels finish a DotOutput (its `static constexpr bool folds_dots`).
+template <class Backend, class = void>
+struct folds_dots : std::false_type {};
+template <class Backend>
+struct folds_dots<Backend, std::void_t<decltype(Backend::folds_dots)>>
+    : std::bool_constant<Backend::folds_dots> {};
 
 template <class T, class Value, class Backend>
 class HandWrittenBackend : public SpmvBackend<T> {
@@ -69,6 +82,27 @@ class HandWrittenBackend : public SpmvBackend<T> {
                       static_cast<const Backend&>(*this).multiply(reader, output, y);
                     });
                   });
+  }
+
+  bool apply_dots(const T* x, T* y, const T* w, T* sums, int count) const final {
+    if constexpr (!folds_dots<Backend>::value) {
+      (void)x, (void)y, (void)w, (void)sums, (void)count;
+      return false;
+    } else {
+      if (rows_ != cols_) return false;
+      if (rows_ == 0 || nnz_ == 0) {  // y = 0 (x never read), and every sum is 0
+        if (rows_ > 0) write_empty_product(y, rows_, T(0), this->stream());
+        SPK_CUDA_CHECK(cudaMemsetAsync(sums, 0, static_cast<std::size_t>(count) * sizeof(T),
+                                       this->stream()));
+        return true;
+      }
+      with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
+                    launch_.texture_limits(), [&](auto reader) {
+                      static_cast<const Backend&>(*this).multiply(
+                          reader, dot_sums_.output(w, y, sums, count), y);
+                    });
+      return true;
+    }
   }
 
   index_t rows() const final { return rows_; }
@@ -103,7 +137,10 @@ class HandWrittenBackend : public SpmvBackend<T> {
         cols_(matrix.cols),
         nnz_(matrix.nnz),
         launch_(options, static_cast<std::size_t>(matrix.cols), format),
-        values_(std::move(values)) {}
+        values_(std::move(values)) {
+    if constexpr (folds_dots<Backend>::value)
+      if (rows_ == cols_) dot_sums_ = DotSums<T>(rows_, stream);
+  }
 
   // The format's own details() entries (the launch's follow them).
   virtual Details format_details() const = 0;
@@ -126,6 +163,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
   index_t nnz_;
   KernelLaunch launch_;
   DeviceValues<Value> values_;
+  DotSums<T> dot_sums_;  // apply_dots' block sums: formats that fold dots, square matrices
   mutable XTextureCache<T> textures_;
 };
 

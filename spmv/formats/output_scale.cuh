@@ -9,7 +9,8 @@
 //                    beta == 0, y is never read, so whatever it held (NaN poison included)
 //                    cannot leak into the result; the branch is uniform across a launch.
 // Both also give times_alpha(sum) (sum, or alpha * sum) for HYB's COO part, whose atomics add
-// to the y the ELL part has already written.
+// to the y the ELL part has already written, and finish(), which does nothing: a kernel that
+// also takes DotOutput (dot_output.cuh) calls it after its row loop.
 //
 // with_output(alpha, beta, launch) (host) calls launch(PlainOutput{}) for alpha = 1 and
 // beta = 0, launch(OutputScale<T>{alpha, beta}) otherwise: every kernel is compiled for both.
@@ -26,6 +27,7 @@ struct PlainOutput {
   __device__ __forceinline__ T times_alpha(T sum) const {
     return sum;
   }
+  __device__ __forceinline__ void finish() const {}
 };
 
 template <class T>
@@ -38,6 +40,7 @@ struct OutputScale {
     *y_entry = beta == T(0) ? alpha * sum : alpha * sum + beta * *y_entry;
   }
   __device__ __forceinline__ T times_alpha(T sum) const { return alpha * sum; }
+  __device__ __forceinline__ void finish() const {}
 };
 
 template <class T, class Launch>

@@ -31,6 +31,9 @@ class AutoTuned final : public SpmvBackend<T> {
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
     chosen_->apply_scaled(alpha, x, beta, y);
   }
+  bool apply_dots(const T* x, T* y, const T* w, T* sums, int count) const override {
+    return chosen_->apply_dots(x, y, w, sums, count);
+  }
   index_t rows() const override { return chosen_->rows(); }
   index_t cols() const override { return chosen_->cols(); }
   std::string name() const override { return chosen_->name() + " (auto)"; }
