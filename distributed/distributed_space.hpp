@@ -121,8 +121,8 @@ class DistributedSpace : public Inner {
     else
       fused_dot(n, w, y, sums, then);
   }
-  template <class Step = NoScalarStep>
-  void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+  template <class Coefficient, class Step = NoScalarStep>
+  void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {}) {
     Inner::cg_update(n, alpha, p, ap, x, r, inverse_diagonal, z, sums);
     sum_pair(sums);
@@ -130,9 +130,9 @@ class DistributedSpace : public Inner {
   }
   void sum_pair(T* sums) { sum_over_processes(sums, 2); }
   // BiCGSTAB's fused passes on this process's rows, then their sums in one reduction
-  template <class Step = NoScalarStep>
-  void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
-                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
+  template <class Coefficient, class Step = NoScalarStep>
+  void bicgstab_update(std::size_t n, const Coefficient& coefficient, const T* u, const T* w, T* x,
+                       T* r, const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
                        const Step& then = {}) {
     Inner::bicgstab_update(n, coefficient, u, w, x, r, inverse_diagonal, z, r_hat, sums);
     sum_over_processes(sums, r_hat != nullptr ? 2 : 1);

@@ -232,26 +232,25 @@ class BiCgStab {
     const bool other = preconditioned() && diagonal == nullptr;  // not foldable into a pass
     T* p_hat = preconditioned() ? p_hat_.data() : p_.data();
     T* s_hat = preconditioned() ? s_hat_.data() : r_.data();
+    const CoefficientStep<T, bicgstab_steps::Alpha<T>> alpha{{}, &KrylovScalars<T>::alpha};
+    const CoefficientStep<T, bicgstab_steps::Omega<T>> omega{{}, &KrylovScalars<T>::omega};
     space_.scalar_step(bicgstab_steps::Beta<T>{});  // beta = (rho/rho_old)(alpha/omega)
     // p = r + beta (p - omega v) [, p_hat = D^-1 p]
     space_.bicgstab_direction(n_, r_.data(), v_.data(), &s->beta, &s->omega, p_.data(), diagonal,
                               p_hat);
     if (other) precondition(p_.data(), p_hat);  // p_hat = M p
-    // v = A p_hat and (r_hat, v) (in the SpMV's kernel where the format folds it), then
-    // alpha = rho / (r_hat, v)
-    space_.apply_dots(matrix_, p_hat, v_.data(), r_hat_.data(), &s->rhat_v, 1,
-                      bicgstab_steps::Alpha<T>{});
-    // x = x + alpha p_hat, s = r - alpha v (in r) [, s_hat = D^-1 s], ||s||^2, then stop if
-    // ||s|| <= threshold
-    space_.bicgstab_update(n_, &s->alpha, p_hat, v_.data(), x, r_.data(), diagonal, s_hat, nullptr,
+    // v = A p_hat and (r_hat, v) (in the SpMV's kernel where the format folds it)
+    space_.apply_dots(matrix_, p_hat, v_.data(), r_hat_.data(), &s->rhat_v, 1);
+    // alpha = rho / (r_hat, v) (made inside the pass), x = x + alpha p_hat, s = r - alpha v (in
+    // r) [, s_hat = D^-1 s], ||s||^2, then stop if ||s|| <= threshold
+    space_.bicgstab_update(n_, alpha, p_hat, v_.data(), x, r_.data(), diagonal, s_hat, nullptr,
                            &s->s_norm, bicgstab_steps::HalfStep<T>{true});
     if (other) precondition(r_.data(), s_hat);  // s_hat = M s
-    // t = A s_hat, (t, s) and (t, t) (in the SpMV's kernel where the format folds them), then
-    // omega = (t, s) / (t, t)
-    space_.apply_dots(matrix_, s_hat, t_.data(), r_.data(), &s->t_s, 2,
-                      bicgstab_steps::Omega<T>{});
-    // x = x + omega s_hat, r = s - omega t, rho = (r_hat, r), r_r = (r, r), then test ||r||
-    space_.bicgstab_update(n_, &s->omega, s_hat, t_.data(), x, r_.data(), nullptr, nullptr,
+    // t = A s_hat, (t, s) and (t, t) (in the SpMV's kernel where the format folds them)
+    space_.apply_dots(matrix_, s_hat, t_.data(), r_.data(), &s->t_s, 2);
+    // omega = (t, s) / (t, t) (made inside the pass), x = x + omega s_hat, r = s - omega t,
+    // rho = (r_hat, r), r_r = (r, r), then test ||r||
+    space_.bicgstab_update(n_, omega, s_hat, t_.data(), x, r_.data(), nullptr, nullptr,
                            r_hat_.data(), &s->rho, bicgstab_steps::End<T>{true});
   }
 

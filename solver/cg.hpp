@@ -154,19 +154,19 @@ class ConjugateGradient {
     const T* diagonal = preconditioned() ? preconditioner_->inverse_diagonal() : nullptr;
     const bool stored_z = preconditioned() && diagonal == nullptr;  // another preconditioner
     const cg_steps::Beta<T> beta_step{preconditioned(), true};
-    // Ap = A p and (p, Ap) (in the SpMV's kernel where the format folds it), then
-    // alpha = rho / (p, Ap)
-    space_.apply_dots(matrix_, p_.data(), ap_.data(), p_.data(), &s->p_ap, 1,
-                      cg_steps::Alpha<T>{});
-    // r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r), then (no other
+    // alpha = rho / (p, Ap), made and used inside the update pass (no launch of its own)
+    const CoefficientStep<T, cg_steps::Alpha<T>> alpha{{}, &KrylovScalars<T>::alpha};
+    // Ap = A p and (p, Ap) (in the SpMV's kernel where the format folds it)
+    space_.apply_dots(matrix_, p_.data(), ap_.data(), p_.data(), &s->p_ap, 1);
+    // alpha, then r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r), then (no other
     // preconditioner) beta = rho / rho_old
     if (stored_z) {
-      space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
+      space_.cg_update(n_, alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
                        &s->rho);
       precondition(r_.data(), z_.data());                              // z = M r
       space_.fused_dot(n_, r_.data(), z_.data(), &s->rho, beta_step);  // rho = (r, z), beta
     } else {
-      space_.cg_update(n_, &s->alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
+      space_.cg_update(n_, alpha, p_.data(), ap_.data(), nullptr, r_.data(), diagonal, nullptr,
                        &s->rho, beta_step);
     }
     // x += alpha p, p = z + beta p (z = D^-1 r for Jacobi, made in the pass)

@@ -48,11 +48,12 @@ __device__ void block_sum_pair(T& a, T& b) {
 }
 
 // The end of every fused reduction kernel: this block's (a, b) into partials[2 block + 0/1];
-// the last block to take a ticket sums the partials in block order into sums[0] (and sums[1]
-// when count is 2), re-arms the ticket and runs step(*scalars).
-template <class T, class Step>
+// the last block to take a ticket runs before(*scalars) (a pass's own coefficient step,
+// CoefficientStep), sums the partials in block order into sums[0] (and sums[1] when count is
+// 2), re-arms the ticket and runs step(*scalars).
+template <class T, class Before, class Step>
 __device__ void finish_pair(T a, T b, T* partials, unsigned int* ticket, T* sums, int count,
-                            const Step& step, KrylovScalars<T>* scalars) {
+                            const Before& before, const Step& step, KrylovScalars<T>* scalars) {
   __shared__ bool last_block;
   block_sum_pair(a, b);
   if (threadIdx.x == 0) {
@@ -71,6 +72,7 @@ __device__ void finish_pair(T a, T b, T* partials, unsigned int* ticket, T* sums
   }
   block_sum_pair(total_a, total_b);
   if (threadIdx.x == 0) {
+    before(*scalars);  // every block has read the scalars: all took their tickets
     sums[0] = total_a;
     if (count == 2) sums[1] = total_b;
     *ticket = 0u;  // for the next reduction (kernels on one stream never overlap)
@@ -98,19 +100,20 @@ __global__ void __launch_bounds__(block)
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
     x_y += x[i] * y[i];
-  finish_pair(x_y, T(0), finish.partials, finish.ticket, finish.sums, 1, finish.step,
-              finish.scalars);
+  finish_pair(x_y, T(0), finish.partials, finish.ticket, finish.sums, 1, NoScalarStep{},
+              finish.step, finish.scalars);
 }
 
 // x += alpha p (x given); r -= alpha ap; z = dinv .* r (dinv given, stored when z is given);
-// sums[0] = (r, z), sums[1] = (r, r).
-template <class T, class Step>
+// sums[0] = (r, z), sums[1] = (r, r). alpha: a CoefficientStep (krylov_scalars.hpp), whose
+// step the last block runs before the sums are written.
+template <class T, class Coefficient, class Step>
 __global__ void __launch_bounds__(block)
-    cg_update_kernel(std::size_t n, const T* __restrict__ alpha, const T* __restrict__ p,
+    cg_update_kernel(std::size_t n, Coefficient alpha, const T* __restrict__ p,
                      const T* __restrict__ ap, T* __restrict__ x, T* __restrict__ r,
                      const T* __restrict__ inverse_diagonal, T* __restrict__ z,
                      Finish<T, Step> finish) {
-  const T a = *alpha;
+  const T a = alpha.value(*finish.scalars);
   T r_z = T(0), r_r = T(0);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -126,20 +129,20 @@ __global__ void __launch_bounds__(block)
     r_z += r_i * z_i;
     r_r += r_i * r_i;
   }
-  finish_pair(r_z, r_r, finish.partials, finish.ticket, finish.sums, 2, finish.step,
+  finish_pair(r_z, r_r, finish.partials, finish.ticket, finish.sums, 2, alpha, finish.step,
               finish.scalars);
 }
 
 // x += c u; r -= c w; z = dinv .* r (dinv given); sums[0] = (r_hat, r) and sums[1] = (r, r),
-// or sums[0] = (r, r) alone without r_hat.
-template <class T, class Step>
+// or sums[0] = (r, r) alone without r_hat. c: a CoefficientStep, as cg_update_kernel's alpha.
+template <class T, class Coefficient, class Step>
 __global__ void __launch_bounds__(block)
-    bicgstab_update_kernel(std::size_t n, const T* __restrict__ coefficient,
+    bicgstab_update_kernel(std::size_t n, Coefficient coefficient,
                            const T* u,  // may be r itself (unpreconditioned s_hat): no restrict
                            const T* __restrict__ w, T* __restrict__ x, T* r,
                            const T* __restrict__ inverse_diagonal, T* __restrict__ z,
                            const T* __restrict__ r_hat, Finish<T, Step> finish) {
-  const T c = *coefficient;
+  const T c = coefficient.value(*finish.scalars);
   T first = T(0), r_r = T(0);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -152,7 +155,7 @@ __global__ void __launch_bounds__(block)
     r_r += r_i * r_i;
   }
   finish_pair(first, r_r, finish.partials, finish.ticket, finish.sums, r_hat != nullptr ? 2 : 1,
-              finish.step, finish.scalars);
+              coefficient, finish.step, finish.scalars);
 }
 
 // sums[0] = (t, r), sums[1] = (t, t)
@@ -168,8 +171,8 @@ __global__ void __launch_bounds__(block)
     t_r += t_i * r[i];
     t_t += t_i * t_i;
   }
-  finish_pair(t_r, t_t, finish.partials, finish.ticket, finish.sums, 2, finish.step,
-              finish.scalars);
+  finish_pair(t_r, t_t, finish.partials, finish.ticket, finish.sums, 2, NoScalarStep{},
+              finish.step, finish.scalars);
 }
 
 }  // namespace spk::fused_reduction

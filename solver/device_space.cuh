@@ -55,9 +55,10 @@ void DeviceSpace<T>::apply_dots(const LinearOperator<T>& matrix, const T* x, T* 
 }
 
 template <class T>
-template <class Step>
-void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
-                               const T* inverse_diagonal, T* z, T* sums, const Step& then) {
+template <class Coefficient, class Step>
+void DeviceSpace<T>::cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap,
+                               T* x, T* r, const T* inverse_diagonal, T* z, T* sums,
+                               const Step& then) {
   fused_reduction::
       cg_update_kernel<<<fused_reduction::grid(n), fused_reduction::block, 0, context_.stream()>>>(
           n, alpha, p, ap, x, r, inverse_diagonal, z,
@@ -67,10 +68,10 @@ void DeviceSpace<T>::cg_update(std::size_t n, const T* alpha, const T* p, const 
 }
 
 template <class T>
-template <class Step>
-void DeviceSpace<T>::bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w,
-                                     T* x, T* r, const T* inverse_diagonal, T* z, const T* r_hat,
-                                     T* sums, const Step& then) {
+template <class Coefficient, class Step>
+void DeviceSpace<T>::bicgstab_update(std::size_t n, const Coefficient& coefficient, const T* u,
+                                     const T* w, T* x, T* r, const T* inverse_diagonal, T* z,
+                                     const T* r_hat, T* sums, const Step& then) {
   fused_reduction::bicgstab_update_kernel<<<fused_reduction::grid(n), fused_reduction::block, 0,
                                             context_.stream()>>>(
       n, coefficient, u, w, x, r, inverse_diagonal, z, r_hat,

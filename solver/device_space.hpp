@@ -117,17 +117,17 @@ class DeviceSpace {
   template <class Step = NoScalarStep>
   void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
                   int count, const Step& then = {});
-  template <class Step = NoScalarStep>
-  void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+  template <class Coefficient, class Step = NoScalarStep>
+  void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {});
   void xpby(std::size_t n, const T* x, const T* beta, T* y);
   void cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p, const T* r,
                     const T* inverse_diagonal);
   void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,
                           T* p, const T* inverse_diagonal, T* p_hat);
-  template <class Step = NoScalarStep>
-  void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
-                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
+  template <class Coefficient, class Step = NoScalarStep>
+  void bicgstab_update(std::size_t n, const Coefficient& coefficient, const T* u, const T* w, T* x,
+                       T* r, const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
                        const Step& then = {});
   template <class Step = NoScalarStep>
   void dot_pair(std::size_t n, const T* t, const T* r, T* sums, const Step& then = {});

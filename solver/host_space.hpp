@@ -183,10 +183,12 @@ class HostSpace {
     if (count == 2) dot(n, y, y, &sums[1]);  // (y, y)
     scalar_step(then);
   }
-  template <class Step = NoScalarStep>
-  void cg_update(std::size_t n, const T* alpha, const T* p, const T* ap, T* x, T* r,
+  // alpha: a CoefficientStep (krylov_scalars.hpp), run first; the pass uses what it made.
+  template <class Coefficient, class Step = NoScalarStep>
+  void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {}) {
-    const T a = *alpha;
+    scalar_step(alpha);
+    const T a = scalars()->*alpha.coefficient;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
       if (x != nullptr) x[i] += a * p[i];
@@ -222,11 +224,12 @@ class HostSpace {
       p[i] = r[i] + b * (p[i] - w * v[i]);
     if (inverse_diagonal != nullptr) multiply_elementwise(n, inverse_diagonal, p, p_hat);
   }
-  template <class Step = NoScalarStep>
-  void bicgstab_update(std::size_t n, const T* coefficient, const T* u, const T* w, T* x, T* r,
-                       const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
+  template <class Coefficient, class Step = NoScalarStep>
+  void bicgstab_update(std::size_t n, const Coefficient& coefficient, const T* u, const T* w, T* x,
+                       T* r, const T* inverse_diagonal, T* z, const T* r_hat, T* sums,
                        const Step& then = {}) {
-    const T c = *coefficient;
+    scalar_step(coefficient);
+    const T c = scalars()->*coefficient.coefficient;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
       x[i] += c * u[i];

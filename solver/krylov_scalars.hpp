@@ -156,6 +156,26 @@ struct KrylovScalars {
   }
 };
 
+// A scalar step and the coefficient it makes (a member of KrylovScalars: alpha, omega), for a
+// fused pass that runs the step itself instead of after a launch of its own (vector_space.hpp:
+// cg_update, bicgstab_update). Every thread of the pass takes value(): the step run on a
+// private copy of the scalars, so the same expression and the same bits as the step stores,
+// 0 when the step stops the solve (it freezes). The pass then runs the step once, before it
+// writes its own sums. The step must change nothing but the scalars (no history record).
+template <class T, class Step>
+struct CoefficientStep {
+  using Member = T KrylovScalars<T>::*;
+  Step step;
+  Member coefficient;
+
+  SPK_HOST_DEVICE T value(const KrylovScalars<T>& scalars) const {
+    KrylovScalars<T> copy = scalars;
+    step(copy);
+    return copy.*coefficient;
+  }
+  SPK_HOST_DEVICE void operator()(KrylovScalars<T>& scalars) const { step(scalars); }
+};
+
 // Machine epsilon of T, usable on the device.
 template <class T>
 SPK_HOST_DEVICE constexpr T epsilon_of() {

@@ -22,10 +22,14 @@
 //   apply_dots(matrix, x, y, w, sums, count, then)   y = A x, sums[0] = (w, y) and (count 2)
 //                                        sums[1] = (y, y), then `then`: a fused reduction whose
 //                                        sums the device space folds into the SpMV's kernel
-//                                        where the operator can (LinearOperator::apply_dots;
-//                                        `then` then runs as a one-thread kernel), and which
-//                                        is apply() then the sums everywhere else
+//                                        where the operator can (LinearOperator::apply_dots; a
+//                                        `then` then runs as a one-thread kernel, so the methods
+//                                        give none and let the next pass run their step), and
+//                                        which is apply() then the sums everywhere else
 //   cg_update(n, alpha, p, ap, x, r, dinv, z, sums, then)   CG's fused pass (vector_ops: fused):
+//                                        alpha is a CoefficientStep (krylov_scalars.hpp): the
+//                                        step that makes the coefficient runs inside the pass,
+//                                        before its sums are written; then
 //                                        x += alpha p (x given), r -= alpha ap, z = dinv .* r
 //                                        (dinv given; stored when z is given), sums[0] =
 //                                        (r, z) (z = r without dinv), sums[1] = (r, r); sums:
@@ -35,7 +39,8 @@
 //   xpby(n, x, beta, y)                  y = x + beta y, one pass
 //   bicgstab_direction(n, r, v, beta, omega, p, dinv, p_hat)   p = r + beta (p - omega v),
 //                                        p_hat = dinv .* p (dinv given): one pass
-//   bicgstab_update(n, c, u, w, x, r, dinv, z, r_hat, sums, then)   x += c u, r -= c w, z = dinv .*
+//   bicgstab_update(n, c, u, w, x, r, dinv, z, r_hat, sums, then)   c: a CoefficientStep, as
+//                                        cg_update's alpha; x += c u, r -= c w, z = dinv .*
 //                                        r (dinv given), sums[0] = (r_hat, r) and sums[1] =
 //                                        (r, r), or sums[0] = (r, r) without r_hat: one pass
 //   dot_pair(n, t, r, sums, then)        sums[0] = (t, r), sums[1] = (t, t): one pass
