@@ -232,8 +232,8 @@ class BiCgStab {
     const bool other = preconditioned() && diagonal == nullptr;  // not foldable into a pass
     T* p_hat = preconditioned() ? p_hat_.data() : p_.data();
     T* s_hat = preconditioned() ? s_hat_.data() : r_.data();
-    const CoefficientStep<T, bicgstab_steps::Alpha<T>> alpha{{}, &KrylovScalars<T>::alpha};
-    const CoefficientStep<T, bicgstab_steps::Omega<T>> omega{{}, &KrylovScalars<T>::omega};
+    const CoefficientStep<T, bicgstab_steps::Alpha<T>, &KrylovScalars<T>::alpha> alpha{};
+    const CoefficientStep<T, bicgstab_steps::Omega<T>, &KrylovScalars<T>::omega> omega{};
     space_.scalar_step(bicgstab_steps::Beta<T>{});  // beta = (rho/rho_old)(alpha/omega)
     // p = r + beta (p - omega v) [, p_hat = D^-1 p]
     space_.bicgstab_direction(n_, r_.data(), v_.data(), &s->beta, &s->omega, p_.data(), diagonal,

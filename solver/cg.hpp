@@ -155,7 +155,7 @@ class ConjugateGradient {
     const bool stored_z = preconditioned() && diagonal == nullptr;  // another preconditioner
     const cg_steps::Beta<T> beta_step{preconditioned(), true};
     // alpha = rho / (p, Ap), made and used inside the update pass (no launch of its own)
-    const CoefficientStep<T, cg_steps::Alpha<T>> alpha{{}, &KrylovScalars<T>::alpha};
+    const CoefficientStep<T, cg_steps::Alpha<T>, &KrylovScalars<T>::alpha> alpha{};
     // Ap = A p and (p, Ap) (in the SpMV's kernel where the format folds it)
     space_.apply_dots(matrix_, p_.data(), ap_.data(), p_.data(), &s->p_ap, 1);
     // alpha, then r -= alpha Ap, rho = (r, D^-1 r) (or (r, r)), r_r = (r, r), then (no other

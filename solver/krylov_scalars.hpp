@@ -162,16 +162,18 @@ struct KrylovScalars {
 // private copy of the scalars, so the same expression and the same bits as the step stores,
 // 0 when the step stops the solve (it freezes). The pass then runs the step once, before it
 // writes its own sums. The step must change nothing but the scalars (no history record).
-template <class T, class Step>
+template <class T, class Step, auto Coefficient>
 struct CoefficientStep {
-  using Member = T KrylovScalars<T>::*;
+  // A compile-time member: the copy in value() then lives in registers, and only the fields
+  // the step reads are loaded (a runtime member pointer put it on the stack: 256 bytes a
+  // thread, measured 45 us a pass on an H100).
+  static constexpr auto coefficient = Coefficient;
   Step step;
-  Member coefficient;
 
   SPK_HOST_DEVICE T value(const KrylovScalars<T>& scalars) const {
     KrylovScalars<T> copy = scalars;
     step(copy);
-    return copy.*coefficient;
+    return copy.*Coefficient;
   }
   SPK_HOST_DEVICE void operator()(KrylovScalars<T>& scalars) const { step(scalars); }
 };

@@ -5,9 +5,11 @@
 // their own: the dot in the SpMV's epilogue (GHOST's SpMV DOT flag; the fused CG of
 // ../shared/notes/anchors-performance-kernels.md, section 1).
 //
-// A kernel that takes it copies it into a local (`Output out = output`), stores every row
-// through it, and calls out.finish() with every thread of the block after its row loop
-// (PlainOutput and OutputScale finish with nothing). finish():
+// A kernel that takes it keeps each thread's partial sums apart from it (sums =
+// output.start(); output.store(y, row, sum, sums) for every row), so the output stays a
+// kernel parameter and its pointers cost no registers, and calls output.finish(sums) with
+// every thread of the block after its row loop (PlainOutput and OutputScale have the same
+// form, with no state and nothing to finish). finish():
 //   * the block's two sums, a fixed tree: warp shuffles, then the warps' sums in warp order,
 //     into block_sums[2 blockIdx.x + 0/1];
 //   * the last block to take the ticket (the one atomic, after a __threadfence) adds the
@@ -34,21 +36,25 @@ namespace spk {
 template <class T>
 struct DotOutput {
   const T* w;          // rows entries, paired with y
-  const T* y;          // the product's first entry: a store's row is its offset from here
   T* block_sums;       // 2 per block
   unsigned int* ticket;
   T* sums;             // sums[0] = (w, y), sums[1] = (y, y) when count is 2
   int count;
-  T w_y = T(0);        // this thread's share
-  T y_y = T(0);
 
-  __device__ __forceinline__ void store(T* y_entry, T sum) {
-    *y_entry = sum;
-    w_y += w[y_entry - y] * sum;
-    y_y += sum * sum;
+  struct Partial {  // a thread's share
+    T w_y = T(0);
+    T y_y = T(0);
+  };
+
+  __device__ __forceinline__ Partial start() const { return {}; }
+  __device__ __forceinline__ void store(T* y, std::size_t row, T sum, Partial& partial) const {
+    y[row] = sum;
+    partial.w_y += w[row] * sum;
+    partial.y_y += sum * sum;
   }
 
-  __device__ void finish() {
+  __device__ void finish(Partial& partial) const {
+    T w_y = partial.w_y, y_y = partial.y_y;
     __shared__ T warp_sums[2][32];
     __shared__ bool last_block;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
@@ -63,10 +69,24 @@ struct DotOutput {
     __syncthreads();
     if (!last_block) return;
     __threadfence();
+    // Thread t adds blocks t, t + blockDim.x, ... in that order, loading 8 of them before
+    // adding any (a grid of 16k blocks is 63 loads a thread: in flight, not one by one).
+    constexpr int batch = 8;
     T total_w_y = T(0), total_y_y = T(0);
-    for (unsigned int k = threadIdx.x; k < gridDim.x; k += blockDim.x) {
-      total_w_y += __ldcg(block_sums + 2 * k);  // from L2: other blocks wrote them
-      total_y_y += __ldcg(block_sums + 2 * k + 1);
+    for (unsigned int k = threadIdx.x; k < gridDim.x; k += batch * blockDim.x) {
+      T w_ys[batch], y_ys[batch];
+#pragma unroll
+      for (int u = 0; u < batch; ++u) {
+        const unsigned int block = k + u * blockDim.x;
+        const bool inside = block < gridDim.x;
+        w_ys[u] = inside ? __ldcg(block_sums + 2 * block) : T(0);  // from L2: other blocks
+        y_ys[u] = inside ? __ldcg(block_sums + 2 * block + 1) : T(0);  // wrote them
+      }
+#pragma unroll
+      for (int u = 0; u < batch; ++u) {
+        total_w_y += w_ys[u];
+        total_y_y += y_ys[u];
+      }
     }
     add_up_block(total_w_y, total_y_y, warp_sums, warp, lane, warps);
     if (threadIdx.x == 0) {
@@ -109,8 +129,8 @@ class DotSums {
     SPK_CUDA_CHECK(cudaMemsetAsync(ticket_.data(), 0, sizeof(unsigned int), stream));
   }
 
-  DotOutput<T> output(const T* w, const T* y, T* sums, int count) const {
-    return DotOutput<T>{w, y, block_sums_.data(), ticket_.data(), sums, count};
+  DotOutput<T> output(const T* w, T* sums, int count) const {
+    return DotOutput<T>{w, block_sums_.data(), ticket_.data(), sums, count};
   }
 
  private:

@@ -21,8 +21,10 @@
 //   written, padding and empty rows included.
 // * Matrix values of type Value, products and sums in the vector type T (the mixed-precision
 //   seam: Value is T, or float under double).
-// * Output may be DotOutput (dot_output.cuh, SpmvBackend::apply_dots): each thread stores
-//   through its own copy and every thread of the block calls finish() after the row loop.
+// * Output may be DotOutput (dot_output.cuh, LinearOperator::apply_dots): each thread keeps
+//   its partial sums (output.start()), stores through them, and every thread of the block
+//   calls output.finish(sums) after the row loop. The output itself stays a kernel parameter
+//   (its pointers in the constant bank, not in registers).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -84,12 +86,12 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_kernel(index_t rows, index_t width, std::size_t pitch, const Value* __restrict__ values,
                    const index_t* __restrict__ columns, Reader x, Output output,
                    T* __restrict__ y) {
-  Output out = output;
+  auto sums = output.start();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    out.store(y + row, row_dot<true>(width, pitch, values + row, columns + row, x));
-  out.finish();
+    output.store(y, row, row_dot<true>(width, pitch, values + row, columns + row, x), sums);
+  output.finish(sums);
 }
 
 // ELLPACK-R: the thread of row i reads rl[i] and walks only its first rl[i] slots, so the
@@ -99,13 +101,14 @@ __global__ void __launch_bounds__(MaxThreads, min_blocks_for_class(MaxThreads))
     ellpack_r_kernel(index_t rows, std::size_t pitch, const Value* __restrict__ values,
                      const index_t* __restrict__ columns, const index_t* __restrict__ row_lengths,
                      Reader x, Output output, T* __restrict__ y) {
-  Output out = output;
+  auto sums = output.start();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        row < static_cast<std::size_t>(rows); row += stride)
-    out.store(y + row,
-              row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x));
-  out.finish();
+    output.store(y, row,
+                 row_dot<false>(__ldcs(row_lengths + row), pitch, values + row, columns + row, x),
+                 sums);
+  output.finish(sums);
 }
 
 }  // namespace spk::ell_kernels

@@ -99,7 +99,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
       with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,
                     launch_.texture_limits(), [&](auto reader) {
                       static_cast<const Backend&>(*this).multiply(
-                          reader, dot_sums_.output(w, y, sums, count), y);
+                          reader, dot_sums_.output(w, sums, count), y);
                     });
       return true;
     }

@@ -9,14 +9,20 @@
 //                    beta == 0, y is never read, so whatever it held (NaN poison included)
 //                    cannot leak into the result; the branch is uniform across a launch.
 // Both also give times_alpha(sum) (sum, or alpha * sum) for HYB's COO part, whose atomics add
-// to the y the ELL part has already written, and finish(), which does nothing: a kernel that
-// also takes DotOutput (dot_output.cuh) calls it after its row loop.
+// to the y the ELL part has already written. The ELL kernels, which also take DotOutput
+// (dot_output.cuh), use the form with a per-thread state: sums = start(), store(y, row, sum,
+// sums), finish(sums); here the state is empty and finish does nothing.
 //
 // with_output(alpha, beta, launch) (host) calls launch(PlainOutput{}) for alpha = 1 and
 // beta = 0, launch(OutputScale<T>{alpha, beta}) otherwise: every kernel is compiled for both.
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 namespace spk {
+
+// The per-thread state of an output that keeps none (DotOutput keeps its partial sums).
+struct NoSums {};
 
 struct PlainOutput {
   template <class T>
@@ -27,7 +33,13 @@ struct PlainOutput {
   __device__ __forceinline__ T times_alpha(T sum) const {
     return sum;
   }
-  __device__ __forceinline__ void finish() const {}
+  // The ELL kernels' form (dot_output.cuh): a per-thread state, here none.
+  __device__ __forceinline__ NoSums start() const { return {}; }
+  template <class T>
+  __device__ __forceinline__ void store(T* y, std::size_t row, T sum, NoSums& /*sums*/) const {
+    store(y + row, sum);
+  }
+  __device__ __forceinline__ void finish(NoSums& /*sums*/) const {}
 };
 
 template <class T>
@@ -40,7 +52,11 @@ struct OutputScale {
     *y_entry = beta == T(0) ? alpha * sum : alpha * sum + beta * *y_entry;
   }
   __device__ __forceinline__ T times_alpha(T sum) const { return alpha * sum; }
-  __device__ __forceinline__ void finish() const {}
+  __device__ __forceinline__ NoSums start() const { return {}; }
+  __device__ __forceinline__ void store(T* y, std::size_t row, T sum, NoSums& /*sums*/) const {
+    store(y + row, sum);
+  }
+  __device__ __forceinline__ void finish(NoSums& /*sums*/) const {}
 };
 
 template <class T, class Launch>
