@@ -12,7 +12,7 @@
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
-#include "spmv/formats/csr_kernel_support.cuh"
+#include "spmv/formats/grid_pair_sum.cuh"
 
 namespace spk::fused_reduction {
 
@@ -25,56 +25,18 @@ inline int grid(std::size_t n) {
   return static_cast<int>(blocks < 1 ? 1 : (blocks < max_blocks ? blocks : max_blocks));
 }
 
-// The sums of `a` and `b` over the block, in thread 0 (a fixed tree: deterministic). Every
-// thread of the block calls it; it ends with the block synchronized.
-template <class T>
-__device__ void block_sum_pair(T& a, T& b) {
-  __shared__ T partial_a[block / 32], partial_b[block / 32];
-  a = sub_warp_sum<32>(a);
-  b = sub_warp_sum<32>(b);
-  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  if (lane == 0) {
-    partial_a[warp] = a;
-    partial_b[warp] = b;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    a = lane < block / 32 ? partial_a[lane] : T(0);
-    b = lane < block / 32 ? partial_b[lane] : T(0);
-    a = sub_warp_sum<32>(a);
-    b = sub_warp_sum<32>(b);
-  }
-  __syncthreads();
-}
-
-// The end of every fused reduction kernel: this block's (a, b) into partials[2 block + 0/1];
-// the last block to take a ticket runs before(*scalars) (a pass's own coefficient step,
-// CoefficientStep), sums the partials in block order into sums[0] (and sums[1] when count is
-// 2), re-arms the ticket and runs step(*scalars).
+// The end of every fused reduction kernel: (a, b) summed over the grid (sum_pair_over_grid,
+// spmv/formats/grid_pair_sum.cuh); the last block runs before(*scalars) (a pass's own
+// coefficient step, CoefficientStep), writes sums[0] (and sums[1] when count is 2), re-arms
+// the ticket and runs step(*scalars).
 template <class T, class Before, class Step>
 __device__ void finish_pair(T a, T b, T* partials, unsigned int* ticket, T* sums, int count,
                             const Before& before, const Step& step, KrylovScalars<T>* scalars) {
-  __shared__ bool last_block;
-  block_sum_pair(a, b);
-  if (threadIdx.x == 0) {
-    partials[2 * blockIdx.x] = a;
-    partials[2 * blockIdx.x + 1] = b;
-    __threadfence();  // this block's sums visible to the block that takes the last ticket
-    last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last_block) return;
-  __threadfence();
-  T total_a = T(0), total_b = T(0);
-  for (int k = static_cast<int>(threadIdx.x); k < static_cast<int>(gridDim.x); k += block) {
-    total_a += __ldcg(partials + 2 * k);  // from L2: other blocks wrote them
-    total_b += __ldcg(partials + 2 * k + 1);
-  }
-  block_sum_pair(total_a, total_b);
+  if (!sum_pair_over_grid(a, b, partials, ticket)) return;
   if (threadIdx.x == 0) {
     before(*scalars);  // every block has read the scalars: all took their tickets
-    sums[0] = total_a;
-    if (count == 2) sums[1] = total_b;
+    sums[0] = a;
+    if (count == 2) sums[1] = b;
     *ticket = 0u;  // for the next reduction (kernels on one stream never overlap)
     step(*scalars);
   }

@@ -9,14 +9,10 @@
 // output.start(); output.store(y, row, sum, sums) for every row), so the output stays a
 // kernel parameter and its pointers cost no registers, and calls output.finish(sums) with
 // every thread of the block after its row loop (PlainOutput and OutputScale have the same
-// form, with no state and nothing to finish). finish():
-//   * the block's two sums, a fixed tree: warp shuffles, then the warps' sums in warp order,
-//     into block_sums[2 blockIdx.x + 0/1];
-//   * the last block to take the ticket (the one atomic, after a __threadfence) adds the
-//     gridDim.x block sums in block order, writes sums[0] = (w, y) (and sums[1] = (y, y) when
-//     count is 2) and re-arms the ticket for the next launch on the stream.
-// Every addition's order depends on the launch (grid and block size), never on timing: the
-// same inputs give the same bits on every call. No atomics in any sum.
+// form, with no state and nothing to finish). finish() sums over the grid with
+// sum_pair_over_grid (grid_pair_sum.cuh: block sums added in block order by the last block,
+// no atomics in any sum, the same bits on every call) and writes sums[0] = (w, y) (and
+// sums[1] = (y, y) when count is 2).
 //
 // DotSums: the block sums and the ticket, device memory a backend owns, sized for its largest
 // grid (one block per 32 rows): 16 bytes per 32 rows, scratch that device_bytes() (the stored
@@ -28,7 +24,7 @@
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/csr_kernel_support.cuh"
+#include "spmv/formats/grid_pair_sum.cuh"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -54,67 +50,12 @@ struct DotOutput {
   }
 
   __device__ void finish(Partial& partial) const {
-    T w_y = partial.w_y, y_y = partial.y_y;
-    __shared__ T warp_sums[2][32];
-    __shared__ bool last_block;
-    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-    const int warps = static_cast<int>(blockDim.x) / 32;
-    add_up_block(w_y, y_y, warp_sums, warp, lane, warps);
+    if (!sum_pair_over_grid(partial.w_y, partial.y_y, block_sums, ticket)) return;
     if (threadIdx.x == 0) {
-      block_sums[2 * blockIdx.x] = w_y;
-      block_sums[2 * blockIdx.x + 1] = y_y;
-      __threadfence();  // this block's sums visible to the block that takes the last ticket
-      last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last_block) return;
-    __threadfence();
-    // Thread t adds blocks t, t + blockDim.x, ... in that order, loading 8 of them before
-    // adding any (a grid of 16k blocks is 63 loads a thread: in flight, not one by one).
-    constexpr int batch = 8;
-    T total_w_y = T(0), total_y_y = T(0);
-    for (unsigned int k = threadIdx.x; k < gridDim.x; k += batch * blockDim.x) {
-      T w_ys[batch], y_ys[batch];
-#pragma unroll
-      for (int u = 0; u < batch; ++u) {
-        const unsigned int block = k + u * blockDim.x;
-        const bool inside = block < gridDim.x;
-        w_ys[u] = inside ? __ldcg(block_sums + 2 * block) : T(0);  // from L2: other blocks
-        y_ys[u] = inside ? __ldcg(block_sums + 2 * block + 1) : T(0);  // wrote them
-      }
-#pragma unroll
-      for (int u = 0; u < batch; ++u) {
-        total_w_y += w_ys[u];
-        total_y_y += y_ys[u];
-      }
-    }
-    add_up_block(total_w_y, total_y_y, warp_sums, warp, lane, warps);
-    if (threadIdx.x == 0) {
-      sums[0] = total_w_y;
-      if (count == 2) sums[1] = total_y_y;
+      sums[0] = partial.w_y;
+      if (count == 2) sums[1] = partial.y_y;
       *ticket = 0u;  // kernels on one stream never overlap
     }
-  }
-
- private:
-  // a and b summed over the block, into thread 0's a and b; ends with the block synchronized.
-  __device__ static void add_up_block(T& a, T& b, T (&warp_sums)[2][32], int warp, int lane,
-                                      int warps) {
-    a = sub_warp_sum<32>(a);
-    b = sub_warp_sum<32>(b);
-    if (lane == 0) {
-      warp_sums[0][warp] = a;
-      warp_sums[1][warp] = b;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      a = b = T(0);
-      for (int k = 0; k < warps; ++k) {  // warp order
-        a += warp_sums[0][k];
-        b += warp_sums[1][k];
-      }
-    }
-    __syncthreads();
   }
 };
 
