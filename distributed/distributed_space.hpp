@@ -112,8 +112,8 @@ class DistributedSpace : public Inner {
   // their sum over processes: the dots cannot be folded into a product whose halo part adds
   // to y after the local kernel.
   template <class Step = NoScalarStep>
-  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
-                  int count, const Step& then = {}) {
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums, int count,
+                  const Step& then = {}) {
     matrix.apply(x, y);
     const auto n = static_cast<std::size_t>(matrix.rows());
     if (count == 2)

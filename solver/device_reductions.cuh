@@ -133,8 +133,8 @@ __global__ void __launch_bounds__(block)
     t_r += t_i * r[i];
     t_t += t_i * t_i;
   }
-  finish_pair(t_r, t_t, finish.partials, finish.ticket, finish.sums, 2, NoScalarStep{},
-              finish.step, finish.scalars);
+  finish_pair(t_r, t_t, finish.partials, finish.ticket, finish.sums, 2, NoScalarStep{}, finish.step,
+              finish.scalars);
 }
 
 }  // namespace spk::fused_reduction

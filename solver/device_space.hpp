@@ -115,8 +115,8 @@ class DeviceSpace {
   template <class Step = NoScalarStep>
   void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {});
   template <class Step = NoScalarStep>
-  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
-                  int count, const Step& then = {});
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums, int count,
+                  const Step& then = {});
   template <class Coefficient, class Step = NoScalarStep>
   void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {});

@@ -175,11 +175,11 @@ class HostSpace {
   }
   // y = A x, then the dots of apply_dots (vector_space.hpp) as fused_dot and dot_pair make them
   template <class Step = NoScalarStep>
-  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
-                  int count, const Step& then = {}) {
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums, int count,
+                  const Step& then = {}) {
     matrix.apply(x, y);
     const auto n = static_cast<std::size_t>(matrix.rows());
-    dot(n, w, y, &sums[0]);                // (w, y)
+    dot(n, w, y, &sums[0]);                  // (w, y)
     if (count == 2) dot(n, y, y, &sums[1]);  // (y, y)
     scalar_step(then);
   }

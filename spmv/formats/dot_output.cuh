@@ -31,10 +31,10 @@ namespace spk {
 
 template <class T>
 struct DotOutput {
-  const T* w;          // rows entries, paired with y
-  T* block_sums;       // 2 per block
+  const T* w;     // rows entries, paired with y
+  T* block_sums;  // 2 per block
   unsigned int* ticket;
-  T* sums;             // sums[0] = (w, y), sums[1] = (y, y) when count is 2
+  T* sums;  // sums[0] = (w, y), sums[1] = (y, y) when count is 2
   int count;
 
   struct Partial {  // a thread's share

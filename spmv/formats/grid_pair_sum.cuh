@@ -65,7 +65,7 @@ __device__ bool sum_pair_over_grid(T& a, T& b, T* block_sums, unsigned int* tick
     for (int u = 0; u < batch; ++u) {
       const unsigned int block = k + u * blockDim.x;
       const bool inside = block < gridDim.x;
-      as[u] = inside ? __ldcg(block_sums + 2 * block) : T(0);  // from L2: other blocks
+      as[u] = inside ? __ldcg(block_sums + 2 * block) : T(0);      // from L2: other blocks
       bs[u] = inside ? __ldcg(block_sums + 2 * block + 1) : T(0);  // wrote them
     }
 #pragma unroll

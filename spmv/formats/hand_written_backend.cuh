@@ -92,8 +92,8 @@ class HandWrittenBackend : public SpmvBackend<T> {
       if (rows_ != cols_) return false;
       if (rows_ == 0 || nnz_ == 0) {  // y = 0 (x never read), and every sum is 0
         if (rows_ > 0) write_empty_product(y, rows_, T(0), this->stream());
-        SPK_CUDA_CHECK(cudaMemsetAsync(sums, 0, static_cast<std::size_t>(count) * sizeof(T),
-                                       this->stream()));
+        SPK_CUDA_CHECK(
+            cudaMemsetAsync(sums, 0, static_cast<std::size_t>(count) * sizeof(T), this->stream()));
         return true;
       }
       with_x_reader(launch_.x_cache(), x, static_cast<std::size_t>(cols_), textures_,

@@ -70,8 +70,8 @@ DotsResult apply_dots_once(const SpmvBackend<double>& backend, const std::vector
   DeviceBuffer<double> y_device(std::vector<double>(w.size(), nan));
   DeviceBuffer<double> sums_device(std::vector<double>{nan, nan});
   DotsResult result{};
-  result.folded =
-      backend.apply_dots(x_device.data(), y_device.data(), w_device.data(), sums_device.data(), count);
+  result.folded = backend.apply_dots(x_device.data(), y_device.data(), w_device.data(),
+                                     sums_device.data(), count);
   SPK_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   SPK_CUDA_CHECK(cudaGetLastError());
   result.y = y_device.to_host();
@@ -192,11 +192,15 @@ TEST_P(SpmvDotsGpu, AwkwardSquareShapes) {
   const auto up_to = [&rng](index_t longest) {
     return std::uniform_int_distribution<index_t>(0, longest)(rng);
   };
-  expect_dots(test::random_pattern_matrix(1, 1, [](index_t) { return 1; }, rng), options(), "n=1");
-  expect_dots(test::random_pattern_matrix(1, 1, [](index_t) { return 0; }, rng), options(),
-              "n=1, nnz=0");
-  expect_dots(test::random_pattern_matrix(100, 100, [](index_t) { return 0; }, rng), options(),
-              "nnz=0");
+  expect_dots(test::random_pattern_matrix(
+                  1, 1, [](index_t) { return 1; }, rng),
+              options(), "n=1");
+  expect_dots(test::random_pattern_matrix(
+                  1, 1, [](index_t) { return 0; }, rng),
+              options(), "n=1, nnz=0");
+  expect_dots(test::random_pattern_matrix(
+                  100, 100, [](index_t) { return 0; }, rng),
+              options(), "nnz=0");
   expect_dots(test::random_pattern_matrix(
                   500, 500, [&](index_t row) { return row % 3 == 0 ? 0 : up_to(40); }, rng),
               options(), "every third row empty");
@@ -247,8 +251,8 @@ TEST_P(SpmvDotsGpu, ReplayedFromACudaGraph) {
 TEST_P(SpmvDotsGpu, RectangularMatricesAreNotFolded) {
   SPK_REQUIRE_GPU_OR_SKIP();
   std::mt19937_64& rng = random_.engine();
-  const CsrMatrix<double> matrix =
-      test::random_pattern_matrix(300, 200, [](index_t) { return 3; }, rng);
+  const CsrMatrix<double> matrix = test::random_pattern_matrix(
+      300, 200, [](index_t) { return 3; }, rng);
   const auto backend = make_spmv_backend(matrix, options(), stream_->get());
   const DotsResult result = apply_dots_once(*backend, test::random_values<double>(200, rng),
                                             test::random_values<double>(300, rng), 2, *stream_);
@@ -274,11 +278,11 @@ TEST(SpmvDotsOtherFormatsGpu, ReturnFalseAndWriteNothing) {
   test::FreshRandom random;
   std::mt19937_64& rng = random.engine();
   test::TestStream stream;
-  const CsrMatrix<double> matrix =
-      test::random_pattern_matrix(1000, 1000, [](index_t row) { return 1 + row % 7; }, rng);
-  for (const Format format : {Format::csr_scalar, Format::csr_vector, Format::aligned_csr,
-                              Format::ellpack, Format::hyb, Format::csr_merge, Format::sell,
-                              Format::cusparse}) {
+  const CsrMatrix<double> matrix = test::random_pattern_matrix(
+      1000, 1000, [](index_t row) { return 1 + row % 7; }, rng);
+  for (const Format format :
+       {Format::csr_scalar, Format::csr_vector, Format::aligned_csr, Format::ellpack, Format::hyb,
+        Format::csr_merge, Format::sell, Format::cusparse}) {
     SCOPED_TRACE(to_string(format));
     SpmvOptions options;
     options.format = format;
