@@ -37,6 +37,7 @@
 #include "distributed/mpi_check.hpp"
 #include "solver/amg/amg_build.hpp"
 #include "solver/incomplete_factorization.hpp"
+#include "solver/vector_space.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 
@@ -108,18 +109,12 @@ class DistributedSpace : public Inner {
     sum_over_processes(result);
     Inner::scalar_step(then);
   }
-  // y = A x (the distributed operator: halo exchange included), then the local sums and
-  // their sum over processes: the dots cannot be folded into a product whose halo part adds
-  // to y after the local kernel.
-  template <class Step = NoScalarStep>
-  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums, int count,
-                  const Step& then = {}) {
-    matrix.apply(x, y);
-    const auto n = static_cast<std::size_t>(matrix.rows());
-    if (count == 2)
-      dot_pair(n, y, w, sums, then);
-    else
-      fused_dot(n, w, y, sums, then);
+  // y = A x (the distributed operator: halo exchange included), then the sums over processes
+  // (apply_then_dots): the dots cannot be folded into a product whose halo part adds to y
+  // after the local kernel.
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
+                  int count) {
+    apply_then_dots(*this, matrix, x, y, w, sums, count);
   }
   template <class Coefficient, class Step = NoScalarStep>
   void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,

@@ -36,24 +36,6 @@ void DeviceSpace<T>::fused_dot(std::size_t n, const T* x, const T* y, T* result,
   SPK_CHECK_LAUNCH("fused_reduction::dot_kernel");
 }
 
-// The sums in the SpMV's own kernel where the operator folds them (then `then` needs a
-// launch of its own); otherwise the product, then a fused reduction that runs `then` itself.
-template <class T>
-template <class Step>
-void DeviceSpace<T>::apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w,
-                                T* sums, int count, const Step& then) {
-  if (matrix.apply_dots(x, y, w, sums, count)) {
-    scalar_step(then);
-    return;
-  }
-  matrix.apply(x, y);
-  const auto n = static_cast<std::size_t>(matrix.rows());
-  if (count == 2)
-    dot_pair(n, y, w, sums, then);  // sums[0] = (y, w), sums[1] = (y, y)
-  else
-    fused_dot(n, w, y, sums, then);
-}
-
 template <class T>
 template <class Coefficient, class Step>
 void DeviceSpace<T>::cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap,

@@ -13,6 +13,7 @@
 
 #include "solver/device_context.hpp"
 #include "solver/krylov_scalars.hpp"
+#include "solver/vector_space.hpp"
 #include "spmv/base/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
@@ -114,9 +115,12 @@ class DeviceSpace {
   // solver/device_space.cuh (templates on the step: .cu files only).
   template <class Step = NoScalarStep>
   void fused_dot(std::size_t n, const T* x, const T* y, T* result, const Step& then = {});
-  template <class Step = NoScalarStep>
-  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums, int count,
-                  const Step& then = {});
+  // apply_dots (vector_space.hpp): folded into the SpMV's kernel where the operator can
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
+                  int count) {
+    if (!matrix.apply_dots(x, y, w, sums, count))
+      apply_then_dots(*this, matrix, x, y, w, sums, count);
+  }
   template <class Coefficient, class Step = NoScalarStep>
   void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {});

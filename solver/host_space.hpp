@@ -10,6 +10,7 @@
 #include "solver/jacobi_entry.hpp"
 #include "solver/krylov_scalars.hpp"
 #include "solver/lanczos_start.hpp"
+#include "solver/vector_space.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
@@ -173,15 +174,10 @@ class HostSpace {
     dot(n, x, y, result);
     scalar_step(then);
   }
-  // y = A x, then the dots of apply_dots (vector_space.hpp) as fused_dot and dot_pair make them
-  template <class Step = NoScalarStep>
-  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums, int count,
-                  const Step& then = {}) {
-    matrix.apply(x, y);
-    const auto n = static_cast<std::size_t>(matrix.rows());
-    dot(n, w, y, &sums[0]);                  // (w, y)
-    if (count == 2) dot(n, y, y, &sums[1]);  // (y, y)
-    scalar_step(then);
+  // apply_dots (vector_space.hpp): the product, then the sums
+  void apply_dots(const LinearOperator<T>& matrix, const T* x, T* y, const T* w, T* sums,
+                  int count) {
+    apply_then_dots(*this, matrix, x, y, w, sums, count);
   }
   // alpha: a CoefficientStep (krylov_scalars.hpp), run first; the pass uses what it made.
   template <class Coefficient, class Step = NoScalarStep>

@@ -19,13 +19,12 @@
 //                                        x += d: one Chebyshev step (solver/chebyshev.hpp)
 //   square_root(value)                   *value = sqrt(*value) (NaN/Inf kept, -0 clamped)
 //   fused_dot(n, x, y, result, then)     *result = (x, y) as a fused reduction (below)
-//   apply_dots(matrix, x, y, w, sums, count, then)   y = A x, sums[0] = (w, y) and (count 2)
-//                                        sums[1] = (y, y), then `then`: a fused reduction whose
-//                                        sums the device space folds into the SpMV's kernel
-//                                        where the operator can (LinearOperator::apply_dots; a
-//                                        `then` then runs as a one-thread kernel, so the methods
-//                                        give none and let the next pass run their step), and
-//                                        which is apply() then the sums everywhere else
+//   apply_dots(matrix, x, y, w, sums, count)   y = A x, sums[0] = (w, y) and (count 2)
+//                                        sums[1] = (y, y): sums the device space folds into the
+//                                        SpMV's kernel where the operator can
+//                                        (LinearOperator::apply_dots), and apply_then_dots
+//                                        (below) makes everywhere else. No scalar step follows:
+//                                        the next pass runs the method's (CoefficientStep)
 //   cg_update(n, alpha, p, ap, x, r, dinv, z, sums, then)   CG's fused pass (vector_ops: fused):
 //                                        alpha is a CoefficientStep (krylov_scalars.hpp): the
 //                                        step that makes the coefficient runs inside the pass,
@@ -75,6 +74,19 @@ template <class Space, class T>
 void norm(Space& space, std::size_t n, const T* x, T* result) {
   space.dot(n, x, x, result);  // (x, x)
   space.square_root(result);   // sqrt((x, x))
+}
+
+// apply_dots as a space makes it where the operator folds no dots: y = A x, then sums[0] =
+// (w, y) (fused_dot) or, count 2, sums[0] = (y, w) and sums[1] = (y, y) (dot_pair).
+template <class Space, class T>
+void apply_then_dots(Space& space, const LinearOperator<T>& matrix, const T* x, T* y, const T* w,
+                     T* sums, int count) {
+  matrix.apply(x, y);
+  const auto n = static_cast<std::size_t>(matrix.rows());
+  if (count == 2)
+    space.dot_pair(n, y, w, sums);
+  else
+    space.fused_dot(n, w, y, sums);
 }
 
 }  // namespace spk
