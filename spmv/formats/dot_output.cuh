@@ -1,5 +1,5 @@
 #pragma once
-// DotOutput<T>: the output of a row kernel (output_scale.cuh) for SpmvBackend::apply_dots. It
+// DotOutput<T>: the output of a row kernel (output_scale.cuh) for LinearOperator::apply_dots. It
 // writes y[row] = sum as PlainOutput does, and sums (w, y) and (y, y) over the rows on the way,
 // so the solver's dot products after an SpMV cost no pass over w and y and no launch of
 // their own: the dot in the SpMV's epilogue (GHOST's SpMV DOT flag; the fused CG of
@@ -20,7 +20,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <string>
 
 #include "spmv/base/cuda_check.hpp"
 #include "spmv/base/device_buffer.hpp"

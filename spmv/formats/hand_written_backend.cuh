@@ -14,8 +14,8 @@
 //                  (alpha 1, beta 0) or OutputScale{alpha, beta} (output_scale.cuh) (CRTP: the
 //                  reader and output types are template parameters, so multiply cannot be
 //                  virtual).
-//   apply_dots     for formats that declare `static constexpr bool folds_dots = true` (the ELL
-//                  family: their kernels finish a DotOutput, dot_output.cuh) and square
+//   apply_dots     for formats that set `static constexpr bool folds_dots = true` (hiding the
+//                  base's false; their kernels finish a DotOutput, dot_output.cuh) and square
 //                  matrices: multiply with a DotOutput over the block sums held here (DotSums,
 //                  allocated only for such formats); false for every other format
 //   name           "<format>/<x_cache>", e.g. "ellpack-r/texture"
@@ -34,7 +34,6 @@
 
 #include <cstddef>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -55,17 +54,12 @@
 
 namespace spk {
 
-// Whether a format's kernels finish a DotOutput (its `static constexpr bool folds_dots`).
-template <class Backend, class = void>
-struct folds_dots : std::false_type {};
-template <class Backend>
-struct folds_dots<Backend, std::void_t<decltype(Backend::folds_dots)>>
-    : std::bool_constant<Backend::folds_dots> {};
-
 template <class T, class Value, class Backend>
 class HandWrittenBackend : public SpmvBackend<T> {
  public:
   using Details = std::vector<std::pair<std::string, std::string>>;
+  // Whether the format's kernels finish a DotOutput (apply_dots); a format that does says so.
+  static constexpr bool folds_dots = false;
 
   // Refuses a bad spmv.block_size before the factory converts the matrix.
   static void check_options(const SpmvOptions& options) { checked_block_size(options.block_size); }
@@ -85,7 +79,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
   }
 
   bool apply_dots(const T* x, T* y, const T* w, T* sums, int count) const final {
-    if constexpr (!folds_dots<Backend>::value) {
+    if constexpr (!Backend::folds_dots) {
       (void)x, (void)y, (void)w, (void)sums, (void)count;
       return false;
     } else {
@@ -138,7 +132,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
         nnz_(matrix.nnz),
         launch_(options, static_cast<std::size_t>(matrix.cols), format),
         values_(std::move(values)) {
-    if constexpr (folds_dots<Backend>::value)
+    if constexpr (Backend::folds_dots)
       if (rows_ == cols_) dot_sums_ = DotSums<T>(rows_, stream);
   }
 
