@@ -475,7 +475,7 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
                    ": this is a Matrix Market file, not a YAML config; to solve it: spkrylov solve "
                    "--set matrix.file=" +
                    shown_name(source_name));
-  const std::vector<YAML::Node> documents = load_yaml_documents(yaml_text, source_name);
+  const std::vector<YAML::Node> documents = load_yaml_documents(yaml_text, source_name, YamlSource::config_file);
   // Empty documents (a lone "---" or a file of comments) do not count.
   std::vector<YAML::Node> contents;
   for (const YAML::Node& document : documents)

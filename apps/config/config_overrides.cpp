@@ -80,11 +80,11 @@ Override parse_override(const std::string& text) {
   Override result;
   result.text = text;
   result.path_steps = split_key_path(text, trim(text.substr(0, equals)));
-  try {
-    result.value = YAML::Load(text.substr(equals + 1));
-  } catch (const YAML::ParserException& error) {
-    fail_override(text, "YAML syntax error: " + input_excerpt(error.msg, shown_name_limit));
-  }
+  const std::vector<YAML::Node> documents =
+      load_yaml_documents(text.substr(equals + 1), override_location(text),
+                          YamlSource::override_value);
+  if (documents.size() > 1) fail_override(text, "expected one YAML value, got several documents");
+  result.value = documents.empty() ? YAML::Node(YAML::NodeType::Null) : documents.front();
   return result;
 }
 

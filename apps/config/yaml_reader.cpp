@@ -204,53 +204,84 @@ std::vector<ConfigValue> ConfigValue::as_list() const {
 
 namespace {
 
-// Records where each document starts; ignores everything else.
-class DocumentStarts final : public YAML::EventHandler {
+// A first pass over the parser's events, before any node is built: where each document
+// starts, how deep the containers nest, and which aliases point where. It refuses what would
+// make a later walk over the tree run away: nesting past max_yaml_depth, an alias inside the
+// node it names (a cycle), and, where the source refuses them, any alias at all.
+class StructureCheck final : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  StructureCheck(const std::string& where, YamlSource source) : where_(where), source_(source) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    starts.push_back(mark);
+    open_anchors_.clear();
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (source_ == YamlSource::override_value)
+      fail(mark, "YAML aliases (*name) are not accepted in a --set value; write the value out");
+    for (YAML::anchor_t open : open_anchors_)
+      if (open == anchor)
+        fail(mark, "YAML alias refers to a node that contains it (a cycle); write the value out");
+  }
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
                 const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { open_anchors_.pop_back(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { open_anchors_.pop_back(); }
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
+    throw BadInput(printable_text(located(mark) + ": " + what));
+  }
 
   std::vector<YAML::Mark> starts;
-};
 
-std::string syntax_error_where(const std::string& source_name, const YAML::Mark& mark) {
-  if (mark.is_null() || mark.line < 0) return shown_name(source_name);
-  return shown_name(source_name) + ":" + std::to_string(mark.line + 1);
-}
+ private:
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (open_anchors_.size() == max_yaml_depth)
+      fail(mark, "YAML nesting deeper than " + std::to_string(max_yaml_depth) +
+                     " levels (a config needs a handful)");
+    open_anchors_.push_back(anchor);
+  }
+  std::string located(const YAML::Mark& mark) const {
+    if (source_ == YamlSource::override_value) return where_;
+    if (mark.is_null() || mark.line < 0) return shown_name(where_);
+    return shown_name(where_) + ":" + std::to_string(mark.line + 1);
+  }
+
+  const std::string& where_;
+  YamlSource source_;
+  std::vector<YAML::anchor_t> open_anchors_;  // one per open container, 0 when it has none
+};
 
 }  // namespace
 
-std::vector<YAML::Node> load_yaml_documents(const std::string& text,
-                                            const std::string& source_name) {
+std::vector<YAML::Node> load_yaml_documents(const std::string& text, const std::string& where,
+                                            YamlSource source) {
+  StructureCheck check(where, source);
   try {
     std::istringstream stream(text);
     YAML::Parser parser(stream);
-    DocumentStarts documents;
-    while (parser.HandleNextDocument(documents)) {
-      const std::vector<YAML::Mark>& starts = documents.starts;
+    while (parser.HandleNextDocument(check)) {
+      const std::vector<YAML::Mark>& starts = check.starts;
       if (starts.size() < 2 || starts.back().pos != starts[starts.size() - 2].pos) continue;
       const YAML::Mark& stuck = starts.back();
       const auto at = static_cast<std::size_t>(stuck.pos);
       const std::string found = at < text.size() ? quoted_input(text.substr(at, 1)) : "the end";
-      throw BadInput(printable_text(syntax_error_where(source_name, stuck) +
-                                    ": YAML syntax error: unexpected " + found + " at column " +
-                                    std::to_string(stuck.column + 1)));
+      check.fail(stuck, "YAML syntax error: unexpected " + found + " at column " +
+                            std::to_string(stuck.column + 1));
     }
     return YAML::LoadAll(text);
   } catch (const YAML::ParserException& error) {
-    throw BadInput(
-        printable_text(syntax_error_where(source_name, error.mark) +
-                       ": YAML syntax error: " + input_excerpt(error.msg, shown_name_limit)));
+    check.fail(error.mark, "YAML syntax error: " + input_excerpt(error.msg, shown_name_limit));
   }
 }
 

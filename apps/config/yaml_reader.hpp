@@ -116,13 +116,24 @@ class ConfigMap {
 // "a, b, c".
 std::string join_names(const std::vector<std::string>& names);
 
-// Every YAML document of `text` (as YAML::LoadAll gives them). A syntax error throws
-// BadInput "NAME:LINE: YAML syntax error: ...". Some malformed input (e.g. "&a (1, 2}")
-// makes yaml-cpp 0.7's LoadAll loop forever while it allocates all memory (fixed upstream
-// in jbeder/yaml-cpp#1319): a first pass over the parser's events refuses input on which a
-// document starts where the previous one did, before LoadAll runs.
-std::vector<YAML::Node> load_yaml_documents(const std::string& text,
-                                            const std::string& source_name);
+// Where a YAML text comes from: a config file (errors name FILE:LINE; aliases are allowed,
+// but not one inside the node it names) or a --set value (errors name the override; no
+// aliases: a value on the command line has nothing to share).
+enum class YamlSource { config_file, override_value };
+
+// The deepest nesting of maps and lists accepted: a config needs a handful of levels, and every
+// walk over the tree stays well inside the stack.
+inline constexpr std::size_t max_yaml_depth = 64;
+
+// Every YAML document of `text` (as YAML::LoadAll gives them), checked before any node is
+// built. A syntax error throws BadInput "WHERE[:LINE]: YAML syntax error: ...", and so do
+// nesting past max_yaml_depth and a cyclic alias (`&m {generate: *m}`, which makes the tree a
+// graph that a walk would follow for ever). Some malformed input (e.g. "&a (1, 2}") makes
+// yaml-cpp 0.7's LoadAll loop forever while it allocates all memory (fixed upstream in
+// jbeder/yaml-cpp#1319): the same first pass refuses input on which a document starts where
+// the previous one did.
+std::vector<YAML::Node> load_yaml_documents(const std::string& text, const std::string& where,
+                                            YamlSource source);
 
 template <class Enum>
 Enum ConfigValue::as_enum(const std::vector<std::pair<std::string, Enum>>& names) const {

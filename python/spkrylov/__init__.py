@@ -228,9 +228,10 @@ def _csr_arrays(A: Any):
             np.ascontiguousarray(data, dtype=np.float64), rows, cols, note)
 
 
-def _device_vector(v: Any, n: int, name: str, copy: bool):
+def _device_vector(v: Any, n: int, name: str, copy: bool, writable: bool = True):
     """A device vector as a CuPy float64 array: a view when it already is one and copy is
-    False (x0, filled in place), else a converted copy."""
+    False (x0, filled in place; b, read in place when not ``writable``), else a converted
+    copy."""
     cupy = _cupy()
     array = _as_cupy(v)
     if cupy.iscomplexobj(array):
@@ -239,6 +240,8 @@ def _device_vector(v: Any, n: int, name: str, copy: bool):
         array = array.reshape(-1)
     if array.ndim != 1 or array.shape[0] != n:
         raise ValueError(f"{name} has shape {tuple(v.shape)}, expected ({n},)")
+    if not copy and not writable and (array.dtype != cupy.float64 or not array.flags.c_contiguous):
+        copy = True  # read-only: a converted copy does as well as the original
     if not copy:
         if array.dtype != cupy.float64 or not array.flags.c_contiguous:
             raise ValueError(f"{name} must be a contiguous float64 device array to be filled in "
@@ -246,8 +249,7 @@ def _device_vector(v: Any, n: int, name: str, copy: bool):
         result = array
     else:
         result = cupy.array(array, dtype=cupy.float64, copy=True, order="C")
-    if not bool(cupy.isfinite(result).all()):
-        raise ValueError(f"{name} has a non-finite value")
+    _first_non_finite(result, name)
     return result
 
 
@@ -368,8 +370,7 @@ class Solver:
         rhs = _vector(b, self.n, "b")
         x = np.zeros(self.n) if x0 is None else _vector(x0, self.n, "x0")
         for name, v in (("b", rhs), ("x0", x)):
-            if not np.all(np.isfinite(v)):
-                raise ValueError(f"{name} has a non-finite value")
+            _first_non_finite(v, name)
         precision = np.float32 if self._core.precision() == "single" else np.float64
         iterate = np.zeros(self.n if callback is not None else 0, dtype=precision)
         on_check = None if callback is None else (lambda: callback(iterate.astype(np.float64)))
@@ -408,7 +409,30 @@ class Solver:
         self._core.update_values(values)
 
 
+def _rows(A: Any) -> int:
+    """The row count of a matrix given as SciPy/CuPy sparse or as a CSR tuple."""
+    if isinstance(A, tuple) and len(A) == 4:
+        return int(A[3][0])
+    if hasattr(A, "shape"):
+        return int(A.shape[0])
+    raise TypeError("A must be a scipy.sparse matrix or a tuple (indptr, indices, data, shape), "
+                    f"not {type(A).__name__}")
+
+
+def _first_non_finite(v, name: str) -> None:
+    """Raises ValueError naming the first NaN/Inf entry of v (NumPy or CuPy)."""
+    module = _cupy() if not isinstance(v, np.ndarray) else np
+    bad = module.flatnonzero(~module.isfinite(v))
+    if bad.size:
+        index = int(bad[0])
+        raise ValueError(f"{name}[{index}] is {float(v[index])} ({bad.size} non-finite "
+                         f"entr{'y' if bad.size == 1 else 'ies'}); spkrylov solves finite systems")
+
+
 def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if not (np.isfinite(value) and value >= 0.0):
+            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     preconditioner: str | Preconditioner = "none"
     if isinstance(M, (str, Preconditioner)):
         preconditioner = M
@@ -419,15 +443,18 @@ def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
     device = _is_device_array(b)
     if device:  # device arrays: x0 is copied on the device (never written), x comes back there
         cupy = _cupy()
-        rhs = _as_cupy(b).reshape(-1)
+        rhs = _device_vector(b, _rows(A), "b", copy=False, writable=False)
         b_norm = float(cupy.linalg.norm(rhs))
     else:
-        rhs = np.asarray(b, dtype=np.float64).reshape(-1)
+        rhs = _vector(b, _rows(A), "b")
+        _first_non_finite(rhs, "b")
         b_norm = float(np.linalg.norm(rhs))
-    # SciPy stops at ||r|| <= max(rtol ||b||, atol): that threshold, as an absolute tolerance.
-    threshold = max(rtol * b_norm, atol)
-    if threshold <= 0.0:  # b = 0 and atol = 0: x = 0 is the answer
+    if b_norm == 0.0:  # b = 0: x = 0 is exact (SciPy returns it too); no solve needed
         return (_like(cupy.zeros(rhs.shape[0]), b) if device else np.zeros_like(rhs)), 0
+    # SciPy stops at ||r|| <= max(rtol ||b||, atol): that threshold, as an absolute tolerance.
+    # rtol = atol = 0 asks for an exact zero residual: SciPy then runs to maxiter, and so do we
+    # (the smallest normal double stands for 0, which the tolerance key refuses).
+    threshold = max(rtol * b_norm, atol) or float(np.finfo(np.float64).tiny)
     n = rhs.shape[0]
     solver = Solver(A, method=method, preconditioner=preconditioner, tol=threshold,
                     tolerance_mode="absolute",

@@ -102,6 +102,51 @@ def test_scipy_signature_and_info():
     assert info == 0 and not x.any()
 
 
+def test_no_answer_skips_the_solve_unless_b_is_zero():
+    """The one result that skips the solve is b = 0 (x = 0 exactly); rtol = atol = 0 asks for an
+    exact zero residual, which SciPy and spkrylov iterate for until maxiter."""
+    A = poisson(12, 2)
+    b = np.ones(A.shape[0])
+    for method in (spkrylov.cg, spkrylov.bicgstab):
+        x, info = method(A, b, rtol=0.0, atol=0.0, maxiter=5, **CPU)
+        assert info > 0, "a zero tolerance cannot be met in 5 iterations"
+        assert x.any() and np.linalg.norm(b - A @ x) < np.linalg.norm(b)  # it did iterate
+        x, info = method(A, np.zeros(A.shape[0]), rtol=0.0, atol=0.0, **CPU)
+        assert info == 0 and not x.any() and np.linalg.norm(A @ x) == 0.0
+        x, info = method(A, np.zeros(A.shape[0]), **CPU)
+        assert info == 0 and not x.any()
+    peer, peer_info = sla.cg(A, b, rtol=0.0, atol=0.0, maxiter=5)
+    assert peer_info > 0  # SciPy agrees: not converged
+
+
+@pytest.mark.parametrize("keywords,name", [
+    (dict(rtol=-1e-8), "rtol"), (dict(atol=-1.0), "atol"), (dict(rtol=float("nan")), "rtol"),
+    (dict(atol=float("inf")), "atol")])
+def test_negative_or_non_finite_tolerances_are_value_errors(keywords, name):
+    A = poisson(8, 2)
+    for method in (spkrylov.cg, spkrylov.bicgstab):
+        with pytest.raises(ValueError, match=f"{name} must be a finite number >= 0"):
+            method(A, np.ones(A.shape[0]), **keywords, **CPU)
+
+
+def test_nan_in_b_names_the_entry_not_the_tolerance():
+    A = poisson(8, 2)
+    b = np.ones(A.shape[0])
+    b[17] = np.nan
+    b[40] = np.inf
+    for call in (lambda: spkrylov.cg(A, b, **CPU),
+                 lambda: spkrylov.Solver(A, **CPU).solve(b)):
+        with pytest.raises(ValueError, match=r"b\[17\] is nan \(2 non-finite entries\)") as error:
+            call()
+        assert "tolerance" not in str(error.value)
+
+
+def test_b_of_two_columns_is_named_as_given():
+    A = poisson(8, 2)
+    with pytest.raises(ValueError, match=r"b has shape \(64, 2\), expected \(64,\)"):
+        spkrylov.cg(A, np.ones((64, 2)), **CPU)
+
+
 def test_result_fields_and_history():
     A = poisson(20, 2)
     _, result = spkrylov.Solver(A, **CPU).solve(np.ones(A.shape[0]))

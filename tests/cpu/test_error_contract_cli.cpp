@@ -192,6 +192,31 @@ std::string scratch_file(const std::string& name, const std::string& contents) {
   return path;
 }
 
+// A --set alias to its own anchor made the override walk recurse until the stack overflowed
+// (exit 139), and a deep enough nesting would do the same to any walk over the tree: both, from
+// a file and from --set, are one line and exit 1 before a node is built.
+TEST(ErrorContractCli, CyclicAliasesAndDeepNestingAreRefused) {
+  expect_one_line_error(run_cli("solve --quiet --set " + shell_quoted("matrix=&m {generate: *m}")),
+                        {"error: --set matrix=&m {generate: *m}: YAML aliases (*name) are not "
+                         "accepted in a --set value"});
+  const std::string cyclic = scratch_file("cyclic.yaml", "rhs: ones\nmatrix: &m {generate: *m}\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(cyclic)),
+                        {"error: " + cyclic + ":2: YAML alias refers to a node that contains it"});
+  const std::string deep(10000, '[');
+  expect_one_line_error(
+      run_cli("solve --quiet --set " + shell_quoted("matrix.generate=" + deep)),
+      {"error: --set matrix.generate=[[[", ": YAML nesting deeper than 64 levels"});
+  const std::string deep_file =
+      scratch_file("deep.yaml", "matrix:\n  generate: " + deep + std::string(10000, ']') + "\n");
+  expect_one_line_error(run_cli("solve " + shell_quoted(deep_file)),
+                        {"error: " + deep_file + ":2: YAML nesting deeper than 64 levels"});
+  // An alias that is not a cycle is still YAML: a config file may share a value.
+  const std::string shared = scratch_file(
+      "shared_alias.yaml", "matrix: {generate: {kind: poisson2d, n: &n 6}}\nsolver: "
+                           "{max_iterations: *n, tolerance: 1e-2}\ndevice: cpu\n");
+  EXPECT_NE(run_cli("solve --quiet " + shell_quoted(shared)).exit_code, 1);
+}
+
 // Issue 18, bug 2: `solve bcsstk13.mtx` printed the whole file (1 MB) as one "line".
 TEST(ErrorContractCli, MatrixMarketFileGivenAsTheConfig) {
   const std::string matrix = test::source_dir() + "/data/bcsstk13.mtx";
