@@ -6,7 +6,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(SPK_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/spkrylov)
-install(TARGETS spkrylov_library spk_solver spk_spmv spk_warnings
+install(TARGETS spkrylov_library spk_solver spk_spmv spk_core spk_warnings
         EXPORT spkrylovTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

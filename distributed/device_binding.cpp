@@ -10,7 +10,7 @@
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace spk {
 

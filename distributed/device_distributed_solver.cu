@@ -24,9 +24,9 @@
 #include "solver/device_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/event_timer.hpp"
-#include "spmv/compressed_rows_operator.hpp"
+#include "core/device.hpp"
+#include "core/event_timer.hpp"
+#include "distributed/compressed_rows_operator.hpp"
 #include "spmv/registry.hpp"
 
 namespace spk {

@@ -20,7 +20,7 @@
 
 #include "distributed/halo_plan.hpp"
 #include "distributed/nccl_communicator.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 
 namespace spk {
 

@@ -19,7 +19,7 @@
 #include "solver/host_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 
 namespace spk {
 

@@ -6,7 +6,7 @@
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 
 namespace spk {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_contract.hpp"
-#include "apps/config/config_loader.hpp"
+#include "frontend/config/config_loader.hpp"
 
 namespace {
 

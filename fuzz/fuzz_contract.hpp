@@ -22,7 +22,7 @@ namespace spk::fuzz {
 // The message of a rejected input: one line, no control characters, starting with one of
 // the names the input may be blamed on, and short whatever the input: with the CLI's
 // "error: " it fits the 300-character line of RELIABILITY.md (quoted input is capped,
-// spmv/base/printable_text.hpp).
+// core/printable_text.hpp).
 inline void check_error_message(const std::string& message, std::size_t input_size,
                                 std::initializer_list<const char*> allowed_prefixes) {
   bool prefixed = false;

@@ -6,7 +6,7 @@
 
 #include "solver/pointer_location.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/device/csr_checks.hpp"
 
 namespace spk {

@@ -1,7 +1,7 @@
 #include "solver/device_context.hpp"
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device.hpp"
 
 namespace spk {
 

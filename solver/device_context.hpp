@@ -8,7 +8,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 
 namespace spk {
 

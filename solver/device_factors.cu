@@ -2,7 +2,7 @@
 
 #include "solver/device_factors.hpp"
 #include "solver/factor_rows.hpp"
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace spk {
 

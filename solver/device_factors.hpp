@@ -14,8 +14,8 @@
 #include "solver/device_space.hpp"
 #include "solver/factor_pattern.hpp"
 #include "solver/incomplete_factorization.hpp"
-#include "spmv/base/cusparse_objects.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cusparse_objects.hpp"
+#include "core/device_buffer.hpp"
 
 namespace spk {
 

@@ -12,7 +12,7 @@
 #include <cstddef>
 
 #include "solver/krylov_scalars.hpp"
-#include "spmv/formats/grid_pair_sum.cuh"
+#include "core/grid_pair_sum.cuh"
 
 namespace spk::fused_reduction {
 
@@ -26,7 +26,7 @@ inline int grid(std::size_t n) {
 }
 
 // The end of every fused reduction kernel: (a, b) summed over the grid (sum_pair_over_grid,
-// spmv/formats/grid_pair_sum.cuh); the last block runs before(*scalars) (a pass's own
+// core/grid_pair_sum.cuh); the last block runs before(*scalars) (a pass's own
 // coefficient step, CoefficientStep), writes sums[0] (and sums[1] when count is 2), re-arms
 // the ticket and runs step(*scalars).
 template <class T, class Before, class Step>

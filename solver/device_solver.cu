@@ -16,8 +16,8 @@
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
 #include "solver/solver_impl.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/event_timer.hpp"
+#include "core/device.hpp"
+#include "core/event_timer.hpp"
 #include "spmv/registry.hpp"
 
 namespace spk {

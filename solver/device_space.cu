@@ -4,8 +4,7 @@
 #include "solver/device_space.cuh"
 #include "solver/jacobi_entry.hpp"
 #include "solver/lanczos_start.hpp"
-#include "spmv/device/device_kernels.cuh"
-#include "spmv/formats/csr_kernel_support.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

@@ -6,7 +6,7 @@
 
 #include "solver/device_reductions.cuh"
 #include "solver/device_space.hpp"
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace spk {
 

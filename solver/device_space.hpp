@@ -14,7 +14,7 @@
 #include "solver/device_context.hpp"
 #include "solver/krylov_scalars.hpp"
 #include "solver/vector_space.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 

@@ -32,7 +32,7 @@
 #include "solver/vector_space.hpp"
 #include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "spmv/base/nvtx_range.hpp"
+#include "core/nvtx_range.hpp"
 
 namespace spk {
 

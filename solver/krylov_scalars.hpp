@@ -15,7 +15,7 @@
 
 #include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 
 namespace spk {
 

@@ -5,7 +5,7 @@
 // device compute the same bits, each where the vector lives (no upload at setup).
 #include <cstdint>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 
 namespace spk {
 

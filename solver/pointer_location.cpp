@@ -2,8 +2,8 @@
 
 #include <cuda_runtime.h>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device.hpp"
 
 namespace spk {
 

@@ -1,8 +1,13 @@
 #pragma once
 // KrylovPreconditioner<Space>: z = M^-1 r for a Krylov method, written against a vector space
-// (solver/vector_space.hpp) so one implementation serves the host, the device and, later,
-// the distributed path. Setup happens in the implementation's constructor; the methods see
-// only apply(). Implementations: JacobiPreconditioner (solver/jacobi.hpp).
+// (solver/vector_space.hpp) so one implementation serves every space it makes sense in: the
+// host, the device and the distributed one (solver/preconditioner_factory.hpp says which kinds
+// each path takes). Setup happens in the implementation's constructor; the methods see only
+// apply(). Implementations: JacobiPreconditioner (jacobi.hpp), ChebyshevPreconditioner
+// (chebyshev.hpp), IncompleteFactorizationPreconditioner (IC(0)/ILU(0),
+// incomplete_factorization.hpp), AmgPreconditioner (amg/amg_preconditioner.hpp), and
+// SinglePrecisionPreconditioner, which runs any of them in fp32 under fp64 vectors
+// (single_precision_preconditioner.hpp).
 #include <string>
 
 #include "spkrylov/setup_info.hpp"

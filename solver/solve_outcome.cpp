@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 
 namespace spk {
 

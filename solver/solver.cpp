@@ -9,8 +9,8 @@
 #include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/nvtx_range.hpp"
+#include "core/device.hpp"
+#include "core/nvtx_range.hpp"
 #include "spmv/device/device_csr.hpp"
 
 namespace spk {
@@ -29,7 +29,7 @@ Device resolve_device(Device device) {
 template <class T>
 Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream_t stream) {
   const NvtxRange profiler_range("spk setup");
-  validate_spmv_options(options.spmv);  // the same on every path (issue 18, bug 3)
+  validate_spmv_options(options.spmv);  // the same checks on every path, CPU included
   const Device device = resolve_device(options.device);
   std::chrono::steady_clock::time_point start;
   std::size_t nnz = 0;

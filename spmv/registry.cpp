@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "spkrylov/errors.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/device/fp32_values.hpp"
+#include "core/cuda_check.hpp"
+#include "spmv/device/device_fp32_values.hpp"
 #include "spmv/formats/format_factory.hpp"
 #include "spmv/tuning/auto_backend.hpp"
 

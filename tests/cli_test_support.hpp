@@ -85,7 +85,7 @@ inline CliRun run_cli(const std::string& arguments, int time_limit_s = 60,
 }
 
 // The longest error line the CLI may print (RELIABILITY.md): quoted input is capped
-// (spmv/base/printable_text.hpp), so a line does not grow with its input.
+// (core/printable_text.hpp), so a line does not grow with its input.
 constexpr std::size_t max_error_line = 300;
 
 // Exit code 1, nothing on stdout, and stderr one line "error: ..." of at most

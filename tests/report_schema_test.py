@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The JSON report of `spkrylov solve` against its schema, apps/spkrylov/report.schema.json.
+"""The JSON report of `spkrylov solve` against its schema, frontend/report.schema.json.
 
 Runs a few small solves on the CPU path (converged, not converged, with a known solution),
 validates each report, and checks that the validator refuses the report types of old
@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCHEMA_PATH = os.path.join(ROOT, "apps", "spkrylov", "report.schema.json")
+SCHEMA_PATH = os.path.join(ROOT, "frontend", "report.schema.json")
 ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs"}
 CHECKED = {"$ref", "oneOf", "type", "enum", "required", "properties", "additionalProperties",
            "items", "minimum"}

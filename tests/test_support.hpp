@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 
 namespace spk::test {
 

@@ -372,7 +372,7 @@ def local_bytes(info):
 
 def halo_product_bytes(info, every_row=False):
     """y += A_halo x_halo. The halo block keeps its non-empty rows only
-    (spmv/compressed_rows_operator.hpp): the backend over those rows (ELLPACK-R: a length, the
+    (distributed/compressed_rows_operator.hpp): the backend over those rows (ELLPACK-R: a length, the
     entries, x_halo, the product t written) and one scatter-add (a row number, t, y read and
     written): 40 bytes a halo row. every_row: the block over all the process's rows, as before
     that change (each row's length, y read and written, empty rows too; ell_kernels.cuh)."""

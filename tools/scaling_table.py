@@ -5,7 +5,7 @@ each row.
   tools/scaling_table.py LOG_DIR
 
 Reads LOG_DIR/runs.tsv (one line per run) and each run's JSON report (LOG_DIR/NAME.json, the
-fields written by apps/spkrylov/run_report.cpp) and prints a markdown table: iterations,
+fields written by frontend/run_report.cpp) and prints a markdown table: iterations,
 ms/iteration (solve time / iterations executed, the report's times_ms.per_iteration), the ratio
 to the 1-GPU row of the same case (strong scaling: the speedup; weak scaling: the efficiency),
 the share of the solve not hidden by the overlap, the halo bytes per product (the processes'

@@ -7,7 +7,7 @@
 #include "distributed/agreed_errors.hpp"
 #include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
-#include "problem.hpp"
+#include "frontend/problem.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/config/run_config.hpp"
+#include "frontend/config/run_config.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/row_partition.hpp"
 #include "spmv/host/row_block.hpp"

@@ -7,7 +7,7 @@
 
 #include "distributed/communicator.hpp"
 #include "distributed/row_partition.hpp"
-#include "run_report.hpp"
+#include "frontend/run_report.hpp"
 #include "spmv/host/matrix_stats.hpp"
 #include "spmv/host/row_block.hpp"
 

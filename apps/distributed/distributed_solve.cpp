@@ -5,18 +5,18 @@
 #include <cmath>
 #include <iostream>
 
-#include "apps/config/config_loader.hpp"
+#include "frontend/config/config_loader.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/same_on_every_process.hpp"
 #include "distributed_problem.hpp"
 #include "distributed_report.hpp"
-#include "exit_codes.hpp"
-#include "progress_line.hpp"
-#include "solve_steps.hpp"
+#include "frontend/exit_codes.hpp"
+#include "frontend/progress_line.hpp"
+#include "frontend/solve_steps.hpp"
 #include "spkrylov/distributed.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/device.hpp"
+#include "core/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {

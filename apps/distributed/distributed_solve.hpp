@@ -4,7 +4,7 @@
 // process) and writes every output; the exit code is the same on every process.
 #include <mpi.h>
 
-#include "solve_command.hpp"
+#include "frontend/solve_command.hpp"
 
 namespace spk::app {
 

@@ -14,11 +14,11 @@
 #include <thread>
 #include <type_traits>
 
-#include "apps/distributed/plugin_abi.hpp"
+#include "frontend/plugin_abi.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "distributed_solve.hpp"
-#include "exit_codes.hpp"
+#include "frontend/exit_codes.hpp"
 
 namespace spk::app {
 

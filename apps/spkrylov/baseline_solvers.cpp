@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 
 namespace spk::app {
 

@@ -7,12 +7,12 @@
 
 #include "bench_results.hpp"
 #include "bench_suite.hpp"
-#include "problem.hpp"
+#include "frontend/problem.hpp"
 #include "solver/device_context.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/base/event_timer.hpp"
-#include "spmv/base/input_file.hpp"
+#include "core/device.hpp"
+#include "core/device_buffer.hpp"
+#include "core/event_timer.hpp"
+#include "core/input_file.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 
 namespace spk::app {
 

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "apps/config/config_loader.hpp"
-#include "problem.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "frontend/problem.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/base/event_timer.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/event_timer.hpp"
+#include "core/printable_text.hpp"
 
 namespace spk::app {
 

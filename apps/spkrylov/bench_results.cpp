@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "json_writer.hpp"
+#include "frontend/json_writer.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 
 namespace spk::app {
 

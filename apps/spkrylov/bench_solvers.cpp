@@ -9,14 +9,14 @@
 #include "baseline_solvers.hpp"
 #include "bench_command.hpp"
 #include "bench_suite.hpp"
-#include "problem.hpp"
+#include "frontend/problem.hpp"
 #include "solver/device_context.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/base/event_timer.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/device.hpp"
+#include "core/device_buffer.hpp"
+#include "core/event_timer.hpp"
+#include "core/printable_text.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 #include "vector_ops_timing.hpp"
@@ -41,7 +41,7 @@ struct SolverBenchRow {
   double floor_share = 0.0;          // CG: fused floor ms / ms_per_iteration (0: no floor)
 };
 
-// The fused floor of one CG iteration (issue 16's model, stated in BENCHMARKS.md): the
+// The fused floor of one CG iteration (the model BENCHMARKS.md states): the
 // CSR-minimal bytes of one fp64 SpMV (each value and column once, row offsets, x read and y
 // written once) plus 7 passes over n fp64 values (the fewest vector reads and writes of a CG
 // iteration besides the SpMV's), moved at the copy bandwidth measured in the same run.

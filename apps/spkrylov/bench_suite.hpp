@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/config/run_config.hpp"
+#include "frontend/config/run_config.hpp"
 #include "spkrylov/options.hpp"
 
 namespace spk::app {

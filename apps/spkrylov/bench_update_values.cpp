@@ -11,10 +11,10 @@
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
 #include "spkrylov/solver.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/base/event_timer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device.hpp"
+#include "core/device_buffer.hpp"
+#include "core/event_timer.hpp"
 #include "spmv/host/generators.hpp"
 
 namespace spk::app {

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <vector>
 
-#include "apps/distributed/plugin_abi.hpp"
-#include "exit_codes.hpp"
+#include "frontend/plugin_abi.hpp"
+#include "frontend/exit_codes.hpp"
 
 namespace spk::app {
 

@@ -1,14 +1,14 @@
 #pragma once
 // `mpirun -np N spkrylov solve run.yaml`. The CLI links no MPI, so that the same binary starts
 // and solves as one process on a machine with no MPI installed. Under an MPI launcher it loads
-// the distributed plugin, which does (apps/distributed/plugin_abi.hpp), and hands it the
+// the distributed plugin, which does (frontend/plugin_abi.hpp), and hands it the
 // solve. Why a plugin rather than a second executable: `mpirun -np N spkrylov ...` is the
 // command users of every MPI code type, and a missing MPI library becomes a clear one-line
 // error (or, with one process, a plain single-process solve) instead of the dynamic loader's
 // message from every process.
 #include <string>
 
-#include "solve_command.hpp"
+#include "frontend/solve_command.hpp"
 
 namespace spk::app {
 

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "apps/config/config_loader.hpp"
-#include "problem.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "frontend/problem.hpp"
 #include "spkrylov/errors.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/matrix_stats.hpp"

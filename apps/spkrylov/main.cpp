@@ -17,11 +17,11 @@
 #include "bench_solvers.hpp"
 #include "bench_update_values.hpp"
 #include "distributed_launch.hpp"
-#include "exit_codes.hpp"
+#include "frontend/exit_codes.hpp"
 #include "info_command.hpp"
-#include "solve_command.hpp"
+#include "frontend/solve_command.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 #include "version_info.hpp"
 
 int main(int argc, char** argv) {

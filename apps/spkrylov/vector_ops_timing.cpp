@@ -3,7 +3,7 @@
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
 #include "solver/vector_space.hpp"
-#include "spmv/base/event_timer.hpp"
+#include "core/event_timer.hpp"
 
 namespace spk::app {
 

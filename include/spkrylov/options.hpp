@@ -177,7 +177,7 @@ enum class XCache {
   ldg,      // read-only data cache: const __restrict__ + __ldg
   texture,  // cudaTextureObject_t over x
   shared,   // csr and csr-vector only: each warp stages the slice of x its rows touch (when it
-            // spans at most 1024 values) in shared memory, else __ldg (seed 003, Algorithm 4)
+            // spans at most 1024 values) in shared memory, else __ldg (Mazzucchi's Algorithm 4)
 };
 
 // How many blocks a hand-written kernel is launched with.
@@ -196,7 +196,8 @@ enum class MatrixValues {
 
 struct SpmvOptions {
   // csr (alias of csr-vector) | csr-scalar | csr-vector | aligned-csr | ellpack | ellpack-r
-  // | hyb | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp); Format above
+  // | hyb | csr-merge | sell | cusparse | auto (measured choice, spmv/tuning/auto_backend.hpp);
+  // Format above
   Format format = Format::csr;
   XCache x_cache = XCache::ldg;
   int threads_per_row = 0;    // csr-vector, aligned-csr: 2,4,8,16,32; 0 = from row statistics

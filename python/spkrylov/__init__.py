@@ -51,6 +51,7 @@ def config_keys() -> dict[str, list[str]]:
 
 
 def _value_text(value: Any) -> str:
+    """A keyword value as --set text (solve_config runs the CLI's own command)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):  # preconditioner_options={...}: a YAML flow map
@@ -58,10 +59,23 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
-def _overrides(keys: dict[str, Any]) -> list[str]:
-    """Keyword arguments as the CLI's --set overrides (checked by the config reader)."""
+def _plain(value: Any) -> Any:
+    """NumPy scalars as the Python values they hold (the config reader takes bool, int, float,
+    str, dict and list)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {name: _plain(item) for name, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _settings(keys: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Keyword arguments as (config key path, value) pairs, checked by the config reader as
+    --set KEY.PATH=VALUE would be, the values handed over as they are (not as text)."""
     solver, spmv = set(_core.solver_keys()), set(_core.spmv_keys())
-    overrides = []
+    settings = []
     for name, value in keys.items():
         if value is None:
             continue
@@ -76,8 +90,8 @@ def _overrides(keys: dict[str, Any]) -> list[str]:
         else:
             valid = sorted(solver | spmv | set(_TOP_KEYS) | set(_ALIASES))
             raise ValueError(f"unknown keyword {name!r} (valid: {', '.join(valid)})")
-        overrides.append(f"{path}={_value_text(value)}")
-    return overrides
+        settings.append((path, _plain(value)))
+    return settings
 
 
 def _is_device_array(a: Any) -> bool:
@@ -181,13 +195,13 @@ class Preconditioner:
     def __init__(self, kind: str, **options: Any):
         self.kind = kind
         self.options = dict(options)
-        _core.check_overrides(self._overrides())
+        _core.check_overrides(self._settings())
 
-    def _overrides(self) -> list[str]:
-        overrides = [f"solver.preconditioner={self.kind}"]
+    def _settings(self) -> list[tuple[str, Any]]:
+        settings = [("solver.preconditioner", self.kind)]
         if self.options:
-            overrides.append(f"solver.preconditioner_options={json.dumps(self.options)}")
-        return overrides
+            settings.append(("solver.preconditioner_options", _plain(self.options)))
+        return settings
 
     def __repr__(self) -> str:
         options = "".join(f", {name}={value!r}" for name, value in self.options.items())
@@ -327,9 +341,9 @@ class Solver:
         indptr, indices, data, rows, cols, note = _csr_arrays(A)
         self._notes = [note] if note else []
         self._nnz = len(data)
-        overrides = _overrides(dict(method=method, preconditioner=preconditioner, format=format,
-                                    tol=tol, device=device, **keys))
-        self._core = _core.Solver(indptr, indices, data, rows, cols, overrides)
+        settings = _settings(dict(method=method, preconditioner=preconditioner, format=format,
+                                  tol=tol, device=device, **keys))
+        self._core = _core.Solver(indptr, indices, data, rows, cols, settings)
         self.n = rows
         if device == "auto" and self.setup_info["device"] == "cpu" and not Solver._warned_cpu:
             Solver._warned_cpu = True

@@ -1,7 +1,8 @@
 // spkrylov._core: the nanobind layer of the Python package. It takes CSR arrays and vectors
 // through DLPack (nb::ndarray): NumPy in host memory, or arrays on the current CUDA device
 // (CuPy, or PyTorch/JAX through CuPy's DLPack import in the package), used in place; the config as
-// `--set`-style overrides checked by the same reader as the YAML file (apps/config), and returns
+// keyword settings [(key path, value)], each value made a YAML node (not text) and checked by
+// the same reader as the YAML file and --set (frontend/config), and returns
 // plain dicts; python/spkrylov/__init__.py builds the public API on it. The GIL is released while a
 // solve runs; at each of its checks the solve takes the GIL back for a moment to look for a signal
 // (Ctrl-C): one stops the solve there (status interrupted) and is raised as the Python exception,
@@ -13,6 +14,7 @@
 #include <cuda_runtime.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -24,14 +26,16 @@
 #include <type_traits>
 #include <vector>
 
-#include "apps/config/config_loader.hpp"
-#include "apps/config/config_names.hpp"
-#include "apps/spkrylov/convergence_plot.hpp"
-#include "apps/spkrylov/solve_command.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "frontend/config/config_names.hpp"
+#include "frontend/config/yaml_reader.hpp"
+#include "frontend/convergence_plot.hpp"
+#include "frontend/result_fields.hpp"
+#include "frontend/solve_command.hpp"
 #include "solver/csr_input.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
 namespace nb = nanobind;
@@ -78,26 +82,57 @@ bool location_of(const char* names, const Arrays&... arrays) {
   return device[0];
 }
 
-// The run config of `overrides` (e.g. "solver.tolerance=1e-10") over the built-in default:
-// the same reader, checks and messages as `spkrylov solve --set`.
-RunConfig config_of(const std::vector<std::string>& overrides) {
-  return parse_run_config(to_yaml(default_run_config()), "<built-in default>", overrides);
+// A keyword's value as a YAML node, built from the Python object itself (nothing is parsed as
+// YAML text): bool, int and float as the scalar text the reader expects (float by repr, so
+// 1e-08 stays 1e-08 and nan stays nan for the reader to refuse), str as a plain scalar, dict
+// as a map with str keys, list or tuple as a list. The Python package turns NumPy scalars
+// into these first. Nesting is bounded as in a config file (max_yaml_depth).
+YAML::Node yaml_node_of(nb::handle value, const std::string& key_path, std::size_t depth = 0) {
+  if (depth > max_yaml_depth)
+    throw BadInput(key_path + ": nested deeper than " + std::to_string(max_yaml_depth) +
+                   " levels");
+  if (nb::isinstance<nb::bool_>(value)) return YAML::Node(nb::cast<bool>(value) ? "true" : "false");
+  if (nb::isinstance<nb::int_>(value) || nb::isinstance<nb::float_>(value))
+    return YAML::Node(std::string(nb::repr(value).c_str()));
+  if (nb::isinstance<nb::str>(value)) return YAML::Node(nb::cast<std::string>(value));
+  if (nb::isinstance<nb::dict>(value)) {
+    YAML::Node map(YAML::NodeType::Map);
+    for (const auto& [key, item] : nb::borrow<nb::dict>(value)) {
+      if (!nb::isinstance<nb::str>(key))
+        throw NotSupported(key_path + ": keys must be strings, got " +
+                           std::string(nb::repr(key).c_str()));
+      const std::string name = nb::cast<std::string>(key);
+      map[name] = yaml_node_of(item, child_key_path(key_path, name), depth + 1);
+    }
+    return map;
+  }
+  if (nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) {
+    YAML::Node list(YAML::NodeType::Sequence);
+    std::size_t index = 0;
+    for (nb::handle item : value)
+      list.push_back(yaml_node_of(item, key_path + "[" + std::to_string(index++) + "]", depth + 1));
+    return list;
+  }
+  throw NotSupported(key_path + ": expected a bool, number, string, dict or list, got " +
+                     std::string(nb::type_name(value.type()).c_str()));
+}
+
+using KeywordSettings = std::vector<std::pair<std::string, nb::object>>;
+
+// The run config of keyword settings [(key path, value)] over the built-in default: the same
+// reader, checks and messages as `spkrylov solve --set KEY.PATH=VALUE`, with each value handed
+// over as a node, not as text.
+RunConfig config_of(const KeywordSettings& settings) {
+  std::vector<ConfigOverride> overrides;
+  for (const auto& [key_path, value] : settings)
+    overrides.push_back(make_override(key_path, yaml_node_of(value, key_path),
+                                      key_path + "=" + std::string(nb::str(value).c_str())));
+  return default_run_config_with(overrides);
 }
 
 nb::dict result_dict(const SolveResult& r) {
   nb::dict d;
-  d["status"] = to_string(r.status);
-  d["breakdown"] = to_string(r.breakdown);
-  d["message"] = r.message;
-  d["iterations"] = r.iterations;
-  d["iterations_executed"] = r.iterations_executed;
-  d["residual_replacements"] = r.residual_replacements;
-  d["threshold"] = r.threshold;
-  d["b_norm"] = r.b_norm;
-  d["initial_residual"] = r.initial_residual;
-  d["recursive_residual"] = r.recursive_residual;
-  d["true_residual"] = r.true_residual;
-  d["relative_true_residual"] = r.relative_true_residual;
+  for_each_result_field(r, [&](const char* name, const auto& value) { d[name] = value; });
   d["solve_s"] = r.solve_s;
   d["history_residual"] = r.history.residual;
   d["history_elapsed_s"] = r.history.elapsed_s;
@@ -184,8 +219,8 @@ class TypedSolver final : public PrecisionSolver {
 class PySolver {
  public:
   PySolver(Vector<const index_t> indptr, Vector<const index_t> indices, Vector<const double> data,
-           index_t rows, index_t cols, const std::vector<std::string>& overrides)
-      : config_(config_of(overrides)) {
+           index_t rows, index_t cols, const KeywordSettings& settings)
+      : config_(config_of(settings)) {
     on_device_ = location_of("indptr, indices and data", indptr, indices, data);
     if (on_device_ && single())
       throw NotSupported(
@@ -353,16 +388,19 @@ NB_MODULE(_core, m) {
       "The CLI's convergence plot (SVG text) of runs (label, residual, elapsed_s, target).");
   m.def(
       "check_overrides",
-      [](const std::vector<std::string>& overrides) { (void)python::config_of(overrides); },
-      nb::arg("overrides"), "Checks --set-style overrides as the YAML reader does; raises.");
+      [](const python::KeywordSettings& settings) { (void)python::config_of(settings); },
+      nb::arg("settings"),
+      "Checks keyword settings [(key path, value)] as the YAML reader does; raises.");
+  m.def("result_field_names", &result_field_names,
+        "The scalar fields of a solve's result, in report order (frontend/result_fields.hpp).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
   nb::class_<python::PySolver>(m, "Solver")
       .def(nb::init<python::Vector<const index_t>, python::Vector<const index_t>,
                     python::Vector<const double>, index_t, index_t,
-                    const std::vector<std::string>&>(),
+                    const python::KeywordSettings&>(),
            nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
-           nb::arg("overrides"))
+           nb::arg("settings"))
       .def("solve", &python::PySolver::solve, nb::arg("b"), nb::arg("x"), nb::arg("iterate"),
            nb::arg("on_check").none())
       .def("update_values", &python::PySolver::update_values, nb::arg("data"))

@@ -10,7 +10,7 @@
 // the node. The integer order is the lexicographic order of the triple.
 #include <cstdint>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk::mis2 {

@@ -7,7 +7,7 @@
 #include <limits>
 #include <numeric>
 
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 
 namespace spk {
 

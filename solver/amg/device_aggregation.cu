@@ -5,8 +5,8 @@
 
 #include "solver/amg/aggregation_rules.hpp"
 #include "solver/amg/device_aggregation.hpp"
-#include "spmv/base/cub_call.cuh"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cub_call.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

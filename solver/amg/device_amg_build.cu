@@ -2,7 +2,7 @@
 
 #include "solver/amg/device_amg_build.hpp"
 #include "spmv/device/device_csr.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/device_kernels.cuh"
 #include "spmv/registry.hpp"
 
 namespace spk {

@@ -2,7 +2,7 @@
 
 #include "solver/amg/device_csr_matrix.hpp"
 #include "spmv/device/device_csr.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

@@ -12,8 +12,8 @@
 
 #include <string>
 
-#include "spmv/base/cusparse_objects.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cusparse_objects.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

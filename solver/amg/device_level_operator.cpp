@@ -4,8 +4,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/registry.hpp"
 

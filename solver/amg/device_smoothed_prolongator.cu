@@ -3,7 +3,7 @@
 
 #include "solver/amg/device_smoothed_prolongator.hpp"
 #include "solver/amg/prolongator_rules.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "solver/amg/device_sparse_product.hpp"
-#include "spmv/base/cub_call.cuh"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cub_call.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

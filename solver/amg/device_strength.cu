@@ -3,8 +3,8 @@
 #include "solver/amg/device_strength.hpp"
 #include "solver/amg/device_transpose.hpp"
 #include "solver/amg/strength_rules.hpp"
-#include "spmv/base/cub_call.cuh"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cub_call.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

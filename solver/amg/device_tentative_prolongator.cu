@@ -1,7 +1,7 @@
 #include "solver/amg/device_tentative_prolongator.hpp"
 #include "solver/amg/device_transpose.hpp"
 #include "solver/amg/prolongator_rules.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

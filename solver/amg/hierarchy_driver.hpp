@@ -14,7 +14,7 @@
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/nvtx_range.hpp"
+#include "core/nvtx_range.hpp"
 
 namespace spk {
 

@@ -4,7 +4,7 @@
 // kernels. Each operation is rounded on its own (__dmul_rn/__dadd_rn on the device, which nvcc
 // does not contract into fused multiply-adds; the host build uses no FMA), so both paths round
 // alike: T comes out bitwise the host's, P as close as the sparse product A T allows.
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -8,7 +8,7 @@
 //                       i of A^T (whose entry (i, j) is a_ji, strong or not as a_ji is in A)
 #include <cstdint>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

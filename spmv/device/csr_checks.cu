@@ -4,10 +4,10 @@
 #include <climits>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/device/csr_checks.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/device_kernels.cuh"
 
 namespace spk {
 

@@ -13,7 +13,7 @@
 //                        formats through it, so there is one layout code path: the device's.
 #include <cuda_runtime.h>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/matrix_stats.hpp"
 

@@ -2,9 +2,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_kernels.cuh"
 #include "spmv/device/device_row_stats.hpp"
 
 namespace spk {

@@ -32,11 +32,11 @@
 #include <string>
 #include <utility>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/formats/aligned_csr_build.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
-#include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/csr_pattern.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {

@@ -1,9 +1,9 @@
 #include <cub/device/device_scan.cuh>
 
-#include "spmv/base/cub_call.cuh"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cub_call.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_kernels.cuh"
 #include "spmv/formats/aligned_csr_build.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/formats/aligned_csr_layout.hpp"
 

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/formats/value_slots.hpp"
 #include "spmv/host/csr_matrix.hpp"
 

@@ -1,9 +1,9 @@
 #include <cub/device/device_scan.cuh>
 
-#include "spmv/base/cub_call.cuh"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cub_call.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_kernels.cuh"
 #include "spmv/formats/csr_long_rows_build.hpp"
 
 namespace spk {

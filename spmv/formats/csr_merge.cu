@@ -34,10 +34,10 @@
 #include <string>
 #include <utility>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/formats/csr_merge_kernels.cuh"
 #include "spmv/formats/csr_merge_partition.hpp"
-#include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/csr_pattern.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/merge_path.hpp"
 

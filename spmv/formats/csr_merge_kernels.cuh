@@ -28,7 +28,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "spmv/device/device_kernels.cuh"
+#include "core/device_kernels.cuh"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/merge_path.hpp"

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/csr_pattern.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {

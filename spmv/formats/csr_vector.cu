@@ -17,7 +17,7 @@
 // of unequal length, which Baskaran & Bordawekar found better than a fixed grid with a loop.
 // w comes from spmv.threads_per_row or from the mean row length (csr_launch_policy.hpp) and is
 // reported in details(). x is read through spmv.x_cache (none | ldg | texture | shared).
-// x_cache: shared (seed 003, Mazzucchi, Algorithm 4: warp-per-row SpMV with shared-memory
+// x_cache: shared (Mazzucchi, "Advanced CUDA Strategies to Parallelize SpMV", Algorithm 4: warp-per-row SpMV with shared-memory
 // tiling; shared_x_tile.cuh): a separate row kernel, csr_vector_shared_x_kernel, where each
 // warp takes its 32 / w rows together, finds the span from their smallest first column to
 // their largest last column (warp shuffles), copies x over that span into its own tile of
@@ -49,7 +49,7 @@
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows_build.hpp"
-#include "spmv/formats/device_csr.hpp"
+#include "spmv/formats/csr_pattern.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/shared_x_tile.cuh"
 

@@ -27,10 +27,10 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/cusparse_objects.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/device_csr.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cusparse_objects.hpp"
+#include "core/device_buffer.hpp"
+#include "spmv/formats/csr_pattern.hpp"
 #include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/format_factory_definition.hpp"

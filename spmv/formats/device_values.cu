@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_kernels.cuh"
 #include "spmv/formats/device_values.hpp"
 #include "spmv/formats/ellpack_layout.hpp"
 

@@ -31,7 +31,7 @@
 #include <cstdint>
 #include <string>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -21,9 +21,9 @@
 
 #include <cstddef>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/formats/grid_pair_sum.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/grid_pair_sum.cuh"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "spkrylov/errors.hpp"
-#include "spmv/base/cub_call.cuh"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/device/device_kernels.cuh"
+#include "core/cub_call.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_kernels.cuh"
 #include "spmv/formats/ell_build.hpp"
 
 namespace spk {

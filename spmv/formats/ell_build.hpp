@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/formats/hyb_layout.hpp"
 

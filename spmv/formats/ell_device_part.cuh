@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_build.hpp"

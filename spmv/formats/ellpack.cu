@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 #include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/ellpack_layout.hpp"

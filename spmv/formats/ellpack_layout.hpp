@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/formats/value_slots.hpp"
 #include "spmv/host/csr_matrix.hpp"
 

@@ -25,8 +25,8 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/device.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_device_part.cuh"
 #include "spmv/formats/hand_written_backend.cuh"

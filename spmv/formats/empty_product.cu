@@ -1,7 +1,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 #include "spmv/formats/empty_product.hpp"
 
 namespace spk {

@@ -1,6 +1,6 @@
 #pragma once
-// HandWrittenBackend<T, Backend>: what every hand-written format (csr-scalar, csr-vector,
-// aligned-csr, ellpack, ellpack-r, hyb) holds and does, so that a format's file holds only its
+// HandWrittenBackend<T, Value, Backend>: what every hand-written format (csr-scalar,
+// csr-vector, aligned-csr, ellpack, ellpack-r, hyb, csr-merge, sell) holds and does, so that a format's file holds only its
 // layout, its kernel launches, details() and its byte model.
 //
 // Held here: the matrix's rows, cols and nnz; the stored values (every value slot of the
@@ -38,8 +38,8 @@
 #include <vector>
 
 #include "spkrylov/options.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/device_values.hpp"

@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/device.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/formats/coo_kernel.cuh"
 #include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_device_part.cuh"

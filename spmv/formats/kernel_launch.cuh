@@ -19,7 +19,7 @@
 
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/x_access.cuh"
 

@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -19,7 +19,7 @@
 #include <string>
 #include <utility>
 
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 #include "spmv/formats/detail_text.hpp"
 #include "spmv/formats/ell_kernels.cuh"
 #include "spmv/formats/hand_written_backend.cuh"

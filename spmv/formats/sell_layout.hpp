@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -1,6 +1,6 @@
 #pragma once
 // x_cache: shared, the device side: a warp copies the slice of x its rows touch into its own
-// tile of shared memory, then reads x there. After seed 003 (Mazzucchi, "Advanced CUDA
+// tile of shared memory, then reads x there. After Mazzucchi ( "Advanced CUDA
 // Strategies to Parallelize SpMV", Algorithm 4, warp-per-row SpMV with shared-memory tiling):
 // "compute the min and max column indices accessed in this row ... if this tile is small
 // enough (1024 or fewer values), the warp loads it into shared memory"; otherwise x is read

@@ -10,7 +10,7 @@
 //                    with __hiloint2double, since textures have no 64-bit float channel.
 //   XCache::shared   csr-vector only (other formats refuse it: x_cache_refusal): each warp
 //                    copies the slice of x its rows touch into shared memory and reads it
-//                    there (shared_x_tile.cuh, seed 003's Algorithm 4). The reader itself holds
+//                    there (shared_x_tile.cuh, Mazzucchi's Algorithm 4). The reader itself holds
 //                    x only and loads through __ldg: what a kernel without a tile does with it
 //                    (csr-vector's long-row passes) and the tile's fallback.
 //
@@ -25,7 +25,7 @@
 #include <utility>
 
 #include "spkrylov/options.hpp"
-#include "spmv/base/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace spk {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The rule of fp32 matrix values under fp64 vectors (spmv.matrix_values single, a config's
 // `precision: mixed`), written once for the CPU path (fp32_values below) and the GPU path
-// (spmv/device/fp32_values.hpp):
+// (spmv/device/device_fp32_values.hpp):
 //
 //   fits_fp32(v)   zero, NaN and Inf pass (NaN and Inf are the finiteness checks' business); a
 //                  finite value must lie in fp32's normal range [FLT_MIN, FLT_MAX] in
@@ -11,7 +11,7 @@
 #include <cfloat>
 #include <vector>
 
-#include "spmv/base/host_device.hpp"
+#include "core/host_device.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {

@@ -10,8 +10,8 @@
 #include <istream>
 #include <string_view>
 
-#include "spmv/base/input_file.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/input_file.hpp"
+#include "core/printable_text.hpp"
 #include "spmv/host/coo_to_csr.hpp"
 #include "spmv/host/line_cursor.hpp"
 #include "spmv/host/matrix_market.hpp"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk {

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "spmv/base/device.hpp"
-#include "spmv/base/device_buffer.hpp"
-#include "spmv/base/event_timer.hpp"
+#include "core/device.hpp"
+#include "core/device_buffer.hpp"
+#include "core/event_timer.hpp"
 #include "spmv/registry.hpp"
 #include "spmv/tuning/tuner.hpp"
 #include "spmv/tuning/tuning_cache.hpp"

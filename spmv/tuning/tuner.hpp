@@ -1,6 +1,6 @@
 #pragma once
-// run_tuning: the measured choice behind `spmv.format: auto` (seed 002, "auto-tuning SpMV
-// CUDA parameters": time the candidates on the real matrix, keep the fastest, amortise over
+// run_tuning: the measured choice behind `spmv.format: auto` (after the auto-tuning framework
+// for CUDA SpMV parameters that builds on Bell & Garland's CSR vector kernel: time the candidates on the real matrix, keep the fastest, amortise over
 // the solve's many SpMVs). The device work sits behind CandidateBench, so this choice logic
 // runs, and is tested with injected timings, without a GPU.
 //

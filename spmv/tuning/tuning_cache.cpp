@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "spkrylov/errors.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/printable_text.hpp"
 
 namespace spk {
 

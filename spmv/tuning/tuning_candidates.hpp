@@ -24,8 +24,8 @@
 // Stage 2 (launch only: no conversion) on the stage-1 winner if it is a hand-written format:
 // block size {128, 256, 512} x x_cache {ldg, texture} x grid {exact, capped}, and x_cache
 // shared too when the winner is csr-vector with 16 or 32 threads per row (tries_shared_x: a
-// warp takes one or two rows, widths chosen for mean rows of ~24+ entries; seed 003 stages a
-// row's slice of x in shared memory for a warp per row. With narrower sub-warps the warp's
+// warp takes one or two rows, widths chosen for mean rows of ~24+ entries; Mazzucchi's Algorithm 4
+// stages a row's slice of x in shared memory for a warp per row. With narrower sub-warps the warp's
 // span covers 4+ rows, and rows of a few entries do not repay the copy of the tile).
 #include <cstddef>
 #include <cstdint>

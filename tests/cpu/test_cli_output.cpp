@@ -1,4 +1,4 @@
-// What `spkrylov` prints when things go right (issue 18, "Output"): the solve report is the
+// What `spkrylov` prints when things go right: the solve report is the
 // default output and the resolved config an option. The binary is run as a user runs it
 // (tests/cli_test_support.hpp).
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/config/config_loader.hpp"
-#include "spmv/base/device.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "core/device.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/test_support.hpp"
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/config/config_loader.hpp"
-#include "apps/config/config_names.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "frontend/config/config_names.hpp"
 #include "spkrylov/errors.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "apps/config/config_loader.hpp"
+#include "frontend/config/config_loader.hpp"
 #include "spkrylov/solver.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device.hpp"
-#include "spmv/base/printable_text.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device.hpp"
+#include "core/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
 #include "tests/test_support.hpp"
@@ -195,7 +195,7 @@ TEST(ErrorContract, ConfigFileDoesNotExist) {
                          "config file '" + path + "' does not exist", "");
 }
 
-// Every input path goes through one check (spmv/base/input_file.hpp): a directory given as a
+// Every input path goes through one check (core/input_file.hpp): a directory given as a
 // matrix once read as a file of 2^63 bytes ("basic_string::_M_create").
 TEST(ErrorContract, DirectoryOrMissingPathGivenAsAnInputFile) {
   const std::string directory = test::source_dir() + "/tests/data/bad";
@@ -222,7 +222,7 @@ TEST(ErrorContract, DeviceGpuWithoutAGpu) {
     EXPECT_EQ(resolve_device(Device::gpu), Device::gpu);
     return;
   }
-  // Issue 18, bug 4: the reason says what is true; no remedy at the library level (a
+  // The reason says what is true (no driver, or no device); no remedy at the library level (a
   // config's `device:` key is the CLI's business).
   const std::string reason = no_gpu_reason();
   if (cuda_versions().driver == 0) {
@@ -246,7 +246,7 @@ TEST(ErrorContract, DeviceGpuWithoutAGpu) {
 }
 
 // Every CUDA runtime, cuBLAS and cuSPARSE call goes through SPK_CUDA_CHECK, SPK_CUBLAS_CHECK
-// or SPK_CUSPARSE_CHECK (spmv/base/cuda_check.hpp): a failed status throws spk::CudaError
+// or SPK_CUSPARSE_CHECK (core/cuda_check.hpp): a failed status throws spk::CudaError
 // naming the status, the call and the source file and line. The failed statuses are given
 // directly, so this runs without a GPU (the GPU rows are in test_error_contract_gpu.cpp).
 TEST(ErrorContract, FailedCudaLibraryCallsNameTheStatusCallFileAndLine) {
@@ -326,8 +326,8 @@ TEST(FuzzRegression, QuotedInputIsEscapedIntoOnePrintableLine) {
       "fuzz.yaml:3: solver.tolerance: ", "expected a number, got '1e-8\\n2\\n'");
 }
 
-// Issue 18, bug 2: a Matrix Market file read as a config echoed the whole file (1 MB) in
-// one message. The cap is in printable_text.hpp, which every quoting path uses.
+// No message grows with its input: a Matrix Market file read as a config once echoed the
+// whole file (1 MB) in one message. The cap is in printable_text.hpp, which every quoting path uses.
 TEST(ErrorContract, QuotedInputIsCappedWhereverItIsQuoted) {
   const std::string megabyte(1 << 20, '7');
   EXPECT_EQ(quoted_input("tight"), "'tight'");

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -148,8 +148,8 @@ TEST(ErrorContractCli, ConfigFileDoesNotExist) {
       {"error: config file '" + bad_path("no-such-config.yaml") + "' does not exist"});
 }
 
-// Issue 18, bug 1: `info DIR/` printed "error: basic_string::_M_create". Every command
-// goes through the same path check as the paths in a config.
+// A directory where a file goes is named as such (`info DIR/` once printed "error:
+// basic_string::_M_create"): every command goes through the same path check as the paths in a config.
 TEST(ErrorContractCli, DirectoryGivenWhereAFileGoes) {
   const std::string directory = test::source_dir() + "/tests/data/bad/";
   const std::string is_a_directory = "'" + directory + "' is a directory, not a file";
@@ -217,7 +217,8 @@ TEST(ErrorContractCli, CyclicAliasesAndDeepNestingAreRefused) {
   EXPECT_NE(run_cli("solve --quiet " + shell_quoted(shared)).exit_code, 1);
 }
 
-// Issue 18, bug 2: `solve bcsstk13.mtx` printed the whole file (1 MB) as one "line".
+// A Matrix Market file where the config goes gets the command that solves it, not the
+// whole file (1 MB) echoed as one "line".
 TEST(ErrorContractCli, MatrixMarketFileGivenAsTheConfig) {
   const std::string matrix = test::source_dir() + "/data/bcsstk13.mtx";
   expect_one_line_error(run_cli("solve " + shell_quoted(matrix)),
@@ -232,7 +233,7 @@ TEST(ErrorContractCli, MatrixMarketFileGivenAsTheConfig) {
 
 // No error line grows with its input: every path that quotes input (YAML values, keys and
 // whole documents, --set keys and values, Matrix Market lines, command-line arguments) goes
-// through the capped quoting of spmv/base/printable_text.hpp. expect_one_line_error checks
+// through the capped quoting of core/printable_text.hpp. expect_one_line_error checks
 // the length (max_error_line).
 TEST(ErrorContractCli, ErrorLinesStayShortWhateverTheInput) {
   const std::string megabyte(1 << 20, '7');
@@ -286,7 +287,7 @@ TEST(ErrorContractCli, DeviceGpuWithoutAGpu) {
     EXPECT_NE(run.out.find("(sm_"), std::string::npos) << "no GPU device in: " << run.out;
     return;
   }
-  // Issue 18, bug 4: what is true (no driver, or no device), and the device: hint because
+  // What is true (no driver, or no device), and the device: hint because
   // a config is in play.
   const std::string reason = no_gpu_reason();
   expect_one_line_error(run, {"error: no usable CUDA GPU: " + reason +

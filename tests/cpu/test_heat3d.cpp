@@ -74,8 +74,8 @@ TEST(Heat3d, ReusedSolverMatchesAFreshSolverEveryStep) {
   EXPECT_GT(peak, 0.0);  // the source heats the cube
 }
 
-// The example's output: the device line comes before the table (issue 18: it was printed
-// between the header and the first row).
+// The example's output: the device line comes before the table (not between the header
+// and the first row).
 TEST(Heat3d, PrintsTheDeviceBeforeTheTable) {
   const std::string output = ::testing::TempDir() + "heat3d_" + std::to_string(getpid()) + ".out";
   const std::string command = "'" + spk::test::program_path("heat3d", SPK_HEAT3D_PATH) +

@@ -7,7 +7,7 @@
 
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {
@@ -104,8 +104,8 @@ TEST(SolverApi, BadUpdatesAreRefusedAndLeaveTheSolverUsable) {
   EXPECT_LT(test::true_relative_residual(a, b, x), 1e-9);
 }
 
-// Issue 18, bug 3: the CPU path accepted any SpMV option (format "hbb" was a string then);
-// now the format is an enum and every spmv key is checked on every path.
+// Every spmv key is checked on every path: the CPU path, which ignores the format, once
+// accepted any (format "hbb").
 TEST(SolverApi, SpmvOptionsAreCheckedOnTheCpuPathToo) {
   const auto a = test::generated("poisson2d", 4);
   EXPECT_THROW((void)parse_format("hbb"), BadInput);

@@ -47,8 +47,8 @@
 #include <vector>
 
 #include "spkrylov/errors.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/spmv_backend.hpp"

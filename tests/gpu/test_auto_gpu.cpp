@@ -11,7 +11,7 @@
 #include <string>
 
 #include "spkrylov/solver.hpp"
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/registry.hpp"

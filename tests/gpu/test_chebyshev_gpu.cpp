@@ -8,7 +8,7 @@
 
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/device_buffer.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

@@ -1,4 +1,4 @@
-// CompressedRowsOperator (spmv/compressed_rows_operator.hpp): a block stored without its empty
+// CompressedRowsOperator (distributed/compressed_rows_operator.hpp): a block stored without its empty
 // rows, as the distributed GPU path stores each halo block. Against the fp64 CPU reference of
 // the whole block, on fresh random x, y poisoned for beta = 0 and random otherwise, for
 // halo-like blocks (1 row in 50 non-empty), the awkward shapes, and two formats.
@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "spmv/compressed_rows_operator.hpp"
+#include "distributed/compressed_rows_operator.hpp"
 #include "spmv/registry.hpp"
 #include "tests/gpu/spmv_test_support.hpp"
 

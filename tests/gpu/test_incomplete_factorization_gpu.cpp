@@ -13,8 +13,8 @@
 
 #include "solver/device_factors.hpp"
 #include "spkrylov/errors.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/cusparse_objects.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cusparse_objects.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

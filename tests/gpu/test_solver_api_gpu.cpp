@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "spkrylov/solver.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/device_buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

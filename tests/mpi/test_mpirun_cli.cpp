@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "spmv/base/device.hpp"
+#include "core/device.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/test_support.hpp"

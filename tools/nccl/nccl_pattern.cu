@@ -16,8 +16,8 @@
 #include "distributed/nccl_communicator.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
-#include "spmv/base/cuda_check.hpp"
-#include "spmv/base/event_timer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/event_timer.hpp"
 
 namespace {
 

@@ -1,0 +1,35 @@
+#include "core/device_buffer.hpp"
+
+#include <sstream>
+
+namespace spk {
+
+void* device_allocate(std::size_t bytes, const std::string& what) {
+  void* pointer = nullptr;
+  const cudaError_t status = cudaMalloc(&pointer, bytes);
+  if (status == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();  // clear the sticky-free error state
+    std::size_t free_bytes = 0, total_bytes = 0;
+    (void)cudaMemGetInfo(&free_bytes, &total_bytes);
+    std::ostringstream message;
+    message
+        << "out of device memory allocating " << what << ": requested " << bytes << " bytes, "
+        << free_bytes << " of " << total_bytes
+        << " bytes free; try a more compact format (csr, hyb or ellpack-r) or precision: single";
+    throw OutOfDeviceMemory(message.str(), bytes, free_bytes);
+  }
+  SPK_CUDA_CHECK(status);
+  return pointer;
+}
+
+void copy_synchronously(void* destination, const void* source, std::size_t bytes,
+                        cudaMemcpyKind kind) {
+  SPK_CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, kind, cudaStreamPerThread));
+  SPK_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+}
+
+void device_free(void* pointer) noexcept {
+  if (pointer != nullptr) (void)cudaFree(pointer);
+}
+
+}  // namespace spk

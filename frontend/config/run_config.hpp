@@ -1,0 +1,83 @@
+#pragma once
+// RunConfig: a whole `spkrylov solve` run, parsed once from YAML into typed structs
+// (frontend/config/config_loader.hpp). Every field matches one YAML key; README's
+// "Config reference" documents them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distributed/row_partition.hpp"
+#include "spkrylov/options.hpp"
+#include "spmv/host/generator_spec.hpp"
+
+namespace spk {
+
+// matrix: {file: PATH} or matrix: {generate: {kind: ..., n: ..., ...}}
+struct MatrixSpec {
+  std::string file;                       // set when reading a Matrix Market file
+  std::optional<GeneratorSpec> generate;  // set when generating
+};
+
+// rhs: ones | random | {file: b.mtx} | {from_solution: random|ones}
+struct RhsSpec {
+  enum class Kind { ones, random, file, from_solution };
+  Kind kind = Kind::ones;
+  std::string file;                 // Kind::file
+  std::string solution = "random";  // Kind::from_solution: random | ones
+  std::uint64_t seed = 42;
+};
+
+// precision: single | double | mixed. mixed is a double solver whose SpMV stores the matrix
+// values in fp32 (spmv.matrix_values single; see spmv_for below).
+enum class Precision { single_precision, double_precision, mixed_precision };
+
+struct OutputSpec {
+  std::string solution;  // Matrix Market array file for x
+  std::string history;   // CSV: iteration, residual, elapsed_s (per format when comparing)
+  std::string report;    // JSON report
+  std::string plot;      // SVG convergence plot
+  // The plot's residual axis: "relative" (||r|| / ||b||, comparable across problems) or
+  // "absolute" (||r||).
+  std::string plot_residual = "relative";
+};
+
+// compare: [{format: csr-scalar}, {format: ellpack-r, x_cache: texture}, {vector_ops: fused},
+// {precision: mixed}, ...]. Each entry overrides `spmv:` keys, solver.vector_ops and (between
+// double and mixed) precision for one run of the same system.
+struct CompareEntry {
+  SpmvOptions spmv;
+  VectorOps vector_ops = VectorOps::cublas;
+  Precision precision = Precision::double_precision;
+};
+
+// distributed: how `mpirun -np N spkrylov solve` splits the rows into contiguous blocks, one
+// per process (distributed/row_partition.hpp). One process ignores it.
+struct DistributedSpec {
+  RowBalance partition = RowBalance::nonzeros;  // nnz | rows
+  Transport transport = Transport::automatic;   // auto | nccl | mpi (the GPU path)
+  bool overlap = true;  // the halo exchange runs while the local block multiplies
+};
+
+struct RunConfig {
+  std::string source = "<built-in default>";  // where it came from, for messages
+  MatrixSpec matrix;
+  RhsSpec rhs;
+  SolverOptions solver;
+  SpmvOptions spmv;
+  Precision precision = Precision::double_precision;
+  Device device = Device::automatic;
+  OutputSpec output;
+  std::vector<CompareEntry> compare;
+  DistributedSpec distributed;
+};
+
+// The SpMV options a run gets: `spmv` with matrix_values from the precision (fp32 values for
+// mixed).
+inline SpmvOptions spmv_for(SpmvOptions spmv, Precision precision) {
+  spmv.matrix_values =
+      precision == Precision::mixed_precision ? MatrixValues::single : MatrixValues::solver;
+  return spmv;
+}
+
+}  // namespace spk

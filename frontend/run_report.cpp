@@ -1,0 +1,307 @@
+#include "frontend/run_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "frontend/json_writer.hpp"
+#include "frontend/number_text.hpp"
+#include "frontend/result_fields.hpp"
+#include "spkrylov/errors.hpp"
+#include "core/printable_text.hpp"
+#include "frontend/tuning_summary.hpp"
+
+namespace spk::app {
+
+namespace {
+
+std::string megabytes(std::size_t bytes) {
+  return number_text("%.1f MB", static_cast<double>(bytes) / 1e6);
+}
+
+std::ofstream open_output(const std::string& path, const char* what) {
+  std::ofstream out(path);
+  if (!out) throw BadInput(shown_name(path) + ": cannot open " + what + " for writing");
+  return out;
+}
+
+// "preconditioner ic0: factor_nnz=..., ...; setup 12.3 ms" (and its phases, where it has
+// them), then one line per AMG level.
+void print_preconditioner(std::ostream& out, const PreconditionerInfo& info) {
+  if (info.name == "none") return;
+  out << "             " << info.name << ": ";
+  for (const auto& [name, value] : info.details) out << name << "=" << value << ", ";
+  out << "setup " << number_text("%.1f ms", 1e3 * info.setup_s);
+  const char* separator = " (";
+  for (const auto& [phase, seconds] : info.setup_phases_s) {
+    out << separator << phase << " " << number_text("%.1f", 1e3 * seconds);
+    separator = ", ";
+  }
+  out << (info.setup_phases_s.empty() ? "" : " ms)") << "\n";
+  for (std::size_t level = 0; level < info.levels.size(); ++level)
+    out << "             level " << level << ": " << info.levels[level].rows << " rows, "
+        << info.levels[level].nnz << " nonzeros, " << info.levels[level].format << "\n";
+}
+
+// The matrix's size and shape: the statistics, or (several processes) their combination,
+// whose symmetry no process could check.
+void print_matrix_shape(std::ostream& out, const RunReport& report) {
+  const MatrixStats& stats = report.stats;
+  out << "             ";
+  if (report.distributed)
+    out << report.distributed->global_rows << " x " << report.distributed->global_rows << ", "
+        << report.distributed->global_nnz;
+  else
+    out << stats.rows << " x " << stats.cols << ", " << stats.nnz;
+  out << " nonzeros, rows " << stats.min_row_length << ".." << stats.max_row_length
+      << number_text(" (avg %.1f)", stats.avg_row_length)
+      << (report.distributed            ? ", symmetry not checked (distributed)"
+          : stats.numerically_symmetric ? ", symmetric"
+                                        : ", nonsymmetric")
+      << (stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
+}
+
+// One row per process: its rows, entries, halo, neighbours and communication during the solve.
+void print_processes(std::ostream& out, const DistributedRun& run, double solve_s) {
+  out << "processes    " << run.processes.size() << ", rows split by " << run.partition << ", "
+      << run.transport << (run.overlap ? "" : ", no overlap")
+      << "; communication not hidden by the overlap: "
+      << number_text("%.1f%%", 100.0 * run.not_hidden_share(solve_s))
+      << " of the solve (the largest share of any process"
+      << (!run.times.empty() && run.times[0].on_device
+              ? "; estimated from the phases timed after the solve)\n"
+              : ")\n");
+  out << "             rank        rows    nonzeros      halo     sends  neighbours  not hidden"
+         "   product ms  local ms  halo ms  exchange ms  sum ms\n";
+  char line[240];
+  for (std::size_t p = 0; p < run.processes.size(); ++p) {
+    const ProcessInfo& info = run.processes[p];
+    const CommunicationTimes& times = run.times[p];
+    const CommunicationPhases& phases = times.phases;
+    std::snprintf(line, sizeof line,
+                  "             %4d  %10d  %10lld  %8d  %8d  %10d  %9.1f%%  %11.4f  %8.4f  %7.4f"
+                  "  %11.4f  %6.4f\n",
+                  info.rank, info.rows, info.nnz, info.halo_size, info.send_size, info.neighbours,
+                  solve_s > 0.0 ? 100.0 * times.not_hidden_s() / solve_s : 0.0, phases.product_ms,
+                  phases.local_ms, phases.halo_ms, phases.exchange_ms, phases.allreduce_ms);
+    out << line;
+  }
+}
+
+}  // namespace
+
+double DistributedRun::not_hidden_share(double solve_s) const {
+  double largest = 0.0;
+  for (const CommunicationTimes& time : times) largest = std::max(largest, time.not_hidden_s());
+  return solve_s > 0.0 ? largest / solve_s : 0.0;
+}
+
+void print_text_report(std::ostream& out, const RunReport& report) {
+  const SolveResult& r = report.result;
+  out << "config       " << report.config_origin << "\n";
+  out << "matrix       " << report.problem_name << "\n";
+  print_matrix_shape(out, report);
+  out << "device       " << report.setup.device_name << ", " << report.precision << " precision\n";
+  out << "format       " << report.setup.operator_name;
+  for (const auto& [name, value] : report.setup.format_details) out << ", " << name << "=" << value;
+  out << "\n";
+  if (report.setup.device == Device::gpu)
+    out << "             device memory " << megabytes(report.setup.device_bytes)
+        << ", bytes moved per SpMV " << megabytes(report.setup.bytes_per_spmv) << "\n";
+  out << "solver       " << to_string(report.solver.method) << ", preconditioner "
+      << to_string(report.solver.preconditioner) << ", tolerance "
+      << number_text("%.1e", report.solver.tolerance) << " ("
+      << to_string(report.solver.tolerance_mode) << "), max_iterations "
+      << report.solver.max_iterations
+      << (report.solver.vector_ops == VectorOps::fused ? ", fused vector ops" : "") << "\n";
+  print_preconditioner(out, report.setup.preconditioner);
+  out << "\nstatus       " << to_string(r.status) << "\n";
+  out << "             " << r.message << "\n";
+  out << "iterations   " << r.iterations;
+  // Both paths run the iterations in blocks of at most check_every and look at the
+  // residual between blocks; only the GPU has to read it back to do so.
+  if (r.iterations_executed != r.iterations)
+    out << " (" << r.iterations_executed << " executed: "
+        << (report.setup.device == Device::gpu ? "the residual is read back after blocks of "
+                                               : "the loop looks at the residual after blocks of ")
+        << "at most " << report.solver.check_every << ", check_every)";
+  if (r.residual_replacements > 0)
+    out << ", " << r.residual_replacements << " residual replacement"
+        << (r.residual_replacements > 1 ? "s" : "")
+        << (report.precision == "mixed"
+                ? " (fp32 matrix values: each a refinement step, restarted from x with the fp64 "
+                  "residual)"
+                : " (the recursive residual met the target, the true one did not: restarted "
+                  "from x)");
+  out << "\n";
+  out << "residual     true ||b-Ax|| = " << number_text("%.3e", r.true_residual) << ", relative "
+      << number_text("%.3e", r.relative_true_residual) << "; recursive "
+      << number_text("%.3e", r.recursive_residual) << "\n";
+  if (report.solution_error)
+    out << "error        ||x - x_true|| / ||x_true|| = "
+        << number_text("%.3e", *report.solution_error) << "\n";
+  out << "times        load " << number_text("%.1f ms", 1e3 * report.load_s) << ", setup "
+      << number_text("%.1f ms", 1e3 * report.setup.setup_s) << ", solve "
+      << number_text("%.1f ms", 1e3 * r.solve_s) << ", "
+      << number_text("%.4f ms", r.ms_per_iteration()) << " per iteration";
+  if (report.spmv_ms > 0.0) out << ", SpMV alone " << number_text("%.4f ms", report.spmv_ms);
+  out << "\n";
+  if (report.distributed) print_processes(out, *report.distributed, r.solve_s);
+  print_tuning_summary(out, report.setup.tuning,
+                       solve_spmv_count(report.result, report.solver.method));
+}
+
+namespace {
+
+void write_preconditioner_json(JsonWriter& json, const PreconditionerInfo& info) {
+  json.key("preconditioner").begin_object();
+  json.field("name", info.name);
+  for (const auto& [name, value] : info.details) json.key(name).number_or_string(value);
+  json.field("setup_ms", 1e3 * info.setup_s);
+  json.key("setup_phases_ms").begin_object();
+  for (const auto& [phase, seconds] : info.setup_phases_s) json.field(phase, 1e3 * seconds);
+  json.end_object();
+  json.key("levels").begin_array();
+  for (const PreconditionerLevel& level : info.levels) {
+    json.begin_object();
+    json.field("rows", level.rows);
+    json.field("nnz", level.nnz);
+    json.field("format", level.format);
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+}
+
+// The matrix statistics; several processes: the global sizes, and null for the symmetry.
+void write_matrix_json(JsonWriter& json, const RunReport& report) {
+  json.key("matrix").begin_object();
+  json.field("name", report.problem_name);
+  for (auto [name, value] : matrix_stats_fields(report.stats)) {
+    if (report.distributed) {
+      if (name == "rows" || name == "cols") value = std::to_string(report.distributed->global_rows);
+      if (name == "nnz") value = std::to_string(report.distributed->global_nnz);
+      if (name == "structurally_symmetric" || name == "numerically_symmetric") value = "null";
+    }
+    json.key(name).literal(value);
+  }
+  json.end_object();
+}
+
+// "distributed": null for one process, else the partition and one object per process.
+void write_distributed_json(JsonWriter& json, const RunReport& report) {
+  if (!report.distributed) {
+    json.key("distributed").null();
+    return;
+  }
+  const DistributedRun& run = *report.distributed;
+  const double solve_s = report.result.solve_s;
+  json.key("distributed").begin_object();
+  json.field("processes", run.processes.size());
+  json.field("partition", run.partition);
+  json.field("transport", run.transport);
+  json.field("overlap", run.overlap);
+  json.field("not_hidden_share", run.not_hidden_share(solve_s));
+  json.key("per_process").begin_array();
+  for (std::size_t p = 0; p < run.processes.size(); ++p) {
+    const ProcessInfo& info = run.processes[p];
+    const CommunicationTimes& times = run.times[p];
+    json.begin_object();
+    json.field("rank", info.rank);
+    json.field("first_row", static_cast<long long>(info.first_row));
+    json.field("rows", info.rows);
+    json.field("nnz", info.nnz);
+    json.field("local_nnz", info.local_nnz);
+    json.field("halo_nnz", info.halo_nnz);
+    json.field("halo_size", info.halo_size);
+    json.field("send_size", info.send_size);
+    json.field("neighbours", info.neighbours);
+    json.field("halo_start_ms", 1e3 * times.halo_start_s);
+    json.field("halo_wait_ms", 1e3 * times.halo_wait_s);
+    json.field("reduction_ms", 1e3 * times.reduction_s);
+    json.field("exchanges", times.exchanges);
+    json.field("reductions", times.reductions);
+    json.field("not_hidden_ms", 1e3 * times.not_hidden_s());
+    json.field("not_hidden_share", solve_s > 0.0 ? times.not_hidden_s() / solve_s : 0.0);
+    json.field("device", info.device);
+    json.field("not_hidden_estimated", times.on_device);
+    json.key("phases").begin_object();
+    json.field("product_ms", times.phases.product_ms);
+    json.field("local_ms", times.phases.local_ms);
+    json.field("halo_ms", times.phases.halo_ms);
+    json.field("exchange_ms", times.phases.exchange_ms);
+    json.field("allreduce_ms", times.phases.allreduce_ms);
+    json.field("exposed_exchange_ms", times.phases.exposed_exchange_ms());
+    json.end_object();
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+}
+
+void write_run_object(JsonWriter& json, const RunReport& report) {
+  const SolveResult& r = report.result;
+  json.begin_object();
+  json.field("config", report.resolved_config);
+  write_matrix_json(json, report);
+  json.field("device", report.setup.device_name);
+  json.field("space", to_string(report.setup.device));
+  json.field("precision", report.precision);
+  json.key("format").begin_object();
+  json.field("name", report.setup.operator_name);
+  for (const auto& [name, value] : report.setup.format_details)
+    json.key(name).number_or_string(value);
+  json.field("device_bytes", report.setup.device_bytes);
+  json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
+  json.end_object();
+  write_preconditioner_json(json, report.setup.preconditioner);
+  for_each_result_field(r, [&](const char* name, const auto& value) { json.field(name, value); });
+  json.key("solution_error").optional(report.solution_error);
+  json.key("times_ms").begin_object();
+  json.field("load", 1e3 * report.load_s);
+  json.field("setup", 1e3 * report.setup.setup_s);
+  json.field("solve", 1e3 * r.solve_s);
+  json.field("per_iteration", r.ms_per_iteration());
+  json.key("spmv").optional(report.spmv_ms > 0.0 ? std::optional<double>(report.spmv_ms)
+                                                 : std::nullopt);
+  json.end_object();
+  if (report.setup.tuning.used)
+    write_tuning_json(json, report.setup.tuning, solve_spmv_count(r, report.solver.method));
+  else
+    json.key("tuning").null();
+  write_distributed_json(json, report);
+  json.end_object();
+}
+
+}  // namespace
+
+void write_json_report(const std::string& path, const RunReport& report) {
+  std::ofstream file = open_output(path, "the JSON report");
+  JsonWriter json(file);
+  write_run_object(json, report);
+  file << "\n";
+}
+
+void write_json_compare_report(const std::string& path, const std::vector<RunReport>& runs) {
+  std::ofstream file = open_output(path, "the JSON report");
+  JsonWriter json(file);
+  json.begin_object();
+  json.key("compare").begin_array();
+  for (const RunReport& run : runs) write_run_object(json, run);
+  json.end_array();
+  json.end_object();
+  file << "\n";
+}
+
+void write_history_csv(const std::string& path, const SolveResult& result) {
+  std::ofstream file = open_output(path, "the history CSV");
+  file << "iteration,residual,elapsed_s\n";
+  char line[96];
+  for (std::size_t k = 0; k < result.history.residual.size(); ++k) {
+    std::snprintf(line, sizeof line, "%zu,%.17g,%.9f\n", k, result.history.residual[k],
+                  result.history.elapsed_s[k]);
+    file << line;
+  }
+}
+
+}  // namespace spk::app

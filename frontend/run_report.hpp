@@ -1,0 +1,53 @@
+#pragma once
+// The report of one `spkrylov solve` run: text on stdout, JSON on request.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "frontend/config/run_config.hpp"
+#include "spkrylov/distributed_info.hpp"
+#include "spkrylov/result.hpp"
+#include "spkrylov/solver.hpp"
+#include "spmv/host/matrix_stats.hpp"
+
+namespace spk::app {
+
+// A run over several processes (mpirun): what each process held and how long it spent
+// communicating during the solve, in rank order. The matrix statistics of the RunReport are
+// then combined over the processes, without the symmetry (no process holds the whole matrix).
+struct DistributedRun {
+  std::string partition;  // "nnz" | "rows" (distributed.partition)
+  std::string transport;  // "mpi" (CPU), "nccl" or "mpi (host-staged)" (GPU)
+  bool overlap = true;    // distributed.overlap
+  global_index_t global_rows = 0;
+  long long global_nnz = 0;
+  std::vector<ProcessInfo> processes;
+  std::vector<CommunicationTimes> times;
+
+  // The largest share of the solve time any process spent communicating without overlap.
+  double not_hidden_share(double solve_s) const;
+};
+
+struct RunReport {
+  std::string resolved_config;  // YAML
+  std::string config_origin;    // the config file (or built-in default) and where to see it all
+  std::string problem_name;
+  MatrixStats stats;
+  std::string precision;  // "double" | "single"
+  SetupInfo setup;
+  SolverOptions solver;
+  SolveResult result;
+  double load_s = 0.0;
+  double spmv_ms = 0.0;                  // one SpMV alone (median), 0 when not measured
+  std::optional<double> solution_error;  // ||x - x_true|| / ||x_true||
+  std::optional<DistributedRun> distributed;
+};
+
+void print_text_report(std::ostream& out, const RunReport& report);
+void write_json_report(const std::string& path, const RunReport& report);
+// compare: runs: {"compare": [<one run object as above>, ...]}
+void write_json_compare_report(const std::string& path, const std::vector<RunReport>& runs);
+void write_history_csv(const std::string& path, const SolveResult& result);
+
+}  // namespace spk::app
