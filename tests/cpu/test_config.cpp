@@ -14,6 +14,7 @@
 #include "frontend/config/config_names.hpp"
 #include "spkrylov/errors.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
+#include "tests/test_support.hpp"
 
 namespace spk {
 namespace {
@@ -186,7 +187,7 @@ class CurrentDirectory {
 };
 
 std::string config_path(const std::string& name) {
-  return std::string(SPK_SOURCE_DIR) + "/configs/" + name;
+  return test::source_dir() + "/configs/" + name;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -299,7 +300,7 @@ TEST(ShippedConfigs, ParseWithTheirDataFilesFromAnyDirectory) {
 }
 
 TEST(ShippedConfigs, DataPathsWorkFromTheRepositoryRoot) {
-  const CurrentDirectory cwd(SPK_SOURCE_DIR);
+  const CurrentDirectory cwd(test::source_dir());
   const RunConfig config = load_run_config("configs/bcsstk13-cg-jacobi.yaml");
   EXPECT_EQ(config.matrix.file, "data/bcsstk13.mtx");
 }
