@@ -13,10 +13,7 @@
 // iteration still recovers, as SciPy's (which tests |rho| < eps^2 absolutely) does.
 #include <cstddef>
 
-#include "solver/krylov_scalars.hpp"
-#include "solver/preconditioner.hpp"
-#include "solver/vector_space.hpp"
-#include "spmv/linear_operator.hpp"
+#include "solver/krylov_method.hpp"
 
 namespace spk {
 
@@ -147,7 +144,11 @@ struct End {
 }  // namespace bicgstab_steps
 
 template <class Space>
-class BiCgStab {
+class BiCgStab : KrylovMethodBase<Space> {
+  using Base = KrylovMethodBase<Space>;
+  using Base::fused_, Base::space_, Base::matrix_, Base::preconditioner_, Base::n_;
+  using Base::preconditioned, Base::precondition;
+
  public:
   using T = typename Space::value_type;
 
@@ -155,29 +156,19 @@ class BiCgStab {
   // fused (iterate_fused).
   BiCgStab(Space& space, const LinearOperator<T>& matrix,
            KrylovPreconditioner<Space>* preconditioner, bool fused = false)
-      : fused_(fused),
-        space_(space),
-        matrix_(matrix),
-        preconditioner_(preconditioner),
-        n_(static_cast<std::size_t>(matrix.rows())),
-        r_(space.template allocate<T>(n_, "BiCGSTAB residual r")),
-        r_hat_(space.template allocate<T>(n_, "BiCGSTAB shadow residual r_hat")),
-        p_(space.template allocate<T>(n_, "BiCGSTAB direction p")),
-        v_(space.template allocate<T>(n_, "BiCGSTAB product v")),
-        t_(space.template allocate<T>(n_, "BiCGSTAB product t")),
-        p_hat_(space.template allocate<T>(preconditioner ? n_ : 0, "BiCGSTAB p_hat")),
-        s_hat_(space.template allocate<T>(preconditioner ? n_ : 0, "BiCGSTAB s_hat")) {}
+      : Base(space, matrix, preconditioner, fused),
+        r_(this->vector("BiCGSTAB residual r")),
+        r_hat_(this->vector("BiCGSTAB shadow residual r_hat")),
+        p_(this->vector("BiCGSTAB direction p")),
+        v_(this->vector("BiCGSTAB product v")),
+        t_(this->vector("BiCGSTAB product t")),
+        p_hat_(this->vector("BiCGSTAB p_hat", preconditioner != nullptr)),
+        s_hat_(this->vector("BiCGSTAB s_hat", preconditioner != nullptr)) {}
 
   // r0 = b - A x0, r_hat = r0, p = v = 0.
   void initialize(const T* b, T* x, bool restart, const T* residual = nullptr) {
     KrylovScalars<T>* s = space_.scalars();
-    if (!restart) norm(space_, n_, b, &s->b_norm);  // ||b||
-    if (residual != nullptr) {
-      space_.copy(n_, residual, r_.data());  // r = b - A x0, given (the driver's true residual)
-    } else {
-      space_.copy(n_, b, r_.data());                    // r = b
-      matrix_.apply_scaled(T(-1), x, T(1), r_.data());  // r = b - A x0
-    }
+    this->start_residual(b, x, restart, residual, r_.data());  // r = b - A x0
     space_.copy(n_, r_.data(), r_hat_.data());       // r_hat = r0
     space_.fill_zero(n_, p_.data());                 // p = 0
     space_.fill_zero(n_, v_.data());                 // v = 0
@@ -254,17 +245,7 @@ class BiCgStab {
                            r_hat_.data(), &s->rho, bicgstab_steps::End<T>{true});
   }
 
-  bool preconditioned() const { return preconditioner_ != nullptr; }
-  void precondition(const T* in, T* out) {
-    if (preconditioned()) preconditioner_->apply(in, out);
-  }
-
-  bool fused_;
-  Space& space_;
-  const LinearOperator<T>& matrix_;
-  KrylovPreconditioner<Space>* preconditioner_;
-  std::size_t n_;
-  typename Space::template Array<T> r_, r_hat_, p_, v_, t_, p_hat_, s_hat_;
+  typename Base::Vector r_, r_hat_, p_, v_, t_, p_hat_, s_hat_;
 };
 
 }  // namespace spk

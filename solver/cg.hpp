@@ -13,10 +13,7 @@
 //          dot and norm (7n).
 #include <cstddef>
 
-#include "solver/krylov_scalars.hpp"
-#include "solver/preconditioner.hpp"
-#include "solver/vector_space.hpp"
-#include "spmv/linear_operator.hpp"
+#include "solver/krylov_method.hpp"
 
 namespace spk {
 
@@ -87,22 +84,22 @@ struct Beta {
 }  // namespace cg_steps
 
 template <class Space>
-class ConjugateGradient {
+class ConjugateGradient : KrylovMethodBase<Space> {
+  using Base = KrylovMethodBase<Space>;
+  using Base::fused_, Base::space_, Base::matrix_, Base::preconditioner_, Base::n_;
+  using Base::preconditioned, Base::precondition;
+
  public:
   using T = typename Space::value_type;
 
   // preconditioner: M^-1, or nullptr for none (then z is r itself, no copy).
   ConjugateGradient(Space& space, const LinearOperator<T>& matrix,
                     KrylovPreconditioner<Space>* preconditioner, bool fused = false)
-      : fused_(fused),
-        space_(space),
-        matrix_(matrix),
-        preconditioner_(preconditioner),
-        n_(static_cast<std::size_t>(matrix.rows())),
-        r_(space.template allocate<T>(n_, "CG residual r")),
-        p_(space.template allocate<T>(n_, "CG direction p")),
-        ap_(space.template allocate<T>(n_, "CG product Ap")),
-        z_(space.template allocate<T>(preconditioner ? n_ : 0, "CG preconditioned z")) {}
+      : Base(space, matrix, preconditioner, fused),
+        r_(this->vector("CG residual r")),
+        p_(this->vector("CG direction p")),
+        ap_(this->vector("CG product Ap")),
+        z_(this->vector("CG preconditioned z", preconditioner != nullptr)) {}
 
   // r0 = b - A x0, z0 = M r0, p0 = z0, rho = (r0, z0). `restart` keeps the stopping targets
   // (residual replacement after a false convergence); `residual`, when given, is b - A x0
@@ -110,13 +107,7 @@ class ConjugateGradient {
   void initialize(const T* b, T* x, bool restart, const T* residual = nullptr) {
     KrylovScalars<T>* s = space_.scalars();
     T* z = preconditioned() ? z_.data() : r_.data();
-    if (!restart) norm(space_, n_, b, &s->b_norm);  // ||b||
-    if (residual != nullptr) {
-      space_.copy(n_, residual, r_.data());  // r = b - A x0, given
-    } else {
-      space_.copy(n_, b, r_.data());                    // r = b
-      matrix_.apply_scaled(T(-1), x, T(1), r_.data());  // r = b - A x0
-    }
+    this->start_residual(b, x, restart, residual, r_.data());              // r = b - A x0
     precondition(r_.data(), z);                                            // z = M r
     space_.copy(n_, z, p_.data());                                         // p = z
     space_.dot(n_, r_.data(), z, &s->rho);                                 // rho = (r, z)
@@ -174,17 +165,7 @@ class ConjugateGradient {
                         stored_z ? z_.data() : r_.data(), diagonal);
   }
 
-  bool preconditioned() const { return preconditioner_ != nullptr; }
-  void precondition(const T* r, T* z) {
-    if (preconditioned()) preconditioner_->apply(r, z);
-  }
-
-  bool fused_;
-  Space& space_;
-  const LinearOperator<T>& matrix_;
-  KrylovPreconditioner<Space>* preconditioner_;
-  std::size_t n_;
-  typename Space::template Array<T> r_, p_, ap_, z_;
+  typename Base::Vector r_, p_, ap_, z_;
 };
 
 }  // namespace spk

@@ -47,8 +47,9 @@ Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream
     start = std::chrono::steady_clock::now();
     nnz = matrix.values.size();
     if (device == Device::gpu) {
-      const UploadedCsr<T> uploaded(matrix, stream);
-      impl_ = make_device_solver<T>(uploaded.view(), options.solver, options.spmv, stream);
+      const DeviceCsrMatrix<T> uploaded = to_device(matrix, "matrix");
+      impl_ = make_device_solver<T>(describe_device_csr(uploaded, stream), options.solver,
+                                    options.spmv, stream);
     } else {
       impl_ = make_host_solver<T>(matrix, options.solver, options.spmv.matrix_values);
     }

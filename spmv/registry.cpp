@@ -105,8 +105,8 @@ template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
                                                   const SpmvOptions& options, cudaStream_t stream,
                                                   TuningReport* tuning) {
-  const UploadedCsr<T> uploaded(matrix, stream);
-  return make_spmv_backend(uploaded.view(), options, stream, tuning);
+  const DeviceCsrMatrix<T> uploaded = to_device(matrix, "matrix");
+  return make_spmv_backend(describe_device_csr(uploaded, stream), options, stream, tuning);
 }
 
 #define SPK_INSTANTIATE_MAKE_SPMV_BACKEND(T)                                 \

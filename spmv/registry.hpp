@@ -29,7 +29,7 @@ std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const DeviceCsr<T>& matrix,
                                                   const SpmvOptions& options, cudaStream_t stream,
                                                   TuningReport* tuning = nullptr);
 
-// The same for a host matrix: uploaded once (UploadedCsr), then built as above.
+// The same for a host matrix: uploaded once (to_device), then built as above.
 template <class T>
 std::unique_ptr<SpmvBackend<T>> make_spmv_backend(const CsrMatrix<T>& matrix,
                                                   const SpmvOptions& options, cudaStream_t stream,

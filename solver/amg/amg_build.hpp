@@ -9,7 +9,7 @@
 // A Build provides:
 //   Space, Array<U>          the vector space of the setup (HostSpace<double> or
 //                            DeviceSpace<double>) and its arrays
-//   Matrix                   a level matrix (CsrMatrix<double> or DeviceCsrMatrix)
+//   Matrix                   a level matrix (CsrMatrix<double> or DeviceCsrMatrix<double>)
 //   Graph, Aggregates,       the strength graph, the aggregates, the smoothed prolongator and
 //   Prolongator, Galerkin    the Galerkin product of that place, with the same interface
 //   strength, aggregate, tentative, prolongator, galerkin   build them

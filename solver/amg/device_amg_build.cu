@@ -35,7 +35,7 @@ std::unique_ptr<LinearOperator<double>> DeviceAmgBuild::spmv_operator(const Matr
                            options, stream());
 }
 
-DeviceCsrMatrix DeviceAmgBuild::from_host(const CsrMatrix<double>& matrix) {
+DeviceCsrMatrix<double> DeviceAmgBuild::from_host(const CsrMatrix<double>& matrix) {
   synchronize();  // to_device copies on its own stream
   return to_device(matrix, "AMG coarsest inverse");
 }
@@ -46,7 +46,7 @@ void DeviceAmgBuild::set_values(Matrix& matrix, const CsrMatrix<double>& source)
 }
 
 template <class T>
-DeviceCsrMatrix DeviceAmgBuild::fine_matrix(const SpacePattern& pattern, const T* values) {
+DeviceCsrMatrix<double> DeviceAmgBuild::fine_matrix(const SpacePattern& pattern, const T* values) {
   Matrix fine;
   fine.rows = pattern.rows;
   fine.cols = pattern.cols;
@@ -65,8 +65,8 @@ void DeviceAmgBuild::set_fine_values(Matrix& fine, const T* values) {
   scale_on_device(fine.values.size(), 1.0, values, fine.values.data(), stream());  // a_ij in double
 }
 
-template DeviceCsrMatrix DeviceAmgBuild::fine_matrix(const SpacePattern&, const float*);
-template DeviceCsrMatrix DeviceAmgBuild::fine_matrix(const SpacePattern&, const double*);
+template DeviceCsrMatrix<double> DeviceAmgBuild::fine_matrix(const SpacePattern&, const float*);
+template DeviceCsrMatrix<double> DeviceAmgBuild::fine_matrix(const SpacePattern&, const double*);
 template void DeviceAmgBuild::set_fine_values(Matrix&, const float*);
 template void DeviceAmgBuild::set_fine_values(Matrix&, const double*);
 

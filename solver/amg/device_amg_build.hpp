@@ -1,6 +1,6 @@
 #pragma once
 // DeviceAmgBuild: the AMG hierarchy built on the GPU (solver/amg/amg_build.hpp says what a Build
-// provides). The levels are DeviceCsrMatrix (double); every piece runs on the device, on the
+// provides). The levels are DeviceCsrMatrix<double> (double); every piece runs on the device, on the
 // solver's stream: the strength graph and the MIS(2) aggregation (device_strength.hpp,
 // device_aggregation.hpp), T and P (device_tentative_prolongator.hpp,
 // device_smoothed_prolongator.hpp), R A P (device_galerkin_product.hpp, cuSPARSE), and D^-1
@@ -33,7 +33,7 @@ class DeviceAmgBuild {
   using Space = DeviceSpace<double>;
   template <class U>
   using Array = DeviceBuffer<U>;
-  using Matrix = DeviceCsrMatrix;
+  using Matrix = DeviceCsrMatrix<double>;
   using Graph = DeviceStrengthGraph;
   using Aggregates = DeviceAggregates;
   using Tentative = DeviceTentativeProlongator;

@@ -6,28 +6,7 @@
 
 namespace spk {
 
-DeviceCsrMatrix to_device(const CsrMatrix<double>& matrix, const std::string& what) {
-  DeviceCsrMatrix result;
-  result.rows = matrix.rows;
-  result.cols = matrix.cols;
-  result.row_offsets = DeviceBuffer<index_t>(matrix.row_offsets, what + " row offsets");
-  result.columns = DeviceBuffer<index_t>(matrix.columns, what + " columns");
-  result.values = DeviceBuffer<double>(matrix.values, what + " values");
-  return result;
-}
-
-CsrMatrix<double> to_host(const DeviceCsrMatrix& matrix, cudaStream_t stream) {
-  DeviceCsr<double> view;  // download_csr reads the sizes and the arrays only
-  view.rows = matrix.rows;
-  view.cols = matrix.cols;
-  view.nnz = matrix.nnz();
-  view.row_offsets = matrix.row_offsets.data();
-  view.columns = matrix.columns.data();
-  view.values = matrix.values.data();
-  return download_csr(view, stream);
-}
-
-CusparseSpMatPtr csr_descriptor(const DeviceCsrMatrix& matrix) {
+CusparseSpMatPtr csr_descriptor(const DeviceCsrMatrix<double>& matrix) {
   cusparseConstSpMatDescr_t descriptor = nullptr;
   SPK_CUSPARSE_CHECK(cusparseCreateConstCsr(
       &descriptor, matrix.rows, matrix.cols, matrix.nnz(), matrix.row_offsets.data(),

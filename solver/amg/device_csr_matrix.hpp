@@ -1,12 +1,13 @@
 #pragma once
-// The AMG hierarchy's matrices on the GPU path (solver/amg/device_amg_build.hpp): an owning CSR
-// matrix in device memory with double values (the hierarchy is built in double on both paths),
-// 32-bit indices, columns sorted and unique within each row as in CsrMatrix; the stream and
-// cuSPARSE handle the device setup runs on; and the conversion of values between the solver's
-// precision and the setup's, on the device.
+// What the AMG setup on the GPU (solver/amg/device_amg_build.hpp) needs around its matrices,
+// which are DeviceCsrMatrix<double> (spmv/device/device_csr.hpp: the hierarchy is built in
+// double on both paths; columns sorted and unique within each row as in CsrMatrix): the stream
+// and cuSPARSE handle the device setup runs on, a cuSPARSE descriptor of a level, and the
+// conversion of values between the solver's precision and the setup's, on the device.
 //
-// to_device/to_host copy a whole matrix between the host and the device; the setup itself
-// never does (tests do, and the coarsest level goes to the host for its dense factorization).
+// to_device and to_host (spmv/device/device_csr.hpp) copy a whole matrix between the host and
+// the device; the setup itself never does (tests do, and the coarsest level goes to the host
+// for its dense factorization).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -14,19 +15,9 @@
 
 #include "core/cusparse_objects.hpp"
 #include "core/device_buffer.hpp"
-#include "spmv/host/csr_matrix.hpp"
+#include "spmv/device/device_csr.hpp"
 
 namespace spk {
-
-struct DeviceCsrMatrix {
-  index_t rows = 0;
-  index_t cols = 0;
-  DeviceBuffer<index_t> row_offsets;  // rows + 1 entries
-  DeviceBuffer<index_t> columns;      // nnz entries
-  DeviceBuffer<double> values;        // nnz entries
-
-  index_t nnz() const { return static_cast<index_t>(columns.size()); }
-};
 
 // The stream of the device setup and a cuSPARSE handle bound to it (host pointer mode).
 class DeviceSetupContext {
@@ -43,13 +34,8 @@ class DeviceSetupContext {
   CusparseHandlePtr cusparse_;
 };
 
-// A device copy of `matrix`; `what` names it in allocation errors. Synchronous.
-DeviceCsrMatrix to_device(const CsrMatrix<double>& matrix, const std::string& what);
-// A host copy of `matrix`, read on `stream` (download_csr).
-CsrMatrix<double> to_host(const DeviceCsrMatrix& matrix, cudaStream_t stream);
-
 // A cuSPARSE CSR descriptor of `matrix`'s arrays (not copied), for an input of a product.
-CusparseSpMatPtr csr_descriptor(const DeviceCsrMatrix& matrix);
+CusparseSpMatPtr csr_descriptor(const DeviceCsrMatrix<double>& matrix);
 
 // to[i] = To(factor * from[i]) for i < n, asynchronous on `stream`: the solver's values (T)
 // into the setup's double and back (float <-> double, double -> double).

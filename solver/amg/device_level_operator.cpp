@@ -15,7 +15,7 @@ namespace {
 
 // The matrix's values as T on the device: its own array for double, `converted` for float.
 template <class T>
-const T* values_as(const DeviceCsrMatrix& matrix, DeviceBuffer<T>& converted, cudaStream_t stream) {
+const T* values_as(const DeviceCsrMatrix<double>& matrix, DeviceBuffer<T>& converted, cudaStream_t stream) {
   if constexpr (std::is_same_v<T, double>) {
     return matrix.values.data();
   } else {
@@ -27,9 +27,9 @@ const T* values_as(const DeviceCsrMatrix& matrix, DeviceBuffer<T>& converted, cu
 }
 
 template <class T>
-class DeviceLevelOperator final : public LevelOperator<T, DeviceCsrMatrix> {
+class DeviceLevelOperator final : public LevelOperator<T, DeviceCsrMatrix<double>> {
  public:
-  DeviceLevelOperator(const DeviceCsrMatrix& matrix, const SpmvOptions& options,
+  DeviceLevelOperator(const DeviceCsrMatrix<double>& matrix, const SpmvOptions& options,
                       cudaStream_t stream)
       : stream_(stream) {
     const T* values = values_as(matrix, converted_, stream_);
@@ -46,7 +46,7 @@ class DeviceLevelOperator final : public LevelOperator<T, DeviceCsrMatrix> {
   index_t cols() const override { return backend_->cols(); }
   std::string name() const override { return backend_->name(); }
 
-  void update_values(const DeviceCsrMatrix& matrix) override {
+  void update_values(const DeviceCsrMatrix<double>& matrix) override {
     if (matrix.nnz() == 0) return;
     backend_->update_values(values_as(matrix, converted_, stream_), nullptr);  // scatter
   }
@@ -60,22 +60,22 @@ class DeviceLevelOperator final : public LevelOperator<T, DeviceCsrMatrix> {
 }  // namespace
 
 template <class T>
-LevelOperatorFactory<T, DeviceCsrMatrix> device_level_operators(const SpmvOptions& spmv,
+LevelOperatorFactory<T, DeviceCsrMatrix<double>> device_level_operators(const SpmvOptions& spmv,
                                                                 cudaStream_t stream) {
-  LevelOperatorFactory<T, DeviceCsrMatrix> factory;
+  LevelOperatorFactory<T, DeviceCsrMatrix<double>> factory;
   factory.default_format = spmv.format;
-  factory.make = [spmv, stream](const DeviceCsrMatrix& matrix, Format format) {
+  factory.make = [spmv, stream](const DeviceCsrMatrix<double>& matrix, Format format) {
     SpmvOptions options = spmv;
     options.format = format;
-    return std::unique_ptr<LevelOperator<T, DeviceCsrMatrix>>(
+    return std::unique_ptr<LevelOperator<T, DeviceCsrMatrix<double>>>(
         std::make_unique<DeviceLevelOperator<T>>(matrix, options, stream));
   };
   return factory;
 }
 
-template LevelOperatorFactory<float, DeviceCsrMatrix> device_level_operators<float>(
+template LevelOperatorFactory<float, DeviceCsrMatrix<double>> device_level_operators<float>(
     const SpmvOptions&, cudaStream_t);
-template LevelOperatorFactory<double, DeviceCsrMatrix> device_level_operators<double>(
+template LevelOperatorFactory<double, DeviceCsrMatrix<double>> device_level_operators<double>(
     const SpmvOptions&, cudaStream_t);
 
 }  // namespace spk

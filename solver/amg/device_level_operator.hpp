@@ -15,12 +15,12 @@ namespace spk {
 // spmv: the solver's SpMV options (their format is the default one; each level's format
 // replaces it).
 template <class T>
-LevelOperatorFactory<T, DeviceCsrMatrix> device_level_operators(const SpmvOptions& spmv,
+LevelOperatorFactory<T, DeviceCsrMatrix<double>> device_level_operators(const SpmvOptions& spmv,
                                                                 cudaStream_t stream);
 
 // Both precisions' device factories (the GPU path's AMG levels, single-process and
 // distributed).
-inline LevelOperatorFactories<DeviceCsrMatrix> device_level_operator_factories(
+inline LevelOperatorFactories<DeviceCsrMatrix<double>> device_level_operator_factories(
     const SpmvOptions& spmv, cudaStream_t stream) {
   return {device_level_operators<double>(spmv, stream),
           device_level_operators<float>(spmv, stream)};

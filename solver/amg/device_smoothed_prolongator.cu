@@ -48,8 +48,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 
 }  // namespace
 
-DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix& a,
-                                                     DeviceCsrMatrix tentative, double weight,
+DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix<double>& a,
+                                                     DeviceCsrMatrix<double> tentative, double weight,
                                                      const DeviceSetupContext& context)
     : context_(context), tentative_(std::move(tentative)), weight_(weight) {
   if (weight_ == 0.0) return;
@@ -70,7 +70,7 @@ DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix& a,
                 " of A T lacks T's entry (internal error: a_ii not stored)");
 }
 
-void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix& a,
+void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix<double>& a,
                                         const DeviceBuffer<double>& inverse_diagonal,
                                         double lambda_max) {
   if (weight_ == 0.0) return;

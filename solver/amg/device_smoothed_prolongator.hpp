@@ -16,26 +16,26 @@ class DeviceSmoothedProlongator {
  public:
   // The pattern of P for `a` (square, every a_ii stored; a must stay where it is) and
   // `tentative`. Throws Error if a row of A T lacks T's entry (a_ii not stored).
-  DeviceSmoothedProlongator(const DeviceCsrMatrix& a, DeviceCsrMatrix tentative, double weight,
+  DeviceSmoothedProlongator(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double> tentative, double weight,
                             const DeviceSetupContext& context);
   DeviceSmoothedProlongator(const DeviceSmoothedProlongator&) = delete;
   DeviceSmoothedProlongator& operator=(const DeviceSmoothedProlongator&) = delete;
 
   // P's values for A's values (same matrix), D^-1 (rows(A) entries) and lambda_max(D^-1 A) > 0.
   // Asynchronous on the context's stream.
-  void compute(const DeviceCsrMatrix& a, const DeviceBuffer<double>& inverse_diagonal,
+  void compute(const DeviceCsrMatrix<double>& a, const DeviceBuffer<double>& inverse_diagonal,
                double lambda_max);
 
-  const DeviceCsrMatrix& matrix() const { return weight_ == 0.0 ? tentative_ : prolongator_; }
-  const DeviceCsrMatrix& tentative() const { return tentative_; }
+  const DeviceCsrMatrix<double>& matrix() const { return weight_ == 0.0 ? tentative_ : prolongator_; }
+  const DeviceCsrMatrix<double>& tentative() const { return tentative_; }
   // The SpGEMM algorithm of A T ("none" for omega = 0).
   std::string algorithm() const { return product_ ? product_->algorithm() : "none"; }
 
  private:
   const DeviceSetupContext& context_;
-  DeviceCsrMatrix tentative_;
+  DeviceCsrMatrix<double> tentative_;
   double weight_;
-  DeviceCsrMatrix prolongator_;                   // pattern of A T (empty when weight_ == 0)
+  DeviceCsrMatrix<double> prolongator_;                   // pattern of A T (empty when weight_ == 0)
   std::unique_ptr<DeviceSparseProduct> product_;  // A T
   bool product_fresh_ = false;                    // the constructor's A T is still current
   DeviceBuffer<index_t> tentative_position_;      // per row i: the entry (i, agg(i)) in P

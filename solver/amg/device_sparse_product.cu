@@ -83,8 +83,8 @@ const char* DeviceSparseProduct::attempt_name(int attempt) {
   return attempt >= 0 && attempt < attempts ? kAttempts[attempt].name : "none (empty product)";
 }
 
-DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix& a, const DeviceCsrMatrix& b,
-                                         DeviceCsrMatrix& c, const DeviceSetupContext& context,
+DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
+                                         DeviceCsrMatrix<double>& c, const DeviceSetupContext& context,
                                          int first_attempt)
     : context_(context) {
   if (a.cols != b.rows)
@@ -132,8 +132,8 @@ DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix& a, const DeviceC
 
 DeviceSparseProduct::~DeviceSparseProduct() = default;
 
-void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix& a, const DeviceCsrMatrix& b,
-                              DeviceCsrMatrix& c, bool first_time) {
+void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
+                              DeviceCsrMatrix<double>& c, bool first_time) {
   const Attempt& how = kAttempts[attempt];
   const cusparseHandle_t handle = context_.cusparse();
   const cusparseOperation_t none = CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -252,7 +252,7 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix& a, const Devic
   plan_ = std::move(plan);
 }
 
-void DeviceSparseProduct::sort_columns(DeviceCsrMatrix& c) {
+void DeviceSparseProduct::sort_columns(DeviceCsrMatrix<double>& c) {
   const cudaStream_t stream = context_.stream();
   DeviceBuffer<index_t> first(std::vector<index_t>{c.rows}, "sortedness check");
   first_unsorted_row_kernel<<<setup_grid(c.rows), kSetupBlockSize, 0, stream>>>(
@@ -279,15 +279,15 @@ void DeviceSparseProduct::sort_columns(DeviceCsrMatrix& c) {
   gather_values(c);
 }
 
-void DeviceSparseProduct::gather_values(DeviceCsrMatrix& c) {
+void DeviceSparseProduct::gather_values(DeviceCsrMatrix<double>& c) {
   const index_t nnz = c.nnz();
   gather_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, context_.stream()>>>(
       nnz, permutation_.data(), raw_values_.data(), c.values.data());
   SPK_CHECK_LAUNCH("gather_kernel");
 }
 
-void DeviceSparseProduct::compute(const DeviceCsrMatrix& a, const DeviceCsrMatrix& b,
-                                  DeviceCsrMatrix& c) {
+void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
+                                  DeviceCsrMatrix<double>& c) {
   if (attempt_ < 0) return;  // an empty product stays empty
   if (kAttempts[attempt_].reuse) {
     // The kept plan: values only, c_ij = sum_k a_ik b_kj (C cleared first, as above).

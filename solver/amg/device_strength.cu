@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 
 }  // namespace
 
-DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix& a, double theta,
+DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix<double>& a, double theta,
                                           const DeviceSetupContext& context) {
   const cudaStream_t stream = context.stream();
   const index_t rows = a.rows;
@@ -46,7 +46,7 @@ DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix& a, double theta
   absolute_diagonal_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), diagonal.data());
   SPK_CHECK_LAUNCH("absolute_diagonal_kernel");
-  DeviceCsrMatrix t;  // row i of A^T: the a_ji
+  DeviceCsrMatrix<double> t;  // row i of A^T: the a_ji
   const DeviceTranspose transpose(a, t, context);
 
   // Row sizes (and a 0 after the last row), then their exclusive scan: the graph's offsets.

@@ -18,7 +18,7 @@ struct DeviceStrengthGraph {
 
 // The symmetrized strength graph of the square device matrix `a` for threshold theta >= 0.
 // Reads the number of graph edges back (synchronizes the context's stream).
-DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix& a, double theta,
+DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix<double>& a, double theta,
                                           const DeviceSetupContext& context);
 
 }  // namespace spk

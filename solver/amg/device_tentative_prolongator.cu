@@ -40,7 +40,7 @@ DeviceTentativeProlongator device_tentative_prolongator(const DeviceAggregates& 
   const cudaStream_t stream = context.stream();
   const index_t rows = static_cast<index_t>(aggregates.aggregate_of.size());
   DeviceTentativeProlongator result;
-  DeviceCsrMatrix& t = result.matrix;
+  DeviceCsrMatrix<double>& t = result.matrix;
   t.rows = rows;
   t.cols = aggregates.count;
   t.row_offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(rows) + 1, "T offsets");
@@ -56,7 +56,7 @@ DeviceTentativeProlongator device_tentative_prolongator(const DeviceAggregates& 
                                    cudaMemcpyDeviceToDevice, stream));
   }
   {
-    DeviceCsrMatrix members;  // row j of T^T: aggregate j's members (increasing) and their B_i
+    DeviceCsrMatrix<double> members;  // row j of T^T: aggregate j's members (increasing) and their B_i
     const DeviceTranspose transpose(t, members, context);
     result.coarse_candidates =
         DeviceBuffer<double>(static_cast<std::size_t>(aggregates.count), "coarse candidates");

@@ -7,7 +7,7 @@ namespace spk {
 namespace {
 
 // One cusparseCsr2cscEx2 call (or its workspace query when workspace_bytes is not null).
-void convert(const DeviceSetupContext& context, const DeviceCsrMatrix& a, DeviceCsrMatrix& t,
+void convert(const DeviceSetupContext& context, const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
              void* workspace, std::size_t* workspace_bytes) {
   if (workspace_bytes != nullptr) {
     SPK_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
@@ -24,7 +24,7 @@ void convert(const DeviceSetupContext& context, const DeviceCsrMatrix& a, Device
 
 }  // namespace
 
-DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix& a, DeviceCsrMatrix& t,
+DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
                                  const DeviceSetupContext& context)
     : context_(context) {
   t.rows = a.cols;
@@ -38,7 +38,7 @@ DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix& a, DeviceCsrMatrix& t,
   convert(context_, a, t, workspace_.data(), nullptr);
 }
 
-void DeviceTranspose::compute(const DeviceCsrMatrix& a, DeviceCsrMatrix& t) {
+void DeviceTranspose::compute(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t) {
   convert(context_, a, t, workspace_.data(), nullptr);  // t = A^T, values and pattern
 }
 

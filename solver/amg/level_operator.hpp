@@ -6,7 +6,7 @@
 //                                                  the level's format, on the solver's stream.
 // The matrices (A_l, P_l, R_l, the coarsest inverse) are the hierarchy's, in double, where its
 // Build keeps them (solver/amg/amg_build.hpp: Matrix is a host CsrMatrix<double> on the CPU
-// path, a DeviceCsrMatrix on the GPU path); each operator converts them to the solver's T.
+// path, a DeviceCsrMatrix<double> on the GPU path); each operator converts them to the solver's T.
 // update_values reads new values of the same matrix from where it lives (no host copy on the
 // GPU).
 #include <functional>

@@ -18,12 +18,34 @@ DeviceCsr<T> describe_device_csr(index_t rows, index_t cols, const index_t* row_
 }
 
 template <class T>
-UploadedCsr<T>::UploadedCsr(const CsrMatrix<T>& matrix, cudaStream_t stream)
-    : row_offsets_(matrix.row_offsets, "matrix row offsets"),
-      columns_(matrix.columns, "matrix column indices"),
-      values_(matrix.values, "matrix values"),
-      view_(describe_device_csr<T>(matrix.rows, matrix.cols, row_offsets_.data(), columns_.data(),
-                                   values_.data(), stream)) {}
+DeviceCsr<T> describe_device_csr(const DeviceCsrMatrix<T>& matrix, cudaStream_t stream) {
+  return describe_device_csr<T>(matrix.rows, matrix.cols, matrix.row_offsets.data(),
+                                matrix.columns.data(), matrix.values.data(), stream);
+}
+
+template <class T>
+DeviceCsrMatrix<T> to_device(const CsrMatrix<T>& matrix, const std::string& what) {
+  DeviceCsrMatrix<T> result;
+  result.rows = matrix.rows;
+  result.cols = matrix.cols;
+  result.row_offsets = DeviceBuffer<index_t>(matrix.row_offsets, what + " row offsets");
+  result.columns = DeviceBuffer<index_t>(matrix.columns, what + " column indices");
+  result.values = DeviceBuffer<T>(matrix.values, what + " values");
+  return result;
+}
+
+template <class T>
+DeviceCsrMatrix<T> copy_pattern(const DeviceCsr<T>& matrix, const std::string& what,
+                                cudaStream_t stream) {
+  DeviceCsrMatrix<T> pattern;
+  pattern.rows = matrix.rows;
+  pattern.cols = matrix.cols;
+  pattern.row_offsets = copy_device_array(
+      matrix.row_offsets, static_cast<std::size_t>(matrix.rows) + 1, what + " row offsets", stream);
+  pattern.columns = copy_device_array(matrix.columns, static_cast<std::size_t>(matrix.nnz),
+                                      what + " column indices", stream);
+  return pattern;
+}
 
 template <class T>
 CsrMatrix<T> download_csr(const DeviceCsr<T>& matrix, cudaStream_t stream) {
@@ -38,11 +60,27 @@ CsrMatrix<T> download_csr(const DeviceCsr<T>& matrix, cudaStream_t stream) {
   return host;
 }
 
+template <class T>
+CsrMatrix<T> to_host(const DeviceCsrMatrix<T>& matrix, cudaStream_t stream) {
+  DeviceCsr<T> view;  // download_csr reads the sizes and the arrays only
+  view.rows = matrix.rows;
+  view.cols = matrix.cols;
+  view.nnz = matrix.nnz();
+  view.row_offsets = matrix.row_offsets.data();
+  view.columns = matrix.columns.data();
+  view.values = matrix.values.data();
+  return download_csr(view, stream);
+}
+
 #define SPK_INSTANTIATE_DEVICE_CSR(T)                                                         \
   template DeviceCsr<T> describe_device_csr(index_t, index_t, const index_t*, const index_t*, \
                                             const T*, cudaStream_t);                          \
-  template class UploadedCsr<T>;                                                              \
-  template CsrMatrix<T> download_csr(const DeviceCsr<T>&, cudaStream_t);
+  template DeviceCsr<T> describe_device_csr(const DeviceCsrMatrix<T>&, cudaStream_t);         \
+  template DeviceCsrMatrix<T> to_device(const CsrMatrix<T>&, const std::string&);             \
+  template DeviceCsrMatrix<T> copy_pattern(const DeviceCsr<T>&, const std::string&,           \
+                                           cudaStream_t);                                     \
+  template CsrMatrix<T> download_csr(const DeviceCsr<T>&, cudaStream_t);                      \
+  template CsrMatrix<T> to_host(const DeviceCsrMatrix<T>&, cudaStream_t);
 SPK_INSTANTIATE_DEVICE_CSR(float)
 SPK_INSTANTIATE_DEVICE_CSR(double)
 #undef SPK_INSTANTIATE_DEVICE_CSR

@@ -36,7 +36,7 @@
 #include "spmv/formats/aligned_csr_build.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
-#include "spmv/formats/csr_pattern.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {

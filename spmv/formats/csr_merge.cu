@@ -4,7 +4,7 @@
 // row lengths: no warp waits on one long row, and a row of 100k entries is spread over many
 // blocks.
 //
-// Layout: plain CSR, used as it is (DeviceCsrPattern: row offsets and columns; values in CSR
+// Layout: plain CSR, used as it is (copy_pattern: row offsets and columns; values in CSR
 // order, of the solver's type or fp32 (spmv.matrix_values), held by HandWrittenBackend;
 // update_values copies them, no slot map). Kept besides:
 // the partition of the path, one start coordinate (row, nonzero) per tile (merge_path.hpp),
@@ -37,7 +37,7 @@
 #include "core/device_buffer.hpp"
 #include "spmv/formats/csr_merge_kernels.cuh"
 #include "spmv/formats/csr_merge_partition.hpp"
-#include "spmv/formats/csr_pattern.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/merge_path.hpp"
 
@@ -67,7 +67,7 @@ class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
       : HandWrittenBackend<T, Value, CsrMerge<T, Value>>(
             Format::csr_merge, matrix, options, stream,
             DeviceValues<Value>(matrix.values, matrix.nnz, "csr-merge values", stream)),
-        pattern_(matrix, to_string(Format::csr_merge), stream),
+        pattern_(copy_pattern(matrix, to_string(Format::csr_merge), stream)),
         path_items_(std::int64_t{matrix.rows} + matrix.nnz),
         tile_starts_(static_cast<std::size_t>(tiles_for(smallest_block)) + 1,
                      "csr-merge tile starts"),
@@ -89,7 +89,7 @@ class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
       constexpr int max_threads = decltype(block_class)::value;
       csr_merge_kernels::csr_merge_kernel<max_threads, items_per_thread>
           <<<blocks, block_size, shared_bytes, this->stream()>>>(
-              tiles, tile_starts_.data(), pattern_.row_offsets(), pattern_.columns(),
+              tiles, tile_starts_.data(), pattern_.row_offsets.data(), pattern_.columns.data(),
               this->values(), x, output, y, carry_rows_.data(), carry_sums_.data());
       SPK_CHECK_LAUNCH("csr_merge_kernel");
     });
@@ -106,7 +106,8 @@ class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
   }
   std::size_t bytes_per_spmv() const override {
     const auto tiles = static_cast<std::size_t>(tiles_for(this->launch().block_size()));
-    return pattern_.bytes_per_spmv(sizeof(Value), sizeof(T)) +
+    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols, static_cast<std::size_t>(pattern_.nnz()),
+                              sizeof(Value), sizeof(T)) +
            (tiles + 1) * sizeof(MergeCoordinate) + tiles * 2 * (sizeof(index_t) + sizeof(T));
   }
 
@@ -117,7 +118,7 @@ class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
 
   // The tile start coordinates for `block_size` threads a tile, on the backend's stream.
   void partition(int block_size) const {
-    fill_merge_tile_starts(pattern_.row_offsets(), this->rows(), this->nnz(),
+    fill_merge_tile_starts(pattern_.row_offsets.data(), this->rows(), this->nnz(),
                            std::int64_t{block_size} * items_per_thread, tile_starts_.data(),
                            this->stream());
     partition_block_size_ = block_size;
@@ -133,7 +134,7 @@ class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
             {"carry_fixup", "per-tile carry slots, summed in tile order (deterministic)"}};
   }
 
-  DeviceCsrPattern pattern_;
+  DeviceCsrMatrix<Value> pattern_;  // row offsets and columns (values: the base's slots)
   std::int64_t path_items_;
   // The partition for partition_block_size_ threads a tile; redone when the launch changes
   // (mutable: multiply is const, the partition a cache of the launch).

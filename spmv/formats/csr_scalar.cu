@@ -1,6 +1,6 @@
 // csr-scalar: CSR with one thread per row.
 //
-// Layout: plain CSR, copied unchanged on the device: row_offsets and columns (DeviceCsrPattern),
+// Layout: plain CSR, copied unchanged on the device: row_offsets and columns (copy_pattern),
 // values in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot
 // map).
 // Thread mapping: thread t of the grid computes row t on its own, walking the row's entries
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spmv/formats/csr_pattern.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {
@@ -43,13 +43,13 @@ class CsrScalar final : public HandWrittenBackend<T, Value, CsrScalar<T, Value>>
       : HandWrittenBackend<T, Value, CsrScalar<T, Value>>(
             Format::csr_scalar, matrix, options, stream,
             DeviceValues<Value>(matrix.values, matrix.nnz, "csr-scalar values", stream)),
-        pattern_(matrix, to_string(Format::csr_scalar), stream) {}
+        pattern_(copy_pattern(matrix, to_string(Format::csr_scalar), stream)) {}
 
   template <class Reader, class Output>
   void multiply(Reader x, Output output, T* y) const {
     const KernelLaunch& launch = this->launch();
     csr_scalar_kernel<<<launch.blocks(this->rows()), launch.block_size(), 0, this->stream()>>>(
-        this->rows(), pattern_.row_offsets(), pattern_.columns(), this->values(), x, output, y);
+        this->rows(), pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x, output, y);
     SPK_CHECK_LAUNCH("csr_scalar_kernel");
   }
 
@@ -57,7 +57,8 @@ class CsrScalar final : public HandWrittenBackend<T, Value, CsrScalar<T, Value>>
     return pattern_.device_bytes() + this->values_device_bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return pattern_.bytes_per_spmv(sizeof(Value), sizeof(T));
+    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols, static_cast<std::size_t>(pattern_.nnz()),
+                              sizeof(Value), sizeof(T));
   }
 
  private:
@@ -66,7 +67,7 @@ class CsrScalar final : public HandWrittenBackend<T, Value, CsrScalar<T, Value>>
     return {{"threads_per_row", "1"}};
   }
 
-  DeviceCsrPattern pattern_;
+  DeviceCsrMatrix<Value> pattern_;  // row offsets and columns (values: the base's slots)
 };
 
 }  // namespace

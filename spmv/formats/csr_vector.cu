@@ -1,7 +1,7 @@
 // csr-vector (also registered as "csr"): CSR with a sub-warp of 2, 4, 8, 16 or 32 threads per
 // row, reduced with warp shuffles.
 //
-// Layout: plain CSR, copied unchanged on the device: row_offsets and columns (DeviceCsrPattern),
+// Layout: plain CSR, copied unchanged on the device: row_offsets and columns (copy_pattern),
 // values in CSR order (held by HandWrittenBackend; update_values copies them in place, no slot
 // map).
 // Thread mapping: lanes [g*w, g*w + w) of a warp (w = threads per row) compute one row: lane
@@ -49,7 +49,7 @@
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows_build.hpp"
-#include "spmv/formats/csr_pattern.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/shared_x_tile.cuh"
 
@@ -248,7 +248,7 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
                                                     options.threads_per_row, sizeof(Value))),
         threads_per_row_source_(threads_per_row_source(options, matrix.rows, matrix.nnz)),
         shared_bytes_per_block_(device_shared_bytes_per_block()),
-        pattern_(matrix, to_string(Format::csr_vector), stream),
+        pattern_(copy_pattern(matrix, to_string(Format::csr_vector), stream)),
         long_rows_(matrix, csr_vector_long_row_length(threads_per_row_), stream),
         partials_(static_cast<std::size_t>(long_rows_.chunks), "csr-vector long-row partial sums") {
     // At setup, not in the first apply (which a solver may be capturing into a CUDA graph);
@@ -274,12 +274,12 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
             static_cast<std::size_t>(launch.block_size() / 32) * capacity * sizeof(T);
         csr_vector_shared_x_kernel<threads_per_row>
             <<<blocks, launch.block_size(), shared_bytes, stream>>>(
-                rows, pattern_.row_offsets(), pattern_.columns(), this->values(), x.x, capacity,
+                rows, pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x.x, capacity,
                 output, y);
         SPK_CHECK_LAUNCH("csr_vector_shared_x_kernel");
       } else {
         csr_vector_kernel<threads_per_row><<<blocks, launch.block_size(), 0, stream>>>(
-            rows, pattern_.row_offsets(), pattern_.columns(), this->values(), x, output, y);
+            rows, pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x, output, y);
         SPK_CHECK_LAUNCH("csr_vector_kernel");
       }
     });
@@ -288,7 +288,7 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
     csr_long_row_chunks_kernel<<<csr_grid_blocks(long_rows_.chunks, 32, block_size), block_size, 0,
                                  stream>>>(long_rows_.chunks, long_rows_.chunk_rows.data(),
                                            long_rows_.chunk_offsets.data(), long_rows_.rows.data(),
-                                           pattern_.row_offsets(), pattern_.columns(),
+                                           pattern_.row_offsets.data(), pattern_.columns.data(),
                                            this->values(), x, partials_.data());
     SPK_CHECK_LAUNCH("csr_long_row_chunks_kernel");
     csr_long_row_sums_kernel<<<csr_grid_blocks(long_rows_.long_row_count, 32, block_size),
@@ -305,7 +305,8 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
   // The CSR model plus the long-row split: its index arrays read once, each partial sum
   // written once and read once.
   std::size_t bytes_per_spmv() const override {
-    return pattern_.bytes_per_spmv(sizeof(Value), sizeof(T)) + long_rows_.device_bytes() +
+    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols, static_cast<std::size_t>(pattern_.nnz()),
+                              sizeof(Value), sizeof(T)) + long_rows_.device_bytes() +
            2 * partials_.bytes();
   }
 
@@ -351,7 +352,7 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
   std::string threads_per_row_source_;
   std::size_t shared_bytes_per_block_;           // the device's opt-in limit (x_cache: shared)
   mutable bool shared_x_kernels_ready_ = false;  // allow_shared_x_tiles has run
-  DeviceCsrPattern pattern_;
+  DeviceCsrMatrix<Value> pattern_;  // row offsets and columns (values: the base's slots)
   DeviceLongRows long_rows_;
   mutable DeviceBuffer<T> partials_;  // one partial sum per long-row chunk, scratch of apply()
 };

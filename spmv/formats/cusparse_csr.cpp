@@ -1,5 +1,5 @@
 // cusparse: the vendor baseline, cusparseSpMV on the CSR matrix (copied unchanged on the device:
-// DeviceCsrPattern and the values in CSR order) with 32-bit indices, y = alpha A x + beta y
+// copy_pattern and the values in CSR order) with 32-bit indices, y = alpha A x + beta y
 // in host pointer mode (apply_scaled passes its alpha and beta through; apply is alpha = 1,
 // beta = 0).
 //
@@ -30,7 +30,8 @@
 #include "core/cuda_check.hpp"
 #include "core/cusparse_objects.hpp"
 #include "core/device_buffer.hpp"
-#include "spmv/formats/csr_pattern.hpp"
+#include "spmv/device/device_csr.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/device_values.hpp"
 #include "spmv/formats/empty_product.hpp"
 #include "spmv/formats/format_factory_definition.hpp"
@@ -63,16 +64,16 @@ class CusparseCsr final : public SpmvBackend<T> {
       : SpmvBackend<T>(stream),
         algorithm_name_(options.cusparse_algorithm),
         algorithm_(parse_cusparse_algorithm(options.cusparse_algorithm)),
-        matrix_(matrix, "cusparse", stream),
+        matrix_(copy_pattern(matrix, "cusparse", stream)),
         values_(matrix.values, matrix.nnz, "cusparse values", stream) {
     if (uses_cusparse()) create_cusparse_objects();
   }
 
   // cuSPARSE's own alpha and beta (host pointer mode); with beta == 0 it does not read y.
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    if (matrix_.rows() == 0) return;
+    if (matrix_.rows == 0) return;
     if (!uses_cusparse()) {  // no entries: y = beta y
-      write_empty_product(y, matrix_.rows(), beta, this->stream());
+      write_empty_product(y, matrix_.rows, beta, this->stream());
       return;
     }
     SPK_CUSPARSE_CHECK(cusparseDnVecSetValues(x_.get(), const_cast<T*>(x)));
@@ -82,15 +83,16 @@ class CusparseCsr final : public SpmvBackend<T> {
                                     cuda_value_type<T>(), algorithm_, workspace_.data()));
   }
 
-  index_t rows() const override { return matrix_.rows(); }
-  index_t cols() const override { return matrix_.cols(); }
+  index_t rows() const override { return matrix_.rows; }
+  index_t cols() const override { return matrix_.cols; }
   std::string name() const override { return "cusparse/" + algorithm_name_; }
   // The CSR arrays plus the SpMV workspace cuSPARSE asked for.
   std::size_t device_bytes() const override {
     return matrix_.device_bytes() + values_.device_bytes() + workspace_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return matrix_.bytes_per_spmv(sizeof(T), sizeof(T));
+    return csr_bytes_per_spmv(matrix_.rows, matrix_.cols, static_cast<std::size_t>(matrix_.nnz()), sizeof(T),
+                              sizeof(T));
   }
   std::vector<std::pair<std::string, std::string>> details() const override {
     return {{"algorithm", algorithm_name_},
@@ -111,7 +113,7 @@ class CusparseCsr final : public SpmvBackend<T> {
   }
 
  private:
-  bool uses_cusparse() const { return matrix_.rows() > 0 && matrix_.nnz() > 0; }
+  bool uses_cusparse() const { return matrix_.rows > 0 && matrix_.nnz() > 0; }
 
   void create_cusparse_objects() {
     handle_ = make_cusparse_handle(this->stream());
@@ -119,21 +121,21 @@ class CusparseCsr final : public SpmvBackend<T> {
 
     cusparseConstSpMatDescr_t matrix = nullptr;
     SPK_CUSPARSE_CHECK(cusparseCreateConstCsr(
-        &matrix, matrix_.rows(), matrix_.cols(), matrix_.nnz(), matrix_.row_offsets(),
-        matrix_.columns(), values_.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+        &matrix, matrix_.rows, matrix_.cols, matrix_.nnz(), matrix_.row_offsets.data(),
+        matrix_.columns.data(), values_.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
         CUSPARSE_INDEX_BASE_ZERO, cuda_value_type<T>()));
     matrix_descriptor_.reset(matrix);
 
     // cuSPARSE refuses null vector pointers: until the first apply() the x and y descriptors
     // point at scratch vectors that live only during setup.
-    DeviceBuffer<T> x_scratch(static_cast<std::size_t>(matrix_.cols()), "cusparse x scratch");
-    DeviceBuffer<T> y_scratch(static_cast<std::size_t>(matrix_.rows()), "cusparse y scratch");
+    DeviceBuffer<T> x_scratch(static_cast<std::size_t>(matrix_.cols), "cusparse x scratch");
+    DeviceBuffer<T> y_scratch(static_cast<std::size_t>(matrix_.rows), "cusparse y scratch");
     cusparseDnVecDescr_t x = nullptr, y = nullptr;
     SPK_CUSPARSE_CHECK(
-        cusparseCreateDnVec(&x, matrix_.cols(), x_scratch.data(), cuda_value_type<T>()));
+        cusparseCreateDnVec(&x, matrix_.cols, x_scratch.data(), cuda_value_type<T>()));
     x_.reset(x);
     SPK_CUSPARSE_CHECK(
-        cusparseCreateDnVec(&y, matrix_.rows(), y_scratch.data(), cuda_value_type<T>()));
+        cusparseCreateDnVec(&y, matrix_.rows, y_scratch.data(), cuda_value_type<T>()));
     y_.reset(y);
 
     const T one = T(1), zero = T(0);
@@ -159,7 +161,7 @@ class CusparseCsr final : public SpmvBackend<T> {
 
   std::string algorithm_name_;
   cusparseSpMVAlg_t algorithm_;
-  DeviceCsrPattern matrix_;
+  DeviceCsrMatrix<T> matrix_;  // row offsets and columns; values_ holds the values
   DeviceValues<T> values_;
   HandlePtr handle_;
   SpMatPtr matrix_descriptor_;

@@ -14,7 +14,7 @@
 #include "spmv/formats/aligned_csr_layout.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows.hpp"
-#include "spmv/formats/csr_pattern.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
 

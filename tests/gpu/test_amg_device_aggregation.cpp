@@ -79,7 +79,7 @@ TEST(AmgDeviceAggregation, StrengthGraphEqualsTheHosts) {
   for (const Input& input : inputs()) {
     const std::string what = input.name + ", theta " + std::to_string(input.theta);
     const StrengthGraph host = strength_graph(input.a, input.theta);
-    const DeviceCsrMatrix a = to_device(input.a, "test A");
+    const DeviceCsrMatrix<double> a = to_device(input.a, "test A");
     const DeviceStrengthGraph device = device_strength_graph(a, input.theta, context);
     context.synchronize();
     EXPECT_EQ(device.nodes, host.nodes) << what;
@@ -95,7 +95,7 @@ TEST(AmgDeviceAggregation, AggregatesEqualTheHostsBitwise) {
   for (const Input& input : inputs()) {
     const std::string what = input.name + ", theta " + std::to_string(input.theta);
     const Aggregates host = aggregate_mis2(strength_graph(input.a, input.theta));
-    const DeviceCsrMatrix a = to_device(input.a, "test A");
+    const DeviceCsrMatrix<double> a = to_device(input.a, "test A");
     const DeviceAggregates device =
         device_aggregate_mis2(device_strength_graph(a, input.theta, context), context);
     context.synchronize();
@@ -112,7 +112,7 @@ TEST(AmgDeviceAggregation, IsolatedNodesAreOneNodeAggregates) {
   TestStream stream;
   const DeviceSetupContext context(stream.get());
   const CsrMatrix<double> host_a = with_decoupled_rows(generated("poisson2d", 12), {0, 5, 77});
-  const DeviceCsrMatrix a = to_device(host_a, "test A");
+  const DeviceCsrMatrix<double> a = to_device(host_a, "test A");
   const DeviceAggregates device =
       device_aggregate_mis2(device_strength_graph(a, 0.0, context), context);
   EXPECT_EQ(device.isolated, 3);

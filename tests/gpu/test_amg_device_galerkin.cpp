@@ -48,8 +48,8 @@ TEST(AmgDeviceGalerkin, TransposeMatchesTheHostsBitwise) {
   TestStream stream;
   const DeviceSetupContext context(stream.get());
   for (const Level& input : galerkin_inputs()) {
-    const DeviceCsrMatrix p = to_device(input.p, "test P");
-    DeviceCsrMatrix t;
+    const DeviceCsrMatrix<double> p = to_device(input.p, "test P");
+    DeviceCsrMatrix<double> t;
     const DeviceTranspose transpose(p, t, context);
     expect_same_matrix(to_host(t, stream.get()), spk::transpose(input.p, nullptr), 0.0, "P^T");
   }
@@ -66,7 +66,7 @@ TEST(AmgDeviceGalerkin, SparseProductMatchesTheHostsWithEveryAlgorithm) {
     for (int attempt = 0; attempt < DeviceSparseProduct::attempts; ++attempt) {
       const std::string what =
           std::string("A P with ") + DeviceSparseProduct::attempt_name(attempt);
-      DeviceCsrMatrix a = to_device(input.a, "test A"), p = to_device(input.p, "test P"), c;
+      DeviceCsrMatrix<double> a = to_device(input.a, "test A"), p = to_device(input.p, "test P"), c;
       DeviceSparseProduct product(a, p, c, context, attempt);
       EXPECT_EQ(product.algorithm(), DeviceSparseProduct::attempt_name(attempt));
       expect_same_matrix(to_host(c, stream.get()), host, 1e-12, what);
@@ -96,8 +96,8 @@ TEST(AmgDeviceGalerkin, GalerkinProductMatchesTheHostsAndRefreshes) {
       const std::string what = std::string("R A P with ") +
                                DeviceSparseProduct::attempt_name(attempt) + ", " +
                                std::to_string(input.a.rows) + " rows";
-      DeviceCsrMatrix a = to_device(input.a, "test A"), p = to_device(input.p, "test P");
-      DeviceCsrMatrix coarse;
+      DeviceCsrMatrix<double> a = to_device(input.a, "test A"), p = to_device(input.p, "test P");
+      DeviceCsrMatrix<double> coarse;
       DeviceGalerkinProduct device(a, p, coarse, context, attempt);
       expect_same_matrix(to_host(device.restriction(), stream.get()), host.restriction(), 0.0,
                          what + ": R");
@@ -124,8 +124,8 @@ TEST(AmgDeviceGalerkin, ReuseProductGivesBitwiseTheSameValuesAgain) {
   TestStream stream;
   const DeviceSetupContext context(stream.get());
   const Level input = host_level(generated("poisson3d", 14));
-  const DeviceCsrMatrix a = to_device(input.a, "test A"), p = to_device(input.p, "test P");
-  DeviceCsrMatrix coarse;
+  const DeviceCsrMatrix<double> a = to_device(input.a, "test A"), p = to_device(input.p, "test P");
+  DeviceCsrMatrix<double> coarse;
   DeviceGalerkinProduct device(a, p, coarse, context);
   const CsrMatrix<double> first = to_host(coarse, stream.get());
   device.compute(a, p, coarse);
@@ -142,9 +142,9 @@ TEST(AmgDeviceGalerkin, EmptyProductHasNoEntries) {
   zero.cols = 3;
   zero.row_offsets.assign(5, 0);
   std::mt19937_64 rng(3);
-  const DeviceCsrMatrix p = to_device(random_tall(5, 4, rng), "test P");
-  const DeviceCsrMatrix z = to_device(zero, "test zero");
-  DeviceCsrMatrix c;
+  const DeviceCsrMatrix<double> p = to_device(random_tall(5, 4, rng), "test P");
+  const DeviceCsrMatrix<double> z = to_device(zero, "test zero");
+  DeviceCsrMatrix<double> c;
   DeviceSparseProduct product(p, z, c, context);  // (5 x 4) (4 x 3), no entries in the second
   const CsrMatrix<double> host = to_host(c, stream.get());
   EXPECT_EQ(host.rows, 5);

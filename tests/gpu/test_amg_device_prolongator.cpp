@@ -62,7 +62,7 @@ TEST(AmgDeviceProlongator, TentativeProlongatorEqualsTheHostsBitwise) {
   TestStream stream;
   const DeviceSetupContext context(stream.get());
   for (const auto& [name, a] : inputs()) {
-    const DeviceCsrMatrix device_a = to_device(a, "test A");
+    const DeviceCsrMatrix<double> device_a = to_device(a, "test A");
     const DeviceAggregates aggregates =
         device_aggregate_mis2(device_strength_graph(device_a, 0.0, context), context);
     const Aggregates host_aggregates = aggregate_mis2(strength_graph(a, 0.0));
@@ -89,7 +89,7 @@ TEST(AmgDeviceProlongator, SmoothedProlongatorMatchesTheHostsAndRefreshes) {
     SmoothedProlongator host(a, tentative.matrix, 4.0 / 3.0);
     host.compute(a, inverse_diagonal_of(a), lambda);
 
-    DeviceCsrMatrix device_a = to_device(a, "test A");
+    DeviceCsrMatrix<double> device_a = to_device(a, "test A");
     DeviceSmoothedProlongator device(device_a, to_device(tentative.matrix, "test T"), 4.0 / 3.0,
                                      context);
     DeviceBuffer<double> inverse_diagonal(inverse_diagonal_of(a), "test D^-1");
@@ -116,7 +116,7 @@ TEST(AmgDeviceProlongator, WeightZeroIsTheTentativeProlongator) {
   const CsrMatrix<double> t =
       tentative_prolongator(aggregate_mis2(strength_graph(a, 0.0)), candidate_sets(a.rows)[0])
           .matrix;
-  const DeviceCsrMatrix device_a = to_device(a, "test A");
+  const DeviceCsrMatrix<double> device_a = to_device(a, "test A");
   DeviceSmoothedProlongator device(device_a, to_device(t, "test T"), 0.0, context);
   const DeviceBuffer<double> inverse_diagonal(inverse_diagonal_of(a), "test D^-1");
   device.compute(device_a, inverse_diagonal, 2.0);

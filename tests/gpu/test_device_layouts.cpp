@@ -125,8 +125,8 @@ void expect_ell_matches(const CsrMatrix<T>& matrix, const DeviceCsr<T>& device, 
 
 template <class T>
 void expect_device_layouts_match(const CsrMatrix<T>& matrix, const test::TestStream& stream) {
-  const UploadedCsr<T> uploaded(matrix, stream.get());
-  const DeviceCsr<T>& device = uploaded.view();
+  const DeviceCsrMatrix<T> uploaded = to_device(matrix, "matrix");
+  const DeviceCsr<T> device = describe_device_csr(uploaded, stream.get());
   expect_row_stats_match(matrix, device);
 
   // Histogram and the HYB width it gives, by the rule and fixed.
@@ -300,8 +300,8 @@ TEST(DeviceLayouts, CsrCheckFactsMatchTheHost) {
   });
   for (const auto& [name, matrix] : cases) {
     SCOPED_TRACE(name);
-    const UploadedCsr<double> uploaded(matrix, stream.get());
-    const DeviceCsr<double>& device = uploaded.view();
+    const DeviceCsrMatrix<double> uploaded = to_device(matrix, "matrix");
+    const DeviceCsr<double> device = describe_device_csr(uploaded, stream.get());
     const RowOffsetsFacts host_offsets = row_offsets_facts(matrix.rows, matrix.row_offsets.data());
     const RowOffsetsFacts device_offsets =
         device_row_offsets_facts(matrix.rows, device.row_offsets, stream.get());
