@@ -32,13 +32,13 @@ the same method, so only rounding and the rho estimates may differ.
 fails, 77 when PyAMG (or SciPy) is not installed (CTest reads it as skipped).
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 import warnings
+
+from peer_common import generated_matrix, solve_with_report, truly_converged
 
 try:
     import numpy as np
@@ -105,11 +105,7 @@ def write_anisotropic2d(path, n, epsilon):
 def matrix_file(source, spkrylov, work):
     kind, _, keys = source.partition(":")
     if kind == "generate":
-        path = os.path.join(work, keys.replace(",", "_").replace("=", "-") + ".mtx")
-        if not os.path.exists(path):
-            subprocess.run([spkrylov, "info", "--generate", keys, "--write", path], check=True,
-                           stdout=subprocess.DEVNULL)
-        return path
+        return generated_matrix(spkrylov, keys, work)
     if kind == "anisotropic2d":
         values = dict(item.split("=") for item in keys.split(","))
         path = os.path.join(work, "anisotropic2d_" + keys.replace(",", "_").replace("=", "-") + ".mtx")
@@ -120,26 +116,18 @@ def matrix_file(source, spkrylov, work):
 
 
 def run_spkrylov(spkrylov, path, theta, max_coarse, smoother, work):
-    report = os.path.join(work, "report.json")
-    config = os.path.join(work, "case.yaml")
-    with open(config, "w") as f:
-        f.write(f"matrix: {{file: {path}}}\nrhs: ones\n"
-                f"solver:\n  method: cg\n  tolerance: {TOLERANCE}\n  tolerance_mode: rhs\n"
-                f"  max_iterations: {MAX_ITERATIONS}\n  preconditioner: amg\n"
-                f"  preconditioner_options:\n    strength_threshold: {theta}\n"
-                f"    max_levels: {MAX_LEVELS}\n    max_coarse_rows: {max_coarse}\n"
-                f"    prolongator_weight: {PROLONGATOR_WEIGHT!r}\n    smoother: {smoother}\n"
-                f"    sweeps: 1\n    smoother_degree: {CHEBYSHEV_DEGREE}\n"
-                f"    jacobi_weight: {PROLONGATOR_WEIGHT!r}\n"
-                f"    lower_ratio: {LOWER_RATIO!r}\n    upper_factor: {UPPER_FACTOR}\n"
-                f"device: cpu\noutput: {{report: {report}}}\n")
-    if os.path.exists(report):
-        os.remove(report)
-    proc = subprocess.run([spkrylov, "solve", config, "--quiet"], capture_output=True, text=True)
-    if not os.path.exists(report):
-        return {"status": "error", "iterations": -1, "message": proc.stderr.strip()}
-    with open(report) as f:
-        return json.load(f)
+    return solve_with_report(
+        spkrylov,
+        f"matrix: {{file: {path}}}\nrhs: ones\n"
+        f"solver:\n  method: cg\n  tolerance: {TOLERANCE}\n  tolerance_mode: rhs\n"
+        f"  max_iterations: {MAX_ITERATIONS}\n  preconditioner: amg\n"
+        f"  preconditioner_options:\n    strength_threshold: {theta}\n"
+        f"    max_levels: {MAX_LEVELS}\n    max_coarse_rows: {max_coarse}\n"
+        f"    prolongator_weight: {PROLONGATOR_WEIGHT!r}\n    smoother: {smoother}\n"
+        f"    sweeps: 1\n    smoother_degree: {CHEBYSHEV_DEGREE}\n"
+        f"    jacobi_weight: {PROLONGATOR_WEIGHT!r}\n"
+        f"    lower_ratio: {LOWER_RATIO!r}\n    upper_factor: {UPPER_FACTOR}\n"
+        f"device: cpu\n", work)
 
 
 def chebyshev_smoother(a, rho):
@@ -260,10 +248,6 @@ def run_pyamg(a, theta, max_coarse, smoother, aggregation="standard"):
             "solve_s": solve_s}
 
 
-def truly_converged(result):
-    return result["info"] == 0 and result["relative_residual"] <= TOLERANCE
-
-
 def within(ours, reference, fraction):
     return abs(ours - reference) <= max(1.0, fraction * reference)
 
@@ -277,7 +261,7 @@ def check(expectation, peer, peer_mis2, ours):
                       and true_residual <= TOLERANCE)
     problems = []
     for name, result in (("PyAMG", peer), ("PyAMG+mis2", peer_mis2)):
-        if not truly_converged(result):
+        if not truly_converged(result, TOLERANCE):
             problems.append(f"{name} did not truly converge (info {result['info']}, true "
                             f"{result['relative_residual']:.1e})")
     if not ours_converged:

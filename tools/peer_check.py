@@ -32,10 +32,11 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import warnings
+
+from peer_common import generated_matrix, solve_with_report, truly_converged
 
 
 def pin_openblas_kernels():
@@ -109,29 +110,16 @@ CASES = [
 def matrix_file(source, spkrylov, work):
     if not source.startswith("generate:"):
         return os.path.join(ROOT, source)
-    keys = source.split(":", 1)[1]
-    path = os.path.join(work, keys.replace(",", "_").replace("=", "-") + ".mtx")
-    if not os.path.exists(path):
-        subprocess.run([spkrylov, "info", "--generate", keys, "--write", path], check=True,
-                       stdout=subprocess.DEVNULL)
-    return path
+    return generated_matrix(spkrylov, source.split(":", 1)[1], work)
 
 
 def run_spkrylov(spkrylov, path, method, preconditioner, max_iterations, device, work):
-    report = os.path.join(work, "report.json")
-    config = os.path.join(work, "case.yaml")
-    with open(config, "w") as f:
-        f.write(f"matrix: {{file: {path}}}\nrhs: ones\n"
-                f"solver: {{method: {method}, tolerance: {TOLERANCE}, tolerance_mode: rhs, "
-                f"max_iterations: {max_iterations}, preconditioner: {preconditioner}}}\n"
-                f"device: {device}\noutput: {{report: {report}}}\n")
-    if os.path.exists(report):
-        os.remove(report)
-    proc = subprocess.run([spkrylov, "solve", config, "--quiet"], capture_output=True, text=True)
-    if not os.path.exists(report):
-        return {"status": "error", "iterations": -1, "message": proc.stderr.strip()}
-    with open(report) as f:
-        return json.load(f)
+    return solve_with_report(
+        spkrylov,
+        f"matrix: {{file: {path}}}\nrhs: ones\n"
+        f"solver: {{method: {method}, tolerance: {TOLERANCE}, tolerance_mode: rhs, "
+        f"max_iterations: {max_iterations}, preconditioner: {preconditioner}}}\n"
+        f"device: {device}\n", work)
 
 
 def jacobi(a):
@@ -202,17 +190,13 @@ def counts_agree(ours, reference):
     return abs(ours - reference) <= max(3, 0.05 * reference)
 
 
-def truly_converged(peer):
-    return peer["info"] == 0 and peer["relative_residual"] <= TOLERANCE
-
-
 def check_case(expectation, peer, restarted, cupy_result, ours):
     """Returns a list of failed conditions (empty: the case passes)."""
     problems = []
-    if expectation == "agree" and not truly_converged(peer):
+    if expectation == "agree" and not truly_converged(peer, TOLERANCE):
         problems.append(f"SciPy did not truly converge (info {peer['info']}, true "
                         f"{peer['relative_residual']:.1e}): reclassify the case")
-    if expectation == "peer-wrong" and truly_converged(peer):
+    if expectation == "peer-wrong" and truly_converged(peer, TOLERANCE):
         problems.append("SciPy now returns a true solution: reclassify the case")
     for device, report in ours.items():
         status = report["status"]
@@ -230,12 +214,12 @@ def check_case(expectation, peer, restarted, cupy_result, ours):
             elif not counts_agree(report["iterations"], peer["iterations"]):
                 problems.append(f"{device}: {report['iterations']} iterations vs SciPy "
                                 f"{peer['iterations']}")
-            elif cupy_result is not None and truly_converged(cupy_result) and not counts_agree(
-                    report["iterations"], cupy_result["iterations"]):
+            elif (cupy_result is not None and truly_converged(cupy_result, TOLERANCE)
+                  and not counts_agree(report["iterations"], cupy_result["iterations"])):
                 problems.append(f"{device}: {report['iterations']} iterations vs CuPy "
                                 f"{cupy_result['iterations']}")
-        if (expectation == "peer-wrong" and restarted is not None and truly_converged(restarted)
-                and status == "converged"
+        if (expectation == "peer-wrong" and restarted is not None
+                and truly_converged(restarted, TOLERANCE) and status == "converged"
                 and abs(report["iterations"] - restarted["iterations"]) > 0.25 * restarted["iterations"]):
             problems.append(f"{device}: {report['iterations']} iterations vs restarted SciPy "
                             f"{restarted['iterations']} (more than 25% apart)")
