@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that includes point down the layers, and that no two files include each other in a
-cycle. The layers, bottom up (README "Architecture"):
+cycle. The layers, bottom up (docs/architecture.md):
 
     include/spkrylov  core  spmv  solver  distributed  frontend  apps
 

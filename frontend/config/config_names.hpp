@@ -13,7 +13,7 @@ namespace spk {
 const char* to_string(Precision precision);  // "single" | "double" | "mixed"
 const char* to_string(RhsSpec::Kind kind);   // "ones" | "random" | "file" | "from_solution"
 
-// Name/value tables for ConfigValue::as_enum, in the order the README lists them.
+// Name/value tables for ConfigValue::as_enum, in the order docs/config.md lists them.
 const std::vector<std::pair<std::string, Method>>& method_names();
 const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names();
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names();

@@ -1,7 +1,7 @@
 #pragma once
 // RunConfig: a whole `spkrylov solve` run, parsed once from YAML into typed structs
-// (frontend/config/config_loader.hpp). Every field matches one YAML key; README's
-// "Config reference" documents them.
+// (frontend/config/config_loader.hpp). Every field matches one YAML key;
+// docs/config.md documents them.
 #include <cstdint>
 #include <optional>
 #include <string>

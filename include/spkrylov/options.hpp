@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The library's options: one field per key of the YAML config (README "Config reference"),
+/// The library's options: one field per key of the YAML config (docs/config.md),
 /// `solver.*` -> Options::solver, `spmv.*` -> Options::spmv, `device` -> Options::device.
 /// Plain structs and enums; `precision` is the Solver's template parameter.
 ///
