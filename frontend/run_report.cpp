@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "frontend/json_writer.hpp"
 #include "frontend/number_text.hpp"
@@ -275,22 +276,29 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
 
 }  // namespace
 
-void write_json_report(const std::string& path, const RunReport& report) {
-  std::ofstream file = open_output(path, "the JSON report");
-  JsonWriter json(file);
-  write_run_object(json, report);
-  file << "\n";
+void write_json_report(std::ostream& out, const std::vector<RunReport>& runs) {
+  JsonWriter json(out);
+  if (runs.size() == 1) {
+    write_run_object(json, runs.front());
+  } else {
+    json.begin_object();
+    json.key("compare").begin_array();
+    for (const RunReport& run : runs) write_run_object(json, run);
+    json.end_array();
+    json.end_object();
+  }
+  out << "\n";
 }
 
-void write_json_compare_report(const std::string& path, const std::vector<RunReport>& runs) {
+void write_json_report(const std::string& path, const std::vector<RunReport>& runs) {
   std::ofstream file = open_output(path, "the JSON report");
-  JsonWriter json(file);
-  json.begin_object();
-  json.key("compare").begin_array();
-  for (const RunReport& run : runs) write_run_object(json, run);
-  json.end_array();
-  json.end_object();
-  file << "\n";
+  write_json_report(file, runs);
+}
+
+std::string json_report_text(const std::vector<RunReport>& runs) {
+  std::ostringstream text;
+  write_json_report(text, runs);
+  return text.str();
 }
 
 void write_history_csv(const std::string& path, const SolveResult& result) {

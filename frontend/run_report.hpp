@@ -45,9 +45,11 @@ struct RunReport {
 };
 
 void print_text_report(std::ostream& out, const RunReport& report);
-void write_json_report(const std::string& path, const RunReport& report);
-// compare: runs: {"compare": [<one run object as above>, ...]}
-void write_json_compare_report(const std::string& path, const std::vector<RunReport>& runs);
+// The JSON report of `runs`: one run, its object; several (compare:), {"compare": [<one run
+// object as above>, ...]}. To a file (output.report), a stream or a string.
+void write_json_report(const std::string& path, const std::vector<RunReport>& runs);
+void write_json_report(std::ostream& out, const std::vector<RunReport>& runs);
+std::string json_report_text(const std::vector<RunReport>& runs);
 void write_history_csv(const std::string& path, const SolveResult& result);
 
 }  // namespace spk::app

@@ -186,17 +186,14 @@ int run_solve_command(const SolveCommandOptions& options) {
 
   int exit_code = 0;
   for (const auto& run : runs) exit_code = std::max(exit_code, exit_code_for(run.result.status));
-  if (runs.size() == 1) {
-    print_text_report(std::cout, runs.front());
-    if (!config.output.report.empty()) write_json_report(config.output.report, runs.front());
-    if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
-  } else {
-    print_text_report(std::cout, runs.front());
+  print_text_report(std::cout, runs.front());
+  if (runs.size() > 1) {
     std::cout << "\ncompare (" << runs.size() << " runs of the same system):\n";
     print_compare_table(std::cout, runs);
-    if (!config.output.report.empty()) write_json_compare_report(config.output.report, runs);
-    if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
   }
+  if (!config.output.report.empty()) write_json_report(config.output.report, runs);
+  if (options.json_report != nullptr) *options.json_report = json_report_text(runs);
+  if (!config.output.solution.empty()) write_vector_market(config.output.solution, x);
   if (!config.output.history.empty()) write_histories_csv(config.output.history, runs);
   if (!config.output.plot.empty()) write_plot(config, runs);
   return exit_code;

@@ -11,6 +11,10 @@ struct SolveCommandOptions {
   std::vector<std::string> overrides;
   bool quiet = false;
   bool print_config = false;  // print the resolved config as YAML instead of solving
+  // When set, the JSON report (what output.report would hold) is also written here as text:
+  // how a program that runs the command in-process (the Python module) gets it back without
+  // a file of its own.
+  std::string* json_report = nullptr;
 };
 
 int run_solve_command(const SolveCommandOptions& options);

@@ -96,7 +96,7 @@ void write_outputs(const Communicator& communicator, const RunConfig& config,
     if (communicator.rank() != 0) return;
     print_text_report(std::cout, report);
     std::cout.flush();
-    if (!config.output.report.empty()) write_json_report(config.output.report, report);
+    if (!config.output.report.empty()) write_json_report(config.output.report, {report});
     if (!config.output.solution.empty()) write_vector_market(config.output.solution, whole_x);
     if (!config.output.history.empty()) write_history_csv(config.output.history, report.result);
     if (!config.output.plot.empty()) write_plot(config, {report});

@@ -10,7 +10,11 @@
 // Exit codes: 0 converged (or success), 1 bad input or error, 2 not converged.
 // Every spk::Error is caught here, once, and printed as one line.
 #include <CLI/CLI.hpp>
+
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "bench_command.hpp"
 #include "bench_preconditioners.hpp"
@@ -29,9 +33,11 @@ int main(int argc, char** argv) {
       "spkrylov: sparse Krylov solvers (CG, BiCGSTAB) on NVIDIA GPUs, with a CPU reference "
       "path.\n"
       "  spkrylov solve            solves the built-in problem (3-D Poisson, 262,144 unknowns)\n"
-      "  spkrylov solve RUN.yaml   solves what a config describes (configs/ has examples)\n"
+      "  spkrylov solve RUN.yaml   solves what a config describes (configs/ has examples);\n"
+      "                            the word solve may be left out: spkrylov RUN.yaml\n"
       "  spkrylov bench --solvers  times whole solves per SpMV format on a GPU\n"
-      "README.md: the config keys, reading the report, the library API."};
+      "README.md: a guide (reading the report, choosing a method); docs/config.md: every config\n"
+      "key; docs/cpp-api.md: the library API."};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", spk::app::version_text,
                        "print the version, git commit, CUDA versions and architectures");
@@ -118,8 +124,16 @@ int main(int argc, char** argv) {
   bench_command->add_option("--csv", bench.csv_path, "write the table as CSV");
   bench_command->add_option("--json", bench.json_path, "write the table as JSON");
 
+  // `spkrylov [solve] [CONFIG.yaml] [--set ...]`: without a command word, the arguments are
+  // solve's (`spkrylov run.yaml`, `spkrylov --set solver.method=bicgstab`).
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  const std::vector<std::string> words{"solve", "info", "bench", "--help", "-h", "--version"};
+  if (!arguments.empty() &&
+      std::find(words.begin(), words.end(), arguments.front()) == words.end())
+    arguments.insert(arguments.begin(), "solve");
+  std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
   try {
-    app.parse(argc, argv);
+    app.parse(arguments);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help
     // CLI11's message quotes the argument: one capped line, as for every other error.

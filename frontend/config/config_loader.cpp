@@ -1,5 +1,5 @@
 // The config schema: which keys exist, what each must hold, and which struct field it sets.
-// README "Config reference" documents the same schema; keep them in step.
+// docs/config.md documents the same schema; python/tests/test_docs.py keeps them in step.
 #include "frontend/config/config_loader.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -355,11 +355,10 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
 OutputSpec read_output(const ConfigValue& value) {
   const ConfigMap map(value, {"solution", "history", "report", "plot", "plot_residual"});
   OutputSpec output;
-  map.if_present("solution",
-                 [&](const ConfigValue& v) { output.solution = v.as_optional_string(); });
-  map.if_present("history", [&](const ConfigValue& v) { output.history = v.as_optional_string(); });
-  map.if_present("report", [&](const ConfigValue& v) { output.report = v.as_optional_string(); });
-  map.if_present("plot", [&](const ConfigValue& v) { output.plot = v.as_optional_string(); });
+  map.if_present("solution", [&](const ConfigValue& v) { output.solution = checked_output_file(v); });
+  map.if_present("history", [&](const ConfigValue& v) { output.history = checked_output_file(v); });
+  map.if_present("report", [&](const ConfigValue& v) { output.report = checked_output_file(v); });
+  map.if_present("plot", [&](const ConfigValue& v) { output.plot = checked_output_file(v); });
   map.if_present("plot_residual", [&](const ConfigValue& v) {
     output.plot_residual = v.as_choice(std::vector<std::string>{"relative", "absolute"});
   });

@@ -1,6 +1,7 @@
 #include "frontend/config/config_paths.hpp"
 
 #include <filesystem>
+#include <system_error>
 
 #include "core/input_file.hpp"
 #include "core/printable_text.hpp"
@@ -34,6 +35,22 @@ std::string resolve_input_file(const ConfigValue& value, const std::string& conf
     message +=
         " (looked in " + quoted_name(config_directory + "/") + " and in the current directory)";
   value.fail(message);
+}
+
+std::string checked_output_file(const ConfigValue& value) {
+  const std::string written = value.as_optional_string();
+  if (written.empty()) return written;
+  const fs::path path(written);
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code error;
+  if (fs::is_directory(path, error))
+    value.fail(quoted_name(written) + " is a folder; give a file name in it");
+  if (!fs::exists(folder, error))
+    value.fail("folder " + quoted_name(folder.generic_string()) +
+               " does not exist (outputs are written after the solve: create it first)");
+  if (!fs::is_directory(folder, error))
+    value.fail(quoted_name(folder.generic_string()) + " is not a folder");
+  return written;
 }
 
 }  // namespace spk

@@ -26,8 +26,6 @@ a GPU, ``device="auto"`` (the default) solves on the CPU and warns once.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import warnings
 from typing import Any, Callable
 
@@ -40,14 +38,14 @@ __all__ = ["Solver", "SolveResult", "Preconditioner", "cg", "bicgstab", "solve_c
            "compare", "NoDeviceError", "config_keys"]
 
 # Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
-_ALIASES = {"tol": "solver.tolerance", "maxiter": "solver.max_iterations"}
+_ALIASES = {"maxiter": "solver.max_iterations"}
 _TOP_KEYS = ("device", "precision")
 
 
 def config_keys() -> dict[str, list[str]]:
     """Every keyword Solver accepts, by section, as the YAML config names them."""
     return {"solver": list(_core.solver_keys()), "spmv": list(_core.spmv_keys()),
-            "top": list(_TOP_KEYS), "aliases": sorted(_ALIASES)}
+            "top": list(_TOP_KEYS), "aliases": sorted([*_ALIASES, "rtol", "atol", "tol"])}
 
 
 def _value_text(value: Any) -> str:
@@ -92,6 +90,26 @@ def _settings(keys: dict[str, Any]) -> list[tuple[str, Any]]:
             raise ValueError(f"unknown keyword {name!r} (valid: {', '.join(valid)})")
         settings.append((path, _plain(value)))
     return settings
+
+
+def _tolerance_keys(rtol: float | None, atol: float | None, keys: dict[str, Any]) -> dict:
+    """SciPy's rtol (||r|| <= rtol ||b||) or atol (||r|| <= atol) as the config's tolerance and
+    tolerance_mode; the default rtol is 1e-8. `tol` is taken as rtol, and `tolerance` as the
+    config key it is. A Solver stops at one threshold: give one of them (spkrylov.cg takes
+    rtol and atol together, as SciPy does)."""
+    given = {name: value for name, value in (("rtol", rtol), ("atol", atol),
+                                             ("tol", keys.pop("tol", None)),
+                                             ("tolerance", keys.pop("tolerance", None)))
+             if value is not None}
+    if len(given) > 1:
+        raise ValueError(f"give one of rtol, atol (or tolerance), not {' and '.join(given)}: a "
+                         "Solver stops at one threshold (spkrylov.cg takes rtol and atol together)")
+    if "atol" in given:
+        mode = keys.get("tolerance_mode", "absolute")
+        if mode != "absolute":
+            raise ValueError(f"atol is an absolute tolerance; tolerance_mode={mode!r} contradicts it")
+        return {"tolerance": given["atol"], "tolerance_mode": "absolute"}
+    return {"tolerance": next(iter(given.values()), 1e-8)}
 
 
 def _is_device_array(a: Any) -> bool:
@@ -330,7 +348,8 @@ class Solver:
     _warned_cpu = False
 
     def __init__(self, A: Any, *, method: str = "cg", preconditioner: str | Preconditioner = "jacobi",
-                 format: str = "csr", tol: float = 1e-8, device: str = "auto", **keys: Any):
+                 format: str = "csr", rtol: float | None = None, atol: float | None = None,
+                 device: str = "auto", **keys: Any):
         if isinstance(preconditioner, Preconditioner):
             if "preconditioner_options" in keys:
                 raise ValueError("preconditioner_options: give the options in the Preconditioner "
@@ -341,8 +360,9 @@ class Solver:
         indptr, indices, data, rows, cols, note = _csr_arrays(A)
         self._notes = [note] if note else []
         self._nnz = len(data)
+        keys.update(_tolerance_keys(rtol, atol, keys))
         settings = _settings(dict(method=method, preconditioner=preconditioner, format=format,
-                                  tol=tol, device=device, **keys))
+                                  device=device, **keys))
         self._core = _core.Solver(indptr, indices, data, rows, cols, settings)
         self.n = rows
         if device == "auto" and self.setup_info["device"] == "cpu" and not Solver._warned_cpu:
@@ -470,9 +490,8 @@ def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
     # (the smallest normal double stands for 0, which the tolerance key refuses).
     threshold = max(rtol * b_norm, atol) or float(np.finfo(np.float64).tiny)
     n = rhs.shape[0]
-    solver = Solver(A, method=method, preconditioner=preconditioner, tol=threshold,
-                    tolerance_mode="absolute",
-                    max_iterations=maxiter if maxiter is not None else 10 * n, **keys)
+    solver = Solver(A, method=method, preconditioner=preconditioner, atol=threshold,
+                    maxiter=maxiter if maxiter is not None else 10 * n, **keys)
     if device:
         start = cupy.zeros(n) if x0 is None else _device_vector(x0, n, "x0", copy=True)
         x, result = solver.solve(rhs, start, callback)
@@ -526,14 +545,8 @@ def solve_config(config: str | None = None, *, quiet: bool = True, **overrides: 
     """
     settings = [f"{name.replace('__', '.')}={_value_text(value)}"
                 for name, value in overrides.items()]
-    handle, path = tempfile.mkstemp(suffix=".json", prefix="spkrylov-report-")
-    os.close(handle)
-    try:
-        code = _core.solve_config(config or "", settings + [f"output.report={path}"], quiet)
-        with open(path) as file:
-            report = json.load(file)
-    finally:
-        os.remove(path)
+    code, report_text = _core.solve_config(config or "", settings, quiet)
+    report = json.loads(report_text)
     report["exit_code"] = code
     return report
 
@@ -579,12 +592,15 @@ class Comparison(list):
         return pandas.DataFrame(list(self))
 
     def _repr_svg_(self) -> str:
-        runs = [result._plot_run(f"{row['operator']}: {row['iterations']} iterations")
-                for row, result in zip(self, self._results)]
-        return _core.convergence_svg("spkrylov compare", "recursive residual ||r|| / ||b||", runs)
+        runs = [result._plot_run(f"{row['format']} ({row['operator']}): {row['iterations']} "
+                                 "iterations") for row, result in zip(self, self._results)]
+        title = "spkrylov compare"
+        if any(row["device"] == "cpu" for row in self):
+            title += " (CPU path: every format runs the same CSR product)"
+        return _core.convergence_svg(title, "recursive residual ||r|| / ||b||", runs)
 
 
-def compare(A: Any, b: Any, formats: list[str], **keys: Any) -> Comparison:
+def compare(A: Any, b: Any, formats: list[str] | str, **keys: Any) -> Comparison:
     """Solves A x = b once per SpMV format (the other keywords as for Solver) and tabulates
     the runs, as the CLI's ``compare:`` does. On the CPU path every format runs the same
     reference product, so the table only means something on a GPU.
@@ -595,6 +611,8 @@ def compare(A: Any, b: Any, formats: list[str], **keys: Any) -> Comparison:
         for row in table:
             print(row["format"], row["ms_per_iteration"])
     """
+    if isinstance(formats, str):  # one format: compare(A, b, formats="hyb")
+        formats = [formats]
     rows, results = [], []
     for name in formats:
         solver = Solver(A, format=name, **keys)

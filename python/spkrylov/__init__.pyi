@@ -36,7 +36,8 @@ class Preconditioner:
 class Solver:
     n: int
     def __init__(self, A: Any, *, method: str = ..., preconditioner: str | Preconditioner = ...,
-                 format: str = ..., tol: float = ..., device: str = ..., **keys: Any) -> None: ...
+                 format: str = ..., rtol: float | None = ..., atol: float | None = ...,
+                 device: str = ..., **keys: Any) -> None: ...
     @property
     def setup_info(self) -> dict[str, Any]: ...
     @property

@@ -346,11 +346,18 @@ NB_MODULE(_core, m) {
         options.config_path = config_path;
         options.overrides = overrides;
         options.quiet = quiet;
-        nb::gil_scoped_release release;
-        return app::run_solve_command(options);
+        std::string json_report;
+        options.json_report = &json_report;
+        int exit_code = 0;
+        {
+          nb::gil_scoped_release release;
+          exit_code = app::run_solve_command(options);
+        }
+        return nb::make_tuple(exit_code, json_report);
       },
       nb::arg("config_path"), nb::arg("overrides"), nb::arg("quiet") = true,
-      "`spkrylov solve CONFIG --set ...`: the CLI's run, report printed; returns its exit code.");
+      "`spkrylov solve CONFIG --set ...`: the CLI's run, report printed; returns (exit code, "
+      "the JSON report as text).");
   m.def(
       "matrix_info",
       [](python::HostVector<const index_t> indptr, python::HostVector<const index_t> indices,

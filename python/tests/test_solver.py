@@ -1,6 +1,8 @@
 """spkrylov's Python API on the CPU path: against SciPy's cg/bicgstab (iteration counts within
 max(3, 5%), as tools/peer_check.py, and every answer judged by its true residual), the result,
 update_values, the keywords, and every bad input of the issue's table."""
+import json
+
 import numpy as np
 import pytest
 import scipy.io
@@ -147,6 +149,23 @@ def test_b_of_two_columns_is_named_as_given():
         spkrylov.cg(A, np.ones((64, 2)), **CPU)
 
 
+def test_solver_takes_scipys_keywords():
+    A = poisson(16, 2)
+    b = np.ones(A.shape[0])
+    x, result = spkrylov.Solver(A, rtol=1e-6, maxiter=500, **CPU).solve(b)
+    assert result.converged and relative_residual(A, b, x) <= 1e-6
+    assert "max_iterations: 500" in spkrylov.Solver(A, maxiter=500, **CPU).config
+    x, result = spkrylov.Solver(A, atol=1e-3, **CPU).solve(b)
+    assert result.converged and np.linalg.norm(b - A @ x) <= 1e-3
+    assert result.threshold == 1e-3
+    with pytest.raises(ValueError, match="give one of rtol, atol"):
+        spkrylov.Solver(A, rtol=1e-6, atol=1e-3, **CPU)
+    with pytest.raises(ValueError, match="contradicts"):
+        spkrylov.Solver(A, atol=1e-3, tolerance_mode="rhs", **CPU)
+    with pytest.raises(ValueError, match="solver.max_iterations"):
+        spkrylov.Solver(A, maxiter=-5, **CPU)
+
+
 def test_result_fields_and_history():
     A = poisson(20, 2)
     _, result = spkrylov.Solver(A, **CPU).solve(np.ones(A.shape[0]))
@@ -277,6 +296,12 @@ def test_solve_config_runs_the_cli_and_returns_its_report(tmp_path):
     assert report["status"] == "converged"
     assert report["matrix"]["rows"] == 576
     assert "tolerance: 1e-10" in report["config"]
+    # The report comes back in memory: its config names no temporary file that is gone.
+    assert "report: /" not in report["config"] and "spkrylov-report" not in report["config"]
+    written = tmp_path / "report.json"
+    asked = spkrylov.solve_config(str(config), device="cpu", output__report=str(written))
+    assert json.loads(written.read_text())["iterations"] == asked["iterations"]
+    assert f"report: {written}" in asked["config"]
     with pytest.raises(ValueError, match="solver.tol: unknown key"):
         spkrylov.solve_config(str(config), solver__tol=1)
     with pytest.raises(ValueError, match="does not exist"):
@@ -307,9 +332,14 @@ def test_compare_tabulates_one_run_per_format():
     assert [row["format"] for row in table] == ["csr", "ellpack-r"]
     assert all(row["status"] == "converged" for row in table)
     assert table[0]["iterations"] == table[1]["iterations"]  # the CPU path: the same product
-    assert table._repr_svg_().startswith("<svg")
+    svg = table._repr_svg_()
+    assert svg.startswith("<svg")
+    assert "csr (cpu-csr)" in svg and "ellpack-r (cpu-csr)" in svg  # named as requested
+    assert "every format runs the same CSR product" in svg
     with pytest.raises(ValueError, match="unknown value 'ell'"):
         spkrylov.compare(A, np.ones(144), formats=["ell"], **CPU)
+    one = spkrylov.compare(A, np.ones(144), formats="hyb", **CPU)  # a string is one format
+    assert [row["format"] for row in one] == ["hyb"]
 
 
 def test_callback_gets_each_checks_iterate():

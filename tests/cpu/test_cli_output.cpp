@@ -179,8 +179,24 @@ TEST(CliOutput, HelpPointsAtTheBuiltInProblemBenchSolversAndTheReadme) {
   const CliRun run = run_cli("--help");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const char* fragment : {"spkrylov solve            solves the built-in problem",
-                               "bench --solvers", "README.md", "--version"})
+                               "bench --solvers", "README.md", "docs/config.md",
+                               "the word solve may be left out", "--version"})
     EXPECT_NE(run.out.find(fragment), std::string::npos) << fragment << " in:\n" << run.out;
+}
+
+// `spkrylov [solve] [CONFIG.yaml]`: the word solve may be left out, before a config or --set.
+TEST(CliOutput, SolveIsTheCommandWhenNoneIsGiven) {
+  const std::string config = test::source_dir() + "/configs/quickstart.yaml";
+  const CliRun with_word = run_cli("solve " + test::shell_quoted(config) +
+                                   " --quiet --set matrix.generate.n=6 --set device=cpu");
+  const CliRun without = run_cli(test::shell_quoted(config) +
+                                 " --quiet --set matrix.generate.n=6 --set device=cpu");
+  ASSERT_EQ(with_word.exit_code, 0) << with_word.err;
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_NE(without.out.find("status       converged"), std::string::npos) << without.out;
+  const CliRun only_set = run_cli("--quiet --set matrix.generate.n=6 --set device=cpu");
+  EXPECT_EQ(only_set.exit_code, 0) << only_set.err;
+  EXPECT_NE(only_set.out.find("built-in default"), std::string::npos) << only_set.out;
 }
 
 }  // namespace

@@ -470,12 +470,20 @@ TEST(ConfigSchema, NumbersInYamlSpellings) {
             18446744073709551615ull);
 }
 
-TEST(ConfigSchema, OutputPathsAreNotChecked) {
+// Outputs are checked when the config is read (a missing folder would lose the answer after
+// the solve); empty and null mean "not written".
+TEST(ConfigSchema, OutputPathsAreCheckedWhenTheConfigIsRead) {
   const RunConfig config = parse(std::string(kGenerated) +
-                                 "output: {solution: no/such/dir/x.mtx, history: '', plot: ~}\n");
-  EXPECT_EQ(config.output.solution, "no/such/dir/x.mtx");
+                                 "output: {solution: x.mtx, history: '', plot: ~}\n");
+  EXPECT_EQ(config.output.solution, "x.mtx");
   EXPECT_EQ(config.output.history, "");
   EXPECT_EQ(config.output.plot, "");
+  EXPECT_STARTS_WITH(
+      parse_error(std::string(kGenerated) + "output: {solution: no/such/dir/x.mtx}\n"),
+      "run.yaml:2: output.solution: folder 'no/such/dir' does not exist (outputs are written "
+      "after the solve: create it first)");
+  EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "output: {report: /}\n"),
+                     "run.yaml:2: output.report: '/' is a folder");
 }
 
 TEST(ConfigSchema, EmptyCompareMeansNoComparison) {
@@ -1038,7 +1046,9 @@ TEST(ConfigRoundTrip, EveryKeyNonDefault) {
   config.spmv.cusparse_algorithm = "default";
   config.precision = Precision::single_precision;
   config.device = Device::gpu;
-  config.output = {"x.mtx", "out dir/history.csv", "yes", "null", "absolute"};
+  fs::create_directories(directory.path() / "out dir");  // outputs need an existing folder
+  config.output = {"x.mtx", (directory.path() / "out dir/history.csv").generic_string(), "yes",
+                   "null", "absolute"};
   SpmvOptions first = config.spmv;
   first.format = Format::ellpack;
   first.max_ell_fill = 10.0;

@@ -217,6 +217,19 @@ TEST(ErrorContractCli, CyclicAliasesAndDeepNestingAreRefused) {
   EXPECT_NE(run_cli("solve --quiet " + shell_quoted(shared)).exit_code, 1);
 }
 
+// An output that could not be written is refused when the config is read, not after the
+// solve (whose answer would then be lost): a missing folder, a folder given as the file.
+TEST(ErrorContractCli, OutputPathsAreCheckedBeforeTheSolve) {
+  const std::string missing = ::testing::TempDir() + "spk_no_such_folder/x.mtx";
+  expect_one_line_error(
+      solve_config("matrix.yaml", " --set " + shell_quoted("output.solution=" + missing)),
+      {"--set output.solution=", "output.solution: folder '", "' does not exist"});
+  const std::string folder = test::source_dir() + "/configs";
+  expect_one_line_error(
+      solve_config("matrix.yaml", " --set " + shell_quoted("output.report=" + folder)),
+      {"output.report: '" + folder + "' is a folder"});
+}
+
 // A Matrix Market file where the config goes gets the command that solves it, not the
 // whole file (1 MB) echoed as one "line".
 TEST(ErrorContractCli, MatrixMarketFileGivenAsTheConfig) {
