@@ -154,8 +154,8 @@ void print_text_report(std::ostream& out, const RunReport& report) {
 
 namespace {
 
-void write_preconditioner_json(JsonWriter& json, const PreconditionerInfo& info) {
-  json.key("preconditioner").begin_object();
+void write_preconditioner_object(JsonWriter& json, const PreconditionerInfo& info) {
+  json.begin_object();
   json.field("name", info.name);
   for (const auto& [name, value] : info.details) json.key(name).number_or_string(value);
   json.field("setup_ms", 1e3 * info.setup_s);
@@ -255,7 +255,8 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("device_bytes", report.setup.device_bytes);
   json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
   json.end_object();
-  write_preconditioner_json(json, report.setup.preconditioner);
+  json.key("preconditioner");
+  write_preconditioner_object(json, report.setup.preconditioner);
   for_each_result_field(r, [&](const char* name, const auto& value) { json.field(name, value); });
   json.key("solution_error").optional(report.solution_error);
   json.key("times_ms").begin_object();
@@ -293,6 +294,13 @@ void write_json_report(std::ostream& out, const std::vector<RunReport>& runs) {
 void write_json_report(const std::string& path, const std::vector<RunReport>& runs) {
   std::ofstream file = open_output(path, "the JSON report");
   write_json_report(file, runs);
+}
+
+std::string preconditioner_json_text(const PreconditionerInfo& info) {
+  std::ostringstream text;
+  JsonWriter json(text);
+  write_preconditioner_object(json, info);
+  return text.str();
 }
 
 std::string json_report_text(const std::vector<RunReport>& runs) {

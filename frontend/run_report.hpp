@@ -50,6 +50,9 @@ void print_text_report(std::ostream& out, const RunReport& report);
 void write_json_report(const std::string& path, const std::vector<RunReport>& runs);
 void write_json_report(std::ostream& out, const std::vector<RunReport>& runs);
 std::string json_report_text(const std::vector<RunReport>& runs);
+// The report's "preconditioner" object alone (name, its details, setup times, AMG's levels):
+// what the Python module's setup_info()["preconditioner"] holds, from the same writer.
+std::string preconditioner_json_text(const PreconditionerInfo& info);
 void write_history_csv(const std::string& path, const SolveResult& result);
 
 }  // namespace spk::app

@@ -85,24 +85,26 @@ ConfigOverride parse_override(const std::string& text) {
 }
 
 ConfigOverride make_override(const std::string& key_path, YAML::Node value,
-                             const std::string& text) {
+                             const std::string& text, const std::string& spelled) {
   ConfigOverride result;
   result.text = text;
   result.path_steps = split_key_path(text, key_path);
   result.value = std::move(value);
+  result.spelled = spelled;
   return result;
 }
 
 namespace {
 
-// Marks `node` and everything below it as written by `text`.
-void record_override_tree(const YAML::Node& node, const std::string& text, ConfigOrigins& origins) {
-  origins.add_override_node(node, text);
+// Marks `node` and everything below it as written by `origin`.
+void record_override_tree(const YAML::Node& node, const OverrideOrigin& origin,
+                          ConfigOrigins& origins) {
+  origins.add_override_node(node, origin);
   if (node.IsMap()) {
     for (auto it = node.begin(); it != node.end(); ++it)
-      record_override_tree(it->second, text, origins);
+      record_override_tree(it->second, origin, origins);
   } else if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i) record_override_tree(node[i], text, origins);
+    for (std::size_t i = 0; i < node.size(); ++i) record_override_tree(node[i], origin, origins);
   }
 }
 
@@ -145,6 +147,9 @@ YAML::Node make_container(const YAML::Node& existing, const std::string& key_pat
 
 void apply_override(YAML::Node& root, const ConfigOverride& override_spec, ConfigOrigins& origins) {
   const std::string& text = override_spec.text;
+  std::string key_path;
+  for (const std::string& step : override_spec.path_steps) key_path = child_key_path(key_path, step);
+  const OverrideOrigin origin{text, key_path, override_spec.spelled};
   YAML::Node current;
   current.reset(root);
   std::string path;
@@ -172,7 +177,7 @@ void apply_override(YAML::Node& root, const ConfigOverride& override_spec, Confi
           current.push_back(override_spec.value);
         else
           current[index] = override_spec.value;
-        record_override_tree(override_spec.value, text, origins);
+        record_override_tree(override_spec.value, origin, origins);
         return;
       }
       const YAML::Node existing = index < size ? current[index] : YAML::Node();
@@ -184,7 +189,7 @@ void apply_override(YAML::Node& root, const ConfigOverride& override_spec, Confi
           current.push_back(child);
         else
           current[index] = child;
-        record_override_tree(child, text, origins);
+        record_override_tree(child, origin, origins);
       }
     } else {
       if (is_index(step) && !path.empty())
@@ -194,7 +199,7 @@ void apply_override(YAML::Node& root, const ConfigOverride& override_spec, Confi
       if (last) {
         remove_key(current, step);
         current[step] = override_spec.value;
-        record_override_tree(override_spec.value, text, origins);
+        record_override_tree(override_spec.value, origin, origins);
         return;
       }
       const YAML::Node& read_only = current;
@@ -206,7 +211,7 @@ void apply_override(YAML::Node& root, const ConfigOverride& override_spec, Confi
         child.reset(make_container(existing, step_path, next_is_index));
         remove_key(current, step);
         current[step] = child;
-        origins.add_override_node(child, text);
+        origins.add_override_node(child, origin);
       }
     }
     path = step_key_path(path, step, current.IsSequence());

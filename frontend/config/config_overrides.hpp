@@ -31,14 +31,16 @@ struct ConfigOverride {
   std::string text;                     // "solver.tolerance=1e-10"
   std::vector<std::string> path_steps;  // {"solver", "tolerance"}
   YAML::Node value;
+  std::string spelled;  // the caller's name for the key ("rtol"); empty: errors say --set TEXT
 };
 
 // "KEY.PATH=VALUE": the key path split, VALUE parsed as YAML (one document, no aliases).
 ConfigOverride parse_override(const std::string& text);
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& texts);
-// KEY.PATH with a value node the caller built; `text` names it in errors.
+// KEY.PATH with a value node the caller built; `text` names it in --set-style errors, or,
+// when given, `spelled` does: "maxiter: must be >= 1, got '-5'" (ConfigOrigins::where).
 ConfigOverride make_override(const std::string& key_path, YAML::Node value,
-                             const std::string& text);
+                             const std::string& text, const std::string& spelled = "");
 
 // `root` must be a map. Records every node an override writes in `origins`.
 void apply_overrides(YAML::Node& root, const std::vector<ConfigOverride>& overrides,

@@ -2,12 +2,14 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include "spkrylov/errors.hpp"
 #include "core/printable_text.hpp"
@@ -21,20 +23,32 @@ std::string override_location(const std::string& override_text) {
 
 ConfigOrigins::ConfigOrigins(std::string source_name) : source_name_(std::move(source_name)) {}
 
-void ConfigOrigins::add_override_node(const YAML::Node& node, const std::string& override_text) {
-  override_nodes_.emplace_back(node, override_text);
+void ConfigOrigins::add_override_node(const YAML::Node& node, const OverrideOrigin& origin) {
+  override_nodes_.emplace_back(node, origin);
 }
 
-const std::string* ConfigOrigins::override_of(const YAML::Node& node) const {
+const OverrideOrigin* ConfigOrigins::override_of(const YAML::Node& node) const {
   // The latest override wins: a later --set may replace a node an earlier one wrote.
   for (auto it = override_nodes_.rbegin(); it != override_nodes_.rend(); ++it)
     if (it->first.is(node)) return &it->second;
   return nullptr;
 }
 
-std::string ConfigOrigins::where(const YAML::Node& node, const YAML::Node* key) const {
-  if (const std::string* override_text = override_of(node))
-    return override_location(*override_text);
+bool ConfigOrigins::spelled(const YAML::Node& node) const {
+  const OverrideOrigin* origin = override_of(node);
+  return origin != nullptr && !origin->spelled.empty();
+}
+
+std::string ConfigOrigins::where(const YAML::Node& node, const std::string& key_path,
+                                 const YAML::Node* key) const {
+  if (const OverrideOrigin* origin = override_of(node)) {
+    if (origin->spelled.empty()) return override_location(origin->text);
+    // The caller's name, then the steps below the setting's own key path (".smoothr").
+    const std::string& own = origin->key_path;
+    if (key_path.size() > own.size() && key_path.compare(0, own.size(), own) == 0)
+      return input_excerpt(origin->spelled + key_path.substr(own.size()));
+    return input_excerpt(origin->spelled);
+  }
   YAML::Mark mark = node.Mark();
   if (key != nullptr && !key->Mark().is_null()) mark = key->Mark();
   if (mark.is_null() || mark.line < 0) return shown_name(source_name_);
@@ -69,6 +83,43 @@ std::string join_names_within(const std::vector<std::string>& names, std::size_t
   return joined;
 }
 
+// The edit distance of a and b (insertions, deletions, substitutions and swaps of two
+// neighbouring characters, each 1).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The valid key a typo of `name` most likely meant: the one closest to it, within 2 edits and
+// fewer than half its length; "" when there is none or two are as close.
+std::string close_key(const std::string& name, const std::vector<std::string>& valid) {
+  constexpr std::size_t longest_compared = 64;  // a long key is no typo of a config key
+  if (name.size() > longest_compared) return "";
+  std::string best;
+  std::size_t best_distance = std::min<std::size_t>(3, (name.size() + 1) / 2);
+  bool tie = false;
+  for (const std::string& key : valid) {
+    const std::size_t distance = edit_distance(name, key);
+    if (distance < best_distance) {
+      best = key;
+      best_distance = distance;
+      tie = false;
+    } else if (distance == best_distance && !best.empty()) {
+      tie = true;
+    }
+  }
+  return tie ? "" : best;
+}
+
 // The valid keys in an "unknown key" line and in an "expected a map" line (which also quotes
 // the value it got): the budget left by the file name, the key path and the quoted input.
 constexpr std::size_t unknown_key_list_limit = 170;
@@ -88,9 +139,10 @@ ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node key, YAML::Nod
       key_path_(std::move(key_path)) {}
 
 void ConfigValue::fail(const std::string& what) const {
-  const std::string where = origins_->where(node_, has_key_ ? &key_ : nullptr);
-  // Values are quoted through quoted_input (capped, escaped); the key path is input too.
-  throw BadInput(printable_text(key_path_.empty()
+  const std::string where = origins_->where(node_, key_path_, has_key_ ? &key_ : nullptr);
+  // Values are quoted through quoted_input (capped, escaped); the key path is input too. A
+  // setting spelled by its caller is named by `where` alone.
+  throw BadInput(printable_text(key_path_.empty() || origins_->spelled(node_)
                                     ? where + ": " + what
                                     : where + ": " + input_excerpt(key_path_) + ": " + what));
 }
@@ -302,9 +354,11 @@ ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& v
                             child_key_path(value.key_path(), name));
     bool known = false;
     for (const std::string& valid : valid_keys) known = known || valid == name;
-    if (!known)
-      entry.fail("unknown key (valid keys: " +
-                 join_names_within(valid_keys, unknown_key_list_limit) + ")");
+    if (!known) {
+      const std::string suggestion = close_key(name, valid_keys);
+      entry.fail("unknown key" + (suggestion.empty() ? "" : ", did you mean '" + suggestion + "'?") +
+                 " (valid keys: " + join_names_within(valid_keys, unknown_key_list_limit) + ")");
+    }
     if (has(name)) entry.fail("duplicate key (it is already given above)");
     entries_.push_back(Entry{name, it->first, it->second});
   }

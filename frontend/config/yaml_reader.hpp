@@ -23,23 +23,36 @@ namespace spk {
 // is cut (core/printable_text.hpp), its key and value are quoted again in the message.
 std::string override_location(const std::string& override_text);
 
+// Who wrote a node that is not from the config file: a --set string, or a setting a program
+// handed over as a value, named as its caller spells it (the Python keyword "maxiter" for
+// solver.max_iterations), so that errors speak the caller's language.
+struct OverrideOrigin {
+  std::string text;      // "solver.max_iterations=-5"
+  std::string key_path;  // "solver.max_iterations"
+  std::string spelled;   // "maxiter"; empty for a --set string
+};
+
 class ConfigOrigins {
  public:
   explicit ConfigOrigins(std::string source_name);
 
   const std::string& source_name() const { return source_name_; }
-  // Records that `node` was written by the override `override_text` ("solver.tolerance=1").
-  void add_override_node(const YAML::Node& node, const std::string& override_text);
-  // The override text that wrote `node`, or nullptr when the node is from the config file.
-  const std::string* override_of(const YAML::Node& node) const;
-  // "--set KEY.PATH=VALUE" when an override wrote `node`, else "FILE:LINE" with the line of
-  // `key` (the map key naming the node: its line is where the user wrote the entry) or of
-  // the node itself when there is no key, else "FILE" when no line is known.
-  std::string where(const YAML::Node& node, const YAML::Node* key = nullptr) const;
+  // Records that `node` was written by the override `origin`.
+  void add_override_node(const YAML::Node& node, const OverrideOrigin& origin);
+  // The override that wrote `node`, or nullptr when the node is from the config file.
+  const OverrideOrigin* override_of(const YAML::Node& node) const;
+  // Where an error about `node` (at `key_path`) is: "maxiter" or
+  // "preconditioner_options.smoothr" for a setting spelled by its caller (the rest of the
+  // message then needs no key path: spelled() says so), "--set KEY.PATH=VALUE" for a --set
+  // string, else "FILE:LINE" with the line of `key` (the map key naming the node: its line is
+  // where the user wrote the entry) or of the node itself when there is no key, else "FILE".
+  std::string where(const YAML::Node& node, const std::string& key_path,
+                    const YAML::Node* key = nullptr) const;
+  bool spelled(const YAML::Node& node) const;
 
  private:
   std::string source_name_;
-  std::vector<std::pair<YAML::Node, std::string>> override_nodes_;
+  std::vector<std::pair<YAML::Node, OverrideOrigin>> override_nodes_;
 };
 
 // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".

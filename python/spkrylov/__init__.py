@@ -25,6 +25,7 @@ a GPU, ``device="auto"`` (the default) solves on the CPU and warns once.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import warnings
 from typing import Any, Callable
@@ -69,9 +70,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _settings(keys: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Keyword arguments as (config key path, value) pairs, checked by the config reader as
-    --set KEY.PATH=VALUE would be, the values handed over as they are (not as text)."""
+def _settings(keys: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """Keyword arguments as (config key path, value, keyword) triples for the config reader,
+    which checks each as --set KEY.PATH=VALUE would be, the values handed over as they are
+    (not as text) and its errors naming the keyword ("maxiter: must be >= 1, got '-5'")."""
     solver, spmv = set(_core.solver_keys()), set(_core.spmv_keys())
     settings = []
     for name, value in keys.items():
@@ -87,16 +89,19 @@ def _settings(keys: dict[str, Any]) -> list[tuple[str, Any]]:
             path = name
         else:
             valid = sorted(solver | spmv | set(_TOP_KEYS) | set(_ALIASES))
-            raise ValueError(f"unknown keyword {name!r} (valid: {', '.join(valid)})")
-        settings.append((path, _plain(value)))
+            close = difflib.get_close_matches(name, valid, n=1, cutoff=0.75)
+            hint = f", did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"unknown keyword {name!r}{hint} (valid: {', '.join(valid)})")
+        settings.append((path, _plain(value), name))
     return settings
 
 
-def _tolerance_keys(rtol: float | None, atol: float | None, keys: dict[str, Any]) -> dict:
+def _tolerance_settings(rtol: float | None, atol: float | None,
+                        keys: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """SciPy's rtol (||r|| <= rtol ||b||) or atol (||r|| <= atol) as the config's tolerance and
-    tolerance_mode; the default rtol is 1e-8. `tol` is taken as rtol, and `tolerance` as the
-    config key it is. A Solver stops at one threshold: give one of them (spkrylov.cg takes
-    rtol and atol together, as SciPy does)."""
+    tolerance_mode, as _settings gives them; the default is rtol 1e-8. `tol` is taken as rtol,
+    and `tolerance` as the config key it is (both taken out of `keys`). A Solver stops at one
+    threshold: give one of them (spkrylov.cg takes rtol and atol together, as SciPy does)."""
     given = {name: value for name, value in (("rtol", rtol), ("atol", atol),
                                              ("tol", keys.pop("tol", None)),
                                              ("tolerance", keys.pop("tolerance", None)))
@@ -105,11 +110,13 @@ def _tolerance_keys(rtol: float | None, atol: float | None, keys: dict[str, Any]
         raise ValueError(f"give one of rtol, atol (or tolerance), not {' and '.join(given)}: a "
                          "Solver stops at one threshold (spkrylov.cg takes rtol and atol together)")
     if "atol" in given:
-        mode = keys.get("tolerance_mode", "absolute")
+        mode = keys.pop("tolerance_mode", "absolute")
         if mode != "absolute":
             raise ValueError(f"atol is an absolute tolerance; tolerance_mode={mode!r} contradicts it")
-        return {"tolerance": given["atol"], "tolerance_mode": "absolute"}
-    return {"tolerance": next(iter(given.values()), 1e-8)}
+        return [("solver.tolerance", _plain(given["atol"]), "atol"),
+                ("solver.tolerance_mode", "absolute", "atol")]
+    name, value = next(iter(given.items()), ("rtol", 1e-8))
+    return [("solver.tolerance", _plain(value), name)]
 
 
 def _is_device_array(a: Any) -> bool:
@@ -215,10 +222,11 @@ class Preconditioner:
         self.options = dict(options)
         _core.check_overrides(self._settings())
 
-    def _settings(self) -> list[tuple[str, Any]]:
-        settings = [("solver.preconditioner", self.kind)]
-        if self.options:
-            settings.append(("solver.preconditioner_options", _plain(self.options)))
+    def _settings(self) -> list[tuple[str, Any, str]]:
+        settings = [("solver.preconditioner", self.kind, "preconditioner")]
+        if self.options:  # the YAML's preconditioner_options, named so in errors
+            settings.append(("solver.preconditioner_options", _plain(self.options),
+                             "preconditioner_options"))
         return settings
 
     def __repr__(self) -> str:
@@ -360,9 +368,9 @@ class Solver:
         indptr, indices, data, rows, cols, note = _csr_arrays(A)
         self._notes = [note] if note else []
         self._nnz = len(data)
-        keys.update(_tolerance_keys(rtol, atol, keys))
+        tolerance = _tolerance_settings(rtol, atol, keys)
         settings = _settings(dict(method=method, preconditioner=preconditioner, format=format,
-                                  device=device, **keys))
+                                  device=device, **keys)) + tolerance
         self._core = _core.Solver(indptr, indices, data, rows, cols, settings)
         self.n = rows
         if device == "auto" and self.setup_info["device"] == "cpu" and not Solver._warned_cpu:
@@ -372,9 +380,13 @@ class Solver:
 
     @property
     def setup_info(self) -> dict[str, Any]:
-        """Where and how the solver was set up: device, operator (format), preconditioner,
-        bytes, setup time."""
-        return self._core.setup_info()
+        """Where and how the solver was set up: device, operator (format), bytes, setup time,
+        and ``preconditioner``: what the CLI's report gives under that name (``name``, its
+        numbers, ``setup_ms``, ``setup_phases_ms``, and for AMG ``levels``: rows, nnz and
+        format of each level, finest first)."""
+        info = self._core.setup_info()
+        info["preconditioner"] = json.loads(info["preconditioner"])
+        return info
 
     @property
     def config(self) -> str:

@@ -14,7 +14,6 @@
 #include <cuda_runtime.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
-#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -31,6 +30,7 @@
 #include "frontend/config/yaml_reader.hpp"
 #include "frontend/convergence_plot.hpp"
 #include "frontend/result_fields.hpp"
+#include "frontend/run_report.hpp"
 #include "frontend/solve_command.hpp"
 #include "solver/csr_input.hpp"
 #include "spkrylov/errors.hpp"
@@ -117,16 +117,17 @@ YAML::Node yaml_node_of(nb::handle value, const std::string& key_path, std::size
                      std::string(nb::type_name(value.type()).c_str()));
 }
 
-using KeywordSettings = std::vector<std::pair<std::string, nb::object>>;
+using KeywordSettings = std::vector<std::tuple<std::string, nb::object, std::string>>;
 
-// The run config of keyword settings [(key path, value)] over the built-in default: the same
-// reader, checks and messages as `spkrylov solve --set KEY.PATH=VALUE`, with each value handed
-// over as a node, not as text.
+// The run config of keyword settings [(key path, value, keyword)] over the built-in default:
+// the same reader and checks as `spkrylov solve --set KEY.PATH=VALUE`, with each value handed
+// over as a node, not as text, and errors naming the keyword as the caller wrote it.
 RunConfig config_of(const KeywordSettings& settings) {
   std::vector<ConfigOverride> overrides;
-  for (const auto& [key_path, value] : settings)
-    overrides.push_back(make_override(key_path, yaml_node_of(value, key_path),
-                                      key_path + "=" + std::string(nb::str(value).c_str())));
+  for (const auto& [key_path, value, keyword] : settings)
+    overrides.push_back(make_override(key_path, yaml_node_of(value, keyword),
+                                      key_path + "=" + std::string(nb::str(value).c_str()),
+                                      keyword));
   return default_run_config_with(overrides);
 }
 
@@ -144,7 +145,7 @@ nb::dict setup_dict(const SetupInfo& s) {
   d["device"] = to_string(s.device);
   d["device_name"] = s.device_name;
   d["operator"] = s.operator_name;
-  d["preconditioner"] = s.preconditioner.name;
+  d["preconditioner"] = app::preconditioner_json_text(s.preconditioner);  // JSON text
   d["device_bytes"] = s.device_bytes;
   d["bytes_per_spmv"] = s.bytes_per_spmv;
   d["setup_s"] = s.setup_s;
@@ -397,7 +398,7 @@ NB_MODULE(_core, m) {
       "check_overrides",
       [](const python::KeywordSettings& settings) { (void)python::config_of(settings); },
       nb::arg("settings"),
-      "Checks keyword settings [(key path, value)] as the YAML reader does; raises.");
+      "Checks keyword settings [(key path, value, keyword)] as the YAML reader does; raises.");
   m.def("result_field_names", &result_field_names,
         "The scalar fields of a solve's result, in report order (frontend/result_fields.hpp).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
