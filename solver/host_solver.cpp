@@ -1,7 +1,5 @@
 // The CPU reference implementation of Solver<T>: the CSR reference operator, HostSpace, and
 // the same method and preconditioner code as the GPU path.
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,6 +10,7 @@
 #include "solver/amg/host_level_operator.hpp"
 #include "solver/host_factors.hpp"
 #include "solver/host_space.hpp"
+#include "solver/host_threads.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
 #include "solver/solver_impl.hpp"
@@ -40,8 +39,12 @@ std::unique_ptr<HostFp32ValuesOperator> make_fp32_operator(const CsrMatrix<T>& m
 template <class T>
 class HostSolver final : public Solver<T>::Impl {
  public:
-  HostSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options, MatrixValues values)
-      : matrix_(matrix),
+  // Built on `threads` OpenMP threads (make_host_solver sets them), and every call after
+  // runs on them too.
+  HostSolver(const CsrMatrix<T>& matrix, const SolverOptions& solver_options, MatrixValues values,
+             int threads)
+      : threads_(threads),
+        matrix_(matrix),
         operator_(matrix_),
         fp32_operator_(make_fp32_operator(matrix_, values)),
         iteration_(space_, iteration_operator(), solver_options,
@@ -55,7 +58,6 @@ class HostSolver final : public Solver<T>::Impl {
                              matrix_.values.data(), host_level_operator_factories());
                        }),
                    fp32_operator_ ? &operator_ : nullptr) {
-    this->setup.device_name = "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
     this->setup.operator_name = iteration_operator().name();
     const std::size_t value_bytes = fp32_operator_ ? sizeof(float) : sizeof(T);
     this->setup.bytes_per_spmv = matrix_.values.size() * (value_bytes + sizeof(index_t)) +
@@ -69,11 +71,13 @@ class HostSolver final : public Solver<T>::Impl {
   }
 
   SolveResult solve_in_place(const T* b, T* x, const ProgressCallback& progress) override {
+    const ScopedHostThreads threads(threads_);
     return iteration_.solve(b, x, progress);
   }
 
   // Checked before anything changes: a rejected update leaves the solver as it was.
   void update_values(const T* values, bool /*on_device*/) override {
+    const ScopedHostThreads threads(threads_);
     for (std::size_t k = 0; k < matrix_.values.size(); ++k)
       if (!std::isfinite(values[k]))
         throw BadInput("update_values: non-finite value at entry " + std::to_string(k) +
@@ -95,6 +99,7 @@ class HostSolver final : public Solver<T>::Impl {
   }
 
   double time_spmv_ms(int repetitions) override {
+    const ScopedHostThreads threads(threads_);
     std::vector<T> x(static_cast<std::size_t>(matrix_.cols), T(1)),
         y(static_cast<std::size_t>(matrix_.rows));
     std::vector<double> times;
@@ -117,6 +122,7 @@ class HostSolver final : public Solver<T>::Impl {
     return operator_;
   }
 
+  int threads_;
   CsrMatrix<T> matrix_;
   HostCsrOperator<T> operator_;                            // fp64 (or fp32 for float)
   std::unique_ptr<HostFp32ValuesOperator> fp32_operator_;  // precision mixed only
@@ -130,7 +136,12 @@ template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_host_solver(const CsrMatrix<T>& matrix,
                                                            const SolverOptions& options,
                                                            MatrixValues values) {
-  return std::make_unique<HostSolver<T>>(matrix, options, values);
+  const int threads = host_threads_for(matrix.rows);
+  const std::string device_name = describe_host_threads(threads);  // before the scope below
+  const ScopedHostThreads setup_threads(threads);  // the setup runs on the solves' threads
+  auto solver = std::make_unique<HostSolver<T>>(matrix, options, values, threads);
+  solver->setup.device_name = device_name;
+  return solver;
 }
 
 template std::unique_ptr<Solver<float>::Impl> make_host_solver<float>(const CsrMatrix<float>&,
