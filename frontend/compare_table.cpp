@@ -37,13 +37,15 @@ void print_compare_table(std::ostream& out, const std::vector<RunReport>& runs) 
                                               : 0.0;
     std::snprintf(line, sizeof line,
                   "%-26s %-7s %-6s %6d %4d %-15s %10.3e %9.2f %9.2f %9.4f %5.0f%% %10s %10s\n",
-                  run.setup.operator_name.c_str(), to_string(run.solver.vector_ops),
+                  compare_row_name(run).c_str(), to_string(run.solver.vector_ops),
                   run.precision.c_str(), r.iterations, r.residual_replacements, to_string(r.status),
                   r.relative_true_residual, 1e3 * run.setup.setup_s, 1e3 * r.solve_s,
                   r.ms_per_iteration(), spmv_share, speedup(scalar, run).c_str(),
                   speedup(cusparse, run).c_str());
     out << line;
   }
+  if (!runs.empty() && !runs.front().requested_format.empty())
+    out << cpu_compare_note << ".\n";
   out << "ops = solver.vector_ops; prec = precision (mixed: fp32 matrix values); repl = residual\n"
          "replacements (refinement steps under mixed); true res = ||b-Ax||/||b||;\n"
          "SpMV% = SpMV time alone x SpMVs executed / solve time;\n"

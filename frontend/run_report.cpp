@@ -244,6 +244,10 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   const SolveResult& r = report.result;
   json.begin_object();
   json.field("config", report.resolved_config);
+  if (!report.requested_format.empty()) {
+    json.field("requested_format", report.requested_format);
+    json.field("note", std::string(cpu_compare_note));
+  }
   write_matrix_json(json, report);
   json.field("device", report.setup.device_name);
   json.field("space", to_string(report.setup.device));
@@ -294,6 +298,11 @@ void write_json_report(std::ostream& out, const std::vector<RunReport>& runs) {
 void write_json_report(const std::string& path, const std::vector<RunReport>& runs) {
   std::ofstream file = open_output(path, "the JSON report");
   write_json_report(file, runs);
+}
+
+std::string compare_row_name(const RunReport& run) {
+  if (run.requested_format.empty()) return run.setup.operator_name;
+  return run.requested_format + " (" + run.setup.operator_name + ")";
 }
 
 std::string preconditioner_json_text(const PreconditionerInfo& info) {

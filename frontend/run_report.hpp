@@ -42,7 +42,17 @@ struct RunReport {
   double spmv_ms = 0.0;                  // one SpMV alone (median), 0 when not measured
   std::optional<double> solution_error;  // ||x - x_true|| / ||x_true||
   std::optional<DistributedRun> distributed;
+  // compare: on the CPU path, where every format runs the same CSR product: the format this
+  // row was asked for (the run itself is shared by the rows); empty otherwise.
+  std::string requested_format;
 };
+
+// What a compare row is called: the operator that ran, or on the CPU path the format asked
+// for with the operator that stood in for it ("ellpack-r (cpu-csr)").
+std::string compare_row_name(const RunReport& run);
+// The note a CPU-path compare carries in its table, plot title and JSON report.
+inline constexpr const char* cpu_compare_note =
+    "CPU path: every format runs the same CSR product; one solve stands for every row";
 
 void print_text_report(std::ostream& out, const RunReport& report);
 // The JSON report of `runs`: one run, its object; several (compare:), {"compare": [<one run

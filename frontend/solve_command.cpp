@@ -184,6 +184,9 @@ int run_solve_command(const SolveCommandOptions& options) {
     runs.push_back(std::move(report));
   }
 
+  if (space == Device::cpu && !config.compare.empty())
+    runs = rows_of_cpu_compare(runs.front(), config);
+
   int exit_code = 0;
   for (const auto& run : runs) exit_code = std::max(exit_code, exit_code_for(run.result.status));
   print_text_report(std::cout, runs.front());

@@ -41,7 +41,7 @@ void write_plot(const RunConfig& config, const std::vector<RunReport>& runs) {
   for (const auto& run : runs) {
     const SolveResult& result = run.result;
     const double scale = relative && result.b_norm > 0.0 ? 1.0 / result.b_norm : 1.0;
-    PlotSeries line{run.setup.operator_name + " (" + to_string(result.status) + ", " +
+    PlotSeries line{compare_row_name(run) + " (" + to_string(result.status) + ", " +
                         std::to_string(result.iterations) + " it)",
                     result.history.residual, result.history.elapsed_s, scale * result.threshold};
     for (double& value : line.residual) value *= scale;
@@ -50,14 +50,27 @@ void write_plot(const RunConfig& config, const std::vector<RunReport>& runs) {
   const std::string matrix = config.matrix.file.empty()
                                  ? runs.front().problem_name
                                  : std::filesystem::path(config.matrix.file).filename().string();
+  std::string title = std::string(to_string(config.solver.method)) + " on " + matrix;
+  if (!runs.front().requested_format.empty())
+    title += " (CPU path: every format runs the same CSR product)";
   write_convergence_svg(
-      config.output.plot, std::string(to_string(config.solver.method)) + " on " + matrix,
+      config.output.plot, title,
       relative ? "recursive residual ||r|| / ||b||" : "recursive residual ||r||", series);
 }
 
 void notice_compare_on_cpu(const RunConfig& config) {
   std::cerr << "notice: compare: the " << config.compare.size()
-            << " SpMV setups differ only on the GPU; the CPU reference path solves once\n";
+            << " SpMV setups differ only on the GPU; the CPU reference path solves once and "
+               "names each row by the format asked for\n";
+}
+
+std::vector<RunReport> rows_of_cpu_compare(const RunReport& run, const RunConfig& config) {
+  std::vector<RunReport> rows;
+  for (const auto& entry : config.compare) {
+    rows.push_back(run);
+    rows.back().requested_format = to_string(entry.spmv.format);
+  }
+  return rows;
 }
 
 }  // namespace spk::app

@@ -28,5 +28,8 @@ void write_plot(const RunConfig& config, const std::vector<RunReport>& runs);
 
 // compare: on the CPU path the formats do not differ: one line on stderr says so.
 void notice_compare_on_cpu(const RunConfig& config);
+// compare: on the CPU path: the one run, once per compare entry, each row named by the format
+// it asks for (RunReport::requested_format).
+std::vector<RunReport> rows_of_cpu_compare(const RunReport& run, const RunConfig& config);
 
 }  // namespace spk::app

@@ -138,6 +138,9 @@ def main():
         multilevel = solve_report(binary, directory, "amg",
                                   small + ["solver.preconditioner=amg",
                                            "solver.preconditioner_options.max_coarse_rows=40"])
+        # compare: on the CPU path: one solve, a row per format asked for, said so.
+        cpu_compare = solve_report(binary, directory, "cpu_compare",
+                                   small + ["compare=[{format: hyb}, {format: ellpack-r}]"])
         distributed = None
         if launcher:
             distributed = solve_report(binary, directory, "distributed",
@@ -157,6 +160,12 @@ def main():
     expect_valid("max_iterations run", limited)
     expect_valid("from_solution run", known)
     expect_valid("compare report", {"compare": [converged, limited]})
+    expect_valid("CPU compare report", cpu_compare)
+    rows = cpu_compare.get("compare", [])
+    if [row.get("requested_format") for row in rows] != ["hyb", "ellpack-r"] or \
+            any("same CSR product" not in row.get("note", "") for row in rows) or \
+            len({row["iterations"] for row in rows}) != 1:
+        failures.append(f"CPU compare: rows {[(r.get('requested_format'), r.get('note')) for r in rows]}")
 
     # Spot checks of the types the schema exists for.
     matrix = converged["matrix"]

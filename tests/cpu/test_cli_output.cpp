@@ -115,9 +115,14 @@ TEST(CliOutput, CompareOnTheCpuPathSolvesOnceAndSaysSo) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err,
             "notice: compare: the 8 SpMV setups differ only on the GPU; the CPU reference path "
-            "solves once\n");
-  EXPECT_EQ(run.out.find("compare ("), std::string::npos) << run.out;
+            "solves once and names each row by the format asked for\n");
   EXPECT_NE(run.out.find("\nstatus       converged\n"), std::string::npos) << run.out;
+  // The table names the formats asked for and says the rows are one solve.
+  EXPECT_NE(run.out.find("compare (8 runs of the same system):"), std::string::npos) << run.out;
+  for (const char* row : {"\ncsr-scalar (cpu-csr) ", "\naligned-csr (cpu-csr) ",
+                          "\ncusparse (cpu-csr) ",
+                          "CPU path: every format runs the same CSR product"})
+    EXPECT_NE(run.out.find(row), std::string::npos) << row << " in:\n" << run.out;
 }
 
 // `spkrylov --version`: version, git commit, CUDA runtime and driver, architectures.
