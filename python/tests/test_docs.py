@@ -1,8 +1,10 @@
 """The documentation keeps up with the code: every key the config reader accepts has a row in
-docs/config.md's tables, and the README stays a guide (under 400 lines)."""
+docs/config.md's tables, the README stays a guide (under 400 lines), and the example reports
+of the README and docs/several-gpus.md are what the program prints (numbers aside)."""
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -144,3 +146,76 @@ def test_preconditioner_options_of_each_kind_are_documented_under_it():
 def test_readme_is_a_guide_under_400_lines():
     lines = README.read_text().count("\n")
     assert lines < 400, f"README.md has {lines} lines; the reference belongs in docs/"
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?")
+
+
+def report_lines(text):
+    """(label, shape) per line of a `spkrylov solve` report: the 13-character label column (a
+    continuation line takes its label's), the rest with every number as '#' and its spaces
+    folded (table columns are as wide as their numbers)."""
+    lines, label = [], ""
+    for line in text.splitlines():
+        if line.startswith("notice:") or not line.strip():
+            continue
+        if line[:13].strip():
+            label = line[:13].strip()
+        lines.append((label, " ".join(NUMBER.sub("#", line[13:]).split())))
+    return lines
+
+
+def readme_block(heading):
+    """The first ``` block after README's `heading`."""
+    text = README.read_text()
+    start = text.index(heading)
+    match = re.search(r"```\n(.*?)```", text[start:], re.S)
+    assert match, f"README.md: no example block after {heading!r}"
+    return match.group(1)
+
+
+def test_readme_report_example_is_what_the_program_prints():
+    """README "Reading the report" shows command one on a machine without a GPU: the program's
+    report has the same lines, labels and wording (numbers aside)."""
+    cli = cli_path()
+    if not cli.exists():
+        pytest.skip(f"no CLI at {cli}")
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "OMP_NUM_THREADS"}  # the README shows the default thread choice
+    run = subprocess.run([str(cli), "solve", "--quiet"], capture_output=True, text=True,
+                         env=environment, timeout=600)
+    if "no usable CUDA GPU" not in run.stderr:
+        pytest.skip("this machine has a GPU: the README's example is the CPU path's report")
+    assert run.returncode == 0, run.stderr
+    ours = report_lines(run.stdout)
+    documented = report_lines(readme_block("## Reading the report"))
+    assert [label for label, _ in ours] == [label for label, _ in documented]
+    for (label, shape), (_, documented_shape) in zip(ours, documented):
+        if label in ("device", "iterations"):  # thread count and executed iterations vary
+            shape, documented_shape = shape.split("(")[0], documented_shape.split("(")[0]
+        assert shape == documented_shape, f"{label}: program {shape!r}, README {documented_shape!r}"
+
+
+def test_several_gpus_example_is_what_mpirun_prints():
+    """docs/several-gpus.md shows a 4-process report: the program's has the same lines and the
+    same per-process table (numbers aside), on a smaller grid."""
+    cli = cli_path()
+    mpirun = shutil.which("mpirun")
+    if not cli.exists() or mpirun is None:
+        pytest.skip("needs the CLI and mpirun")
+    environment = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
+                       OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    run = subprocess.run([mpirun, "-q", "--oversubscribe", "-np", "4", str(cli), "solve",
+                          "configs/quickstart.yaml", "--quiet", "--set", "device=cpu", "--set",
+                          "matrix.generate.n=24"],
+                         capture_output=True, text=True, env=environment, timeout=300,
+                         cwd=SOURCE)
+    if run.returncode != 0 and "plugin" in run.stderr:
+        pytest.skip("built without the MPI plugin")
+    assert run.returncode == 0, run.stderr
+    text = (SOURCE / "docs" / "several-gpus.md").read_text()
+    block = re.search(r"## What a run does.*?```\n(.*?)```", text, re.S).group(1)
+    documented, ours = report_lines(block), report_lines(run.stdout)
+    assert [label for label, _ in ours] == [label for label, _ in documented]
+    for (label, shape), (_, documented_shape) in zip(ours, documented):
+        assert shape == documented_shape, f"{label}: program {shape!r}, docs {documented_shape!r}"
