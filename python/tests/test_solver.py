@@ -359,6 +359,8 @@ def test_compare_tabulates_one_run_per_format():
     assert [row["format"] for row in table] == ["csr", "ellpack-r"]
     assert all(row["status"] == "converged" for row in table)
     assert table[0]["iterations"] == table[1]["iterations"]  # the CPU path: the same product
+    assert table._results[0] is table._results[1]  # solved once, as the CLI does
+    assert all("same CSR product" in row["note"] for row in table)
     svg = table._repr_svg_()
     assert svg.startswith("<svg")
     assert "csr (cpu-csr)" in svg and "ellpack-r (cpu-csr)" in svg  # named as requested
