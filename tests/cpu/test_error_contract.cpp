@@ -416,5 +416,31 @@ TEST(FuzzRegression, HugeOverrideListIndexIsBadInput) {
       "--set compare[99999999999999999999999].format=...: ", "must be 0..0");
 }
 
+// config_fuzzer (449k runs): an override aliasing its own anchor made the walk that records
+// the override's nodes recurse until the stack overflowed. Aliases in --set values are refused,
+// a cyclic alias in a file too, and nesting is bounded, before any node is built.
+TEST(FuzzRegression, CyclicAliasAndDeepNestingAreBadInput) {
+  const std::string generated = "matrix: {generate: {kind: poisson3d, n: 4}}\n";
+  expect_error<BadInput>(
+      [&] { (void)parse_run_config(generated, "fuzz.yaml", {"matrix=&m {generate: *m}"}); },
+      "--set matrix=&m {generate: *m}: ", "YAML aliases (*name) are not accepted");
+  expect_error<BadInput>([] { (void)parse_run_config("matrix: &m {generate: *m}\n", "fuzz.yaml"); },
+                         "fuzz.yaml:1: ", "YAML alias refers to a node that contains it");
+  const std::string deep = std::string(10000, '[') + std::string(10000, ']');
+  expect_error<BadInput>(
+      [&] { (void)parse_run_config(generated, "fuzz.yaml", {"matrix.generate=" + deep}); },
+      "--set matrix.generate=[[[", "YAML nesting deeper than 64 levels");
+  expect_error<BadInput>([&] { (void)parse_run_config("matrix:\n  generate: " + deep, "fuzz.yaml"); },
+                         "fuzz.yaml:2: ", "YAML nesting deeper than 64 levels");
+  // 64 levels are still read (and refused by the schema, not by the depth bound).
+  const std::string at_limit = std::string(62, '[') + std::string(62, ']');
+  try {
+    (void)parse_run_config("matrix:\n  generate: " + at_limit, "fuzz.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const BadInput& error) {
+    EXPECT_EQ(std::string(error.what()).find("nesting"), std::string::npos) << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace spk
