@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "spkrylov/errors.hpp"
 #include "core/printable_text.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -7,10 +7,10 @@
 #include <cstring>
 #include <vector>
 
+#include "core/cuda_check.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/cuda_check.hpp"
 
 namespace spk {
 

@@ -10,6 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/device.hpp"
+#include "core/event_timer.hpp"
+#include "distributed/compressed_rows_operator.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/distributed_solver_impl.hpp"
@@ -24,9 +27,6 @@
 #include "solver/device_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
-#include "core/device.hpp"
-#include "core/event_timer.hpp"
-#include "distributed/compressed_rows_operator.hpp"
 #include "spmv/registry.hpp"
 
 namespace spk {

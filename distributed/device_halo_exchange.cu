@@ -1,6 +1,6 @@
+#include "core/cuda_check.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/mpi_check.hpp"
-#include "core/cuda_check.hpp"
 
 namespace spk {
 

@@ -18,9 +18,9 @@
 #include <cuda_runtime.h>
 #include <mpi.h>
 
+#include "core/device_buffer.hpp"
 #include "distributed/halo_plan.hpp"
 #include "distributed/nccl_communicator.hpp"
-#include "core/device_buffer.hpp"
 
 namespace spk {
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/device.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
 #include "distributed/host_blocks.hpp"
@@ -19,7 +20,6 @@
 #include "solver/host_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
-#include "core/device.hpp"
 
 namespace spk {
 

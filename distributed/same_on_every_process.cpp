@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/printable_text.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/printable_text.hpp"
 
 namespace spk {
 

@@ -44,8 +44,7 @@ void print_compare_table(std::ostream& out, const std::vector<RunReport>& runs) 
                   speedup(cusparse, run).c_str());
     out << line;
   }
-  if (!runs.empty() && !runs.front().requested_format.empty())
-    out << cpu_compare_note << ".\n";
+  if (!runs.empty() && !runs.front().requested_format.empty()) out << cpu_compare_note << ".\n";
   out << "ops = solver.vector_ops; prec = precision (mixed: fp32 matrix values); repl = residual\n"
          "replacements (refinement steps under mixed); true res = ||b-Ax||/||b||;\n"
          "SpMV% = SpMV time alone x SpMVs executed / solve time;\n"

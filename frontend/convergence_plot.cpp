@@ -7,9 +7,9 @@
 #include <limits>
 #include <sstream>
 
+#include "core/printable_text.hpp"
 #include "frontend/number_text.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/printable_text.hpp"
 
 namespace spk::app {
 

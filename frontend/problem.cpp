@@ -3,9 +3,9 @@
 #include <chrono>
 #include <random>
 
+#include "core/printable_text.hpp"
 #include "frontend/number_text.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/printable_text.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/host/reference_spmv.hpp"

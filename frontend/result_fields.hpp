@@ -35,7 +35,8 @@ void for_each_result_field(const SolveResult& r, Visit&& visit) {
 
 inline std::vector<std::string> result_field_names() {
   std::vector<std::string> names;
-  for_each_result_field(SolveResult{}, [&](const char* name, const auto&) { names.push_back(name); });
+  for_each_result_field(SolveResult{},
+                        [&](const char* name, const auto&) { names.push_back(name); });
   return names;
 }
 

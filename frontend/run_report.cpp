@@ -5,12 +5,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/printable_text.hpp"
 #include "frontend/json_writer.hpp"
 #include "frontend/number_text.hpp"
 #include "frontend/result_fields.hpp"
-#include "spkrylov/errors.hpp"
-#include "core/printable_text.hpp"
 #include "frontend/tuning_summary.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::app {
 

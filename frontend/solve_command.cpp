@@ -4,8 +4,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "frontend/config/config_loader.hpp"
+#include "core/device.hpp"
+#include "core/printable_text.hpp"
 #include "frontend/compare_table.hpp"
+#include "frontend/config/config_loader.hpp"
 #include "frontend/exit_codes.hpp"
 #include "frontend/problem.hpp"
 #include "frontend/progress_line.hpp"
@@ -13,8 +15,6 @@
 #include "frontend/solve_steps.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "core/device.hpp"
-#include "core/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {

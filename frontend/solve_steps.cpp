@@ -53,9 +53,9 @@ void write_plot(const RunConfig& config, const std::vector<RunReport>& runs) {
   std::string title = std::string(to_string(config.solver.method)) + " on " + matrix;
   if (!runs.front().requested_format.empty())
     title += " (CPU path: every format runs the same CSR product)";
-  write_convergence_svg(
-      config.output.plot, title,
-      relative ? "recursive residual ||r|| / ||b||" : "recursive residual ||r||", series);
+  write_convergence_svg(config.output.plot, title,
+                        relative ? "recursive residual ||r|| / ||b||" : "recursive residual ||r||",
+                        series);
 }
 
 void notice_compare_on_cpu(const RunConfig& config) {

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "fuzz/fuzz_contract.hpp"
 #include "frontend/config/config_loader.hpp"
+#include "fuzz/fuzz_contract.hpp"
 
 namespace {
 

@@ -169,10 +169,10 @@ class BiCgStab : KrylovMethodBase<Space> {
   void initialize(const T* b, T* x, bool restart, const T* residual = nullptr) {
     KrylovScalars<T>* s = space_.scalars();
     this->start_residual(b, x, restart, residual, r_.data());  // r = b - A x0
-    space_.copy(n_, r_.data(), r_hat_.data());       // r_hat = r0
-    space_.fill_zero(n_, p_.data());                 // p = 0
-    space_.fill_zero(n_, v_.data());                 // v = 0
-    norm(space_, n_, r_.data(), &s->residual_norm);  // ||r0||
+    space_.copy(n_, r_.data(), r_hat_.data());                 // r_hat = r0
+    space_.fill_zero(n_, p_.data());                           // p = 0
+    space_.fill_zero(n_, v_.data());                           // v = 0
+    norm(space_, n_, r_.data(), &s->residual_norm);            // ||r0||
     space_.scalar_step(bicgstab_steps::Start<T>{restart});
     norm(space_, n_, r_hat_.data(), &s->restart_residual);          // ||r_hat||
     if (fused_) space_.dot(n_, r_hat_.data(), r_.data(), &s->rho);  // rho = (r_hat, r0)

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "core/device_buffer.hpp"
 #include "solver/pointer_location.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/device_buffer.hpp"
 #include "spmv/device/csr_checks.hpp"
 
 namespace spk {

@@ -1,8 +1,8 @@
 #include <cstring>
 
+#include "core/cuda_check.hpp"
 #include "solver/device_factors.hpp"
 #include "solver/factor_rows.hpp"
-#include "core/cuda_check.hpp"
 
 namespace spk {
 

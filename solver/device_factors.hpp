@@ -11,11 +11,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/cusparse_objects.hpp"
+#include "core/device_buffer.hpp"
 #include "solver/device_space.hpp"
 #include "solver/factor_pattern.hpp"
 #include "solver/incomplete_factorization.hpp"
-#include "core/cusparse_objects.hpp"
-#include "core/device_buffer.hpp"
 
 namespace spk {
 

@@ -11,8 +11,8 @@
 
 #include <cstddef>
 
-#include "solver/krylov_scalars.hpp"
 #include "core/grid_pair_sum.cuh"
+#include "solver/krylov_scalars.hpp"
 
 namespace spk::fused_reduction {
 

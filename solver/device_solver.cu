@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/device.hpp"
+#include "core/event_timer.hpp"
 #include "solver/amg/device_amg_build.hpp"
 #include "solver/amg/device_level_operator.hpp"
 #include "solver/device_context.hpp"
@@ -16,8 +18,6 @@
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
 #include "solver/solver_impl.hpp"
-#include "core/device.hpp"
-#include "core/event_timer.hpp"
 #include "spmv/registry.hpp"
 
 namespace spk {

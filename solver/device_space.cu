@@ -1,10 +1,10 @@
 #include <cstring>
 #include <limits>
 
+#include "core/device_kernels.cuh"
 #include "solver/device_space.cuh"
 #include "solver/jacobi_entry.hpp"
 #include "solver/lanczos_start.hpp"
-#include "core/device_kernels.cuh"
 
 namespace spk {
 

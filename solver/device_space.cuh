@@ -4,9 +4,9 @@
 // (solver/device_reductions.cuh).
 #include <type_traits>
 
+#include "core/cuda_check.hpp"
 #include "solver/device_reductions.cuh"
 #include "solver/device_space.hpp"
-#include "core/cuda_check.hpp"
 
 namespace spk {
 

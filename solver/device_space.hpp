@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/device_buffer.hpp"
 #include "solver/device_context.hpp"
 #include "solver/krylov_scalars.hpp"
 #include "solver/vector_space.hpp"
-#include "core/device_buffer.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 

@@ -43,6 +43,8 @@ ScopedHostThreads::ScopedHostThreads(int threads) : previous_(omp_get_max_thread
   omp_set_num_threads(threads);
 }
 
-ScopedHostThreads::~ScopedHostThreads() { omp_set_num_threads(previous_); }
+ScopedHostThreads::~ScopedHostThreads() {
+  omp_set_num_threads(previous_);
+}
 
 }  // namespace spk

@@ -2,8 +2,8 @@
 // How many OpenMP threads a CPU solve uses: one per host_rows_per_thread rows, at least one
 // and at most OpenMP's count. A thread with fewer rows costs more in its parallel regions'
 // starts and barriers than it saves, and on a machine whose cores are busy with other work a
-// waiting thread costs far more (BENCHMARKS.md, "CPU path: threads by problem size"). A caller who sets
-// OMP_NUM_THREADS chooses for every size.
+// waiting thread costs far more (BENCHMARKS.md, "CPU path: threads by problem size"). A caller who
+// sets OMP_NUM_THREADS chooses for every size.
 //
 //   host_threads_for(rows)   the count for a solve of `rows` rows
 //   describe_host_threads(n) "CPU (2 threads)", "CPU (1 of 2 threads: 4,000 rows a thread)"

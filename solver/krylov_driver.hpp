@@ -24,6 +24,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/nvtx_range.hpp"
 #include "solver/bicgstab.hpp"
 #include "solver/cg.hpp"
 #include "solver/check_schedule.hpp"
@@ -32,7 +33,6 @@
 #include "solver/vector_space.hpp"
 #include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "core/nvtx_range.hpp"
 
 namespace spk {
 

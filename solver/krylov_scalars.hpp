@@ -13,9 +13,9 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/host_device.hpp"
 #include "spkrylov/options.hpp"
 #include "spkrylov/result.hpp"
-#include "core/host_device.hpp"
 
 namespace spk {
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <string>
 
+#include "core/device.hpp"
+#include "core/nvtx_range.hpp"
 #include "solver/csr_input.hpp"
 #include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/device.hpp"
-#include "core/nvtx_range.hpp"
 #include "spmv/device/device_csr.hpp"
 
 namespace spk {

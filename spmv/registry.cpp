@@ -4,8 +4,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "spkrylov/errors.hpp"
 #include "core/cuda_check.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/device/device_fp32_values.hpp"
 #include "spmv/formats/format_factory.hpp"
 #include "spmv/tuning/auto_backend.hpp"

@@ -20,7 +20,9 @@ inline std::string source_dir() {
 }
 
 // Files under data/ (the real matrices, copied from ../shared/matrices with attribution).
-inline std::string data_path(const std::string& name) { return source_dir() + "/data/" + name; }
+inline std::string data_path(const std::string& name) {
+  return source_dir() + "/data/" + name;
+}
 
 inline bool gpu_required() {
   const char* value = std::getenv("SPK_REQUIRE_GPU");
@@ -44,10 +46,10 @@ double relative_error(const std::vector<A>& a, const std::vector<B>& b) {
 }  // namespace spk::test
 
 // Skips (or fails, under SPK_REQUIRE_GPU=1) when no GPU is usable.
-#define SPK_REQUIRE_GPU_OR_SKIP()                                                     \
-  do {                                                                                \
-    if (!::spk::device_available()) {                                                 \
+#define SPK_REQUIRE_GPU_OR_SKIP()                                                      \
+  do {                                                                                 \
+    if (!::spk::device_available()) {                                                  \
       if (::spk::test::gpu_required()) FAIL() << "SPK_REQUIRE_GPU=1 but no GPU found"; \
-      GTEST_SKIP() << "no CUDA GPU on this machine";                                  \
-    }                                                                                 \
+      GTEST_SKIP() << "no CUDA GPU on this machine";                                   \
+    }                                                                                  \
   } while (0)

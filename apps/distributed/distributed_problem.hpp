@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "frontend/config/run_config.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/row_partition.hpp"
+#include "frontend/config/run_config.hpp"
 #include "spmv/host/row_block.hpp"
 
 namespace spk::app {

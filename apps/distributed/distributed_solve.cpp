@@ -5,18 +5,18 @@
 #include <cmath>
 #include <iostream>
 
-#include "frontend/config/config_loader.hpp"
+#include "core/device.hpp"
+#include "core/printable_text.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/same_on_every_process.hpp"
 #include "distributed_problem.hpp"
 #include "distributed_report.hpp"
+#include "frontend/config/config_loader.hpp"
 #include "frontend/exit_codes.hpp"
 #include "frontend/progress_line.hpp"
 #include "frontend/solve_steps.hpp"
 #include "spkrylov/distributed.hpp"
-#include "core/device.hpp"
-#include "core/printable_text.hpp"
 #include "spmv/host/matrix_market.hpp"
 
 namespace spk::app {
@@ -39,8 +39,10 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
     DistributedOptions distributed;
     distributed.transport = config.distributed.transport;
     distributed.overlap = config.distributed.overlap;
-    return DistributedSolver<T>(communicator.get(), rows,
-                                Options{config.solver, spmv_for(config.spmv, config.precision), config.device}, distributed);
+    return DistributedSolver<T>(
+        communicator.get(), rows,
+        Options{config.solver, spmv_for(config.spmv, config.precision), config.device},
+        distributed);
   } catch (const BadDiagonal& error) {
     BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner, error.row(),
                                            error.problem()));

@@ -14,11 +14,11 @@
 #include <thread>
 #include <type_traits>
 
-#include "frontend/plugin_abi.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "distributed_solve.hpp"
 #include "frontend/exit_codes.hpp"
+#include "frontend/plugin_abi.hpp"
 
 namespace spk::app {
 

@@ -7,12 +7,12 @@
 
 #include "bench_results.hpp"
 #include "bench_suite.hpp"
-#include "frontend/problem.hpp"
-#include "solver/device_context.hpp"
 #include "core/device.hpp"
 #include "core/device_buffer.hpp"
 #include "core/event_timer.hpp"
 #include "core/input_file.hpp"
+#include "frontend/problem.hpp"
+#include "solver/device_context.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/registry.hpp"
 

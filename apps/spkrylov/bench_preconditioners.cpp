@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "frontend/config/config_loader.hpp"
-#include "frontend/problem.hpp"
-#include "spkrylov/errors.hpp"
-#include "spkrylov/solver.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/event_timer.hpp"
 #include "core/printable_text.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "frontend/problem.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/solver.hpp"
 
 namespace spk::app {
 

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <fstream>
 
+#include "core/printable_text.hpp"
 #include "frontend/json_writer.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/printable_text.hpp"
 
 namespace spk::app {
 

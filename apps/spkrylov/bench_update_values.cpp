@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "spkrylov/errors.hpp"
-#include "spkrylov/options.hpp"
-#include "spkrylov/solver.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device.hpp"
 #include "core/device_buffer.hpp"
 #include "core/event_timer.hpp"
+#include "spkrylov/errors.hpp"
+#include "spkrylov/options.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/host/generators.hpp"
 
 namespace spk::app {

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <vector>
 
-#include "frontend/plugin_abi.hpp"
 #include "frontend/exit_codes.hpp"
+#include "frontend/plugin_abi.hpp"
 
 namespace spk::app {
 

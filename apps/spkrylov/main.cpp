@@ -10,7 +10,6 @@
 // Exit codes: 0 converged (or success), 1 bad input or error, 2 not converged.
 // Every spk::Error is caught here, once, and printed as one line.
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -20,12 +19,12 @@
 #include "bench_preconditioners.hpp"
 #include "bench_solvers.hpp"
 #include "bench_update_values.hpp"
+#include "core/printable_text.hpp"
 #include "distributed_launch.hpp"
 #include "frontend/exit_codes.hpp"
-#include "info_command.hpp"
 #include "frontend/solve_command.hpp"
+#include "info_command.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/printable_text.hpp"
 #include "version_info.hpp"
 
 int main(int argc, char** argv) {
@@ -128,8 +127,7 @@ int main(int argc, char** argv) {
   // solve's (`spkrylov run.yaml`, `spkrylov --set solver.method=bicgstab`).
   std::vector<std::string> arguments(argv + 1, argv + argc);
   const std::vector<std::string> words{"solve", "info", "bench", "--help", "-h", "--version"};
-  if (!arguments.empty() &&
-      std::find(words.begin(), words.end(), arguments.front()) == words.end())
+  if (!arguments.empty() && std::find(words.begin(), words.end(), arguments.front()) == words.end())
     arguments.insert(arguments.begin(), "solve");
   std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
   try {

@@ -1,9 +1,9 @@
 #include "vector_ops_timing.hpp"
 
+#include "core/event_timer.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
 #include "solver/vector_space.hpp"
-#include "core/event_timer.hpp"
 
 namespace spk::app {
 

@@ -11,13 +11,13 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/input_file.hpp"
+#include "core/printable_text.hpp"
 #include "frontend/config/config_names.hpp"
 #include "frontend/config/config_overrides.hpp"
 #include "frontend/config/config_paths.hpp"
 #include "frontend/config/yaml_reader.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/input_file.hpp"
-#include "core/printable_text.hpp"
 
 namespace spk {
 namespace {
@@ -355,7 +355,8 @@ SpmvOptions read_spmv(const ConfigValue& value, SpmvOptions options,
 OutputSpec read_output(const ConfigValue& value) {
   const ConfigMap map(value, {"solution", "history", "report", "plot", "plot_residual"});
   OutputSpec output;
-  map.if_present("solution", [&](const ConfigValue& v) { output.solution = checked_output_file(v); });
+  map.if_present("solution",
+                 [&](const ConfigValue& v) { output.solution = checked_output_file(v); });
   map.if_present("history", [&](const ConfigValue& v) { output.history = checked_output_file(v); });
   map.if_present("report", [&](const ConfigValue& v) { output.report = checked_output_file(v); });
   map.if_present("plot", [&](const ConfigValue& v) { output.plot = checked_output_file(v); });
@@ -489,7 +490,8 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
                    ": this is a Matrix Market file, not a YAML config; to solve it: spkrylov solve "
                    "--set matrix.file=" +
                    shown_name(source_name));
-  const std::vector<YAML::Node> documents = load_yaml_documents(yaml_text, source_name, YamlSource::config_file);
+  const std::vector<YAML::Node> documents =
+      load_yaml_documents(yaml_text, source_name, YamlSource::config_file);
   // Empty documents (a lone "---" or a file of comments) do not count.
   std::vector<YAML::Node> contents;
   for (const YAML::Node& document : documents)

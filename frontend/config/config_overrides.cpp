@@ -4,8 +4,8 @@
 #include <charconv>
 #include <limits>
 
-#include "spkrylov/errors.hpp"
 #include "core/printable_text.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 namespace {
@@ -76,16 +76,15 @@ ConfigOverride parse_override(const std::string& text) {
   ConfigOverride result;
   result.text = text;
   result.path_steps = split_key_path(text, trim(text.substr(0, equals)));
-  const std::vector<YAML::Node> documents =
-      load_yaml_documents(text.substr(equals + 1), override_location(text),
-                          YamlSource::override_value);
+  const std::vector<YAML::Node> documents = load_yaml_documents(
+      text.substr(equals + 1), override_location(text), YamlSource::override_value);
   if (documents.size() > 1) fail_override(text, "expected one YAML value, got several documents");
   result.value = documents.empty() ? YAML::Node(YAML::NodeType::Null) : documents.front();
   return result;
 }
 
-ConfigOverride make_override(const std::string& key_path, YAML::Node value,
-                             const std::string& text, const std::string& spelled) {
+ConfigOverride make_override(const std::string& key_path, YAML::Node value, const std::string& text,
+                             const std::string& spelled) {
   ConfigOverride result;
   result.text = text;
   result.path_steps = split_key_path(text, key_path);
@@ -148,7 +147,8 @@ YAML::Node make_container(const YAML::Node& existing, const std::string& key_pat
 void apply_override(YAML::Node& root, const ConfigOverride& override_spec, ConfigOrigins& origins) {
   const std::string& text = override_spec.text;
   std::string key_path;
-  for (const std::string& step : override_spec.path_steps) key_path = child_key_path(key_path, step);
+  for (const std::string& step : override_spec.path_steps)
+    key_path = child_key_path(key_path, step);
   const OverrideOrigin origin{text, key_path, override_spec.spelled};
   YAML::Node current;
   current.reset(root);
@@ -223,7 +223,8 @@ void apply_override(YAML::Node& root, const ConfigOverride& override_spec, Confi
 
 void apply_overrides(YAML::Node& root, const std::vector<ConfigOverride>& overrides,
                      ConfigOrigins& origins) {
-  for (const ConfigOverride& override_spec : overrides) apply_override(root, override_spec, origins);
+  for (const ConfigOverride& override_spec : overrides)
+    apply_override(root, override_spec, origins);
 }
 
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& texts) {

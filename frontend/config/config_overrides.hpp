@@ -39,8 +39,8 @@ ConfigOverride parse_override(const std::string& text);
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& texts);
 // KEY.PATH with a value node the caller built; `text` names it in --set-style errors, or,
 // when given, `spelled` does: "maxiter: must be >= 1, got '-5'" (ConfigOrigins::where).
-ConfigOverride make_override(const std::string& key_path, YAML::Node value,
-                             const std::string& text, const std::string& spelled = "");
+ConfigOverride make_override(const std::string& key_path, YAML::Node value, const std::string& text,
+                             const std::string& spelled = "");
 
 // `root` must be a map. Records every node an override writes in `origins`.
 void apply_overrides(YAML::Node& root, const std::vector<ConfigOverride>& overrides,

@@ -1,10 +1,10 @@
 #pragma once
 // Input files named in the config (matrix.file, rhs.file) must exist when the config is
-// read, and output files (output.*) must be writable where they are named. A relative path written in a config file is looked up first in the directory of
-// that config file, then in the current directory; the first that exists wins. A relative
-// path given with --set, or in a config that is not a file, is looked up in the current
-// directory only. The returned path is the one that exists (config directory joined and
-// lexically normalized, e.g. "configs/../data/a.mtx" -> "data/a.mtx").
+// read, and output files (output.*) must be writable where they are named. A relative path written
+// in a config file is looked up first in the directory of that config file, then in the current
+// directory; the first that exists wins. A relative path given with --set, or in a config that is
+// not a file, is looked up in the current directory only. The returned path is the one that exists
+// (config directory joined and lexically normalized, e.g. "configs/../data/a.mtx" -> "data/a.mtx").
 #include <string>
 
 #include "frontend/config/yaml_reader.hpp"

@@ -11,8 +11,8 @@
 #include <system_error>
 #include <vector>
 
-#include "spkrylov/errors.hpp"
 #include "core/printable_text.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 
@@ -91,8 +91,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -356,7 +356,8 @@ ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& v
     for (const std::string& valid : valid_keys) known = known || valid == name;
     if (!known) {
       const std::string suggestion = close_key(name, valid_keys);
-      entry.fail("unknown key" + (suggestion.empty() ? "" : ", did you mean '" + suggestion + "'?") +
+      entry.fail("unknown key" +
+                 (suggestion.empty() ? "" : ", did you mean '" + suggestion + "'?") +
                  " (valid keys: " + join_names_within(valid_keys, unknown_key_list_limit) + ")");
     }
     if (has(name)) entry.fail("duplicate key (it is already given above)");

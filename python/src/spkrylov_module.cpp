@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/cuda_check.hpp"
 #include "frontend/config/config_loader.hpp"
 #include "frontend/config/config_names.hpp"
 #include "frontend/config/yaml_reader.hpp"
@@ -35,7 +36,6 @@
 #include "solver/csr_input.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "core/cuda_check.hpp"
 #include "spmv/host/matrix_stats.hpp"
 
 namespace nb = nanobind;
@@ -89,8 +89,7 @@ bool location_of(const char* names, const Arrays&... arrays) {
 // into these first. Nesting is bounded as in a config file (max_yaml_depth).
 YAML::Node yaml_node_of(nb::handle value, const std::string& key_path, std::size_t depth = 0) {
   if (depth > max_yaml_depth)
-    throw BadInput(key_path + ": nested deeper than " + std::to_string(max_yaml_depth) +
-                   " levels");
+    throw BadInput(key_path + ": nested deeper than " + std::to_string(max_yaml_depth) + " levels");
   if (nb::isinstance<nb::bool_>(value)) return YAML::Node(nb::cast<bool>(value) ? "true" : "false");
   if (nb::isinstance<nb::int_>(value) || nb::isinstance<nb::float_>(value))
     return YAML::Node(std::string(nb::repr(value).c_str()));

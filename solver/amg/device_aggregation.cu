@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "solver/amg/aggregation_rules.hpp"
-#include "solver/amg/device_aggregation.hpp"
 #include "core/cub_call.cuh"
 #include "core/device_kernels.cuh"
+#include "solver/amg/aggregation_rules.hpp"
+#include "solver/amg/device_aggregation.hpp"
 
 namespace spk {
 

@@ -1,8 +1,8 @@
 #include <vector>
 
+#include "core/device_kernels.cuh"
 #include "solver/amg/device_amg_build.hpp"
 #include "spmv/device/device_csr.hpp"
-#include "core/device_kernels.cuh"
 #include "spmv/registry.hpp"
 
 namespace spk {

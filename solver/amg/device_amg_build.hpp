@@ -1,7 +1,7 @@
 #pragma once
 // DeviceAmgBuild: the AMG hierarchy built on the GPU (solver/amg/amg_build.hpp says what a Build
-// provides). The levels are DeviceCsrMatrix<double> (double); every piece runs on the device, on the
-// solver's stream: the strength graph and the MIS(2) aggregation (device_strength.hpp,
+// provides). The levels are DeviceCsrMatrix<double> (double); every piece runs on the device, on
+// the solver's stream: the strength graph and the MIS(2) aggregation (device_strength.hpp,
 // device_aggregation.hpp), T and P (device_tentative_prolongator.hpp,
 // device_smoothed_prolongator.hpp), R A P (device_galerkin_product.hpp, cuSPARSE), and D^-1
 // and the Lanczos estimates in DeviceSpace<double> (with a csr SpMV backend of A_l, built from

@@ -1,8 +1,8 @@
 #include <cstdint>
 
+#include "core/device_kernels.cuh"
 #include "solver/amg/device_csr_matrix.hpp"
 #include "spmv/device/device_csr.hpp"
-#include "core/device_kernels.cuh"
 
 namespace spk {
 

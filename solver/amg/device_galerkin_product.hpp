@@ -18,11 +18,13 @@ class DeviceGalerkinProduct {
   // R and A_c for `a` (n x n) and `p` (n x m); coarse receives A_c (m x m), pattern and values.
   // a, p and coarse must stay where they are for compute(). first_attempt: as for
   // DeviceSparseProduct (tests).
-  DeviceGalerkinProduct(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& p, DeviceCsrMatrix<double>& coarse,
-                        const DeviceSetupContext& context, int first_attempt = 0);
+  DeviceGalerkinProduct(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& p,
+                        DeviceCsrMatrix<double>& coarse, const DeviceSetupContext& context,
+                        int first_attempt = 0);
 
   // R's and A_c's values for new values of A and P.
-  void compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& p, DeviceCsrMatrix<double>& coarse);
+  void compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& p,
+               DeviceCsrMatrix<double>& coarse);
 
   const DeviceCsrMatrix<double>& restriction() const { return restriction_; }
   // The SpGEMM algorithms that ran, "A P: reuse, R (A P): reuse".

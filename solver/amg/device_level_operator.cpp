@@ -15,7 +15,8 @@ namespace {
 
 // The matrix's values as T on the device: its own array for double, `converted` for float.
 template <class T>
-const T* values_as(const DeviceCsrMatrix<double>& matrix, DeviceBuffer<T>& converted, cudaStream_t stream) {
+const T* values_as(const DeviceCsrMatrix<double>& matrix, DeviceBuffer<T>& converted,
+                   cudaStream_t stream) {
   if constexpr (std::is_same_v<T, double>) {
     return matrix.values.data();
   } else {
@@ -61,7 +62,7 @@ class DeviceLevelOperator final : public LevelOperator<T, DeviceCsrMatrix<double
 
 template <class T>
 LevelOperatorFactory<T, DeviceCsrMatrix<double>> device_level_operators(const SpmvOptions& spmv,
-                                                                cudaStream_t stream) {
+                                                                        cudaStream_t stream) {
   LevelOperatorFactory<T, DeviceCsrMatrix<double>> factory;
   factory.default_format = spmv.format;
   factory.make = [spmv, stream](const DeviceCsrMatrix<double>& matrix, Format format) {

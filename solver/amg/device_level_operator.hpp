@@ -16,7 +16,7 @@ namespace spk {
 // replaces it).
 template <class T>
 LevelOperatorFactory<T, DeviceCsrMatrix<double>> device_level_operators(const SpmvOptions& spmv,
-                                                                cudaStream_t stream);
+                                                                        cudaStream_t stream);
 
 // Both precisions' device factories (the GPU path's AMG levels, single-process and
 // distributed).

@@ -1,9 +1,9 @@
 #include <string>
 #include <vector>
 
+#include "core/device_kernels.cuh"
 #include "solver/amg/device_smoothed_prolongator.hpp"
 #include "solver/amg/prolongator_rules.hpp"
-#include "core/device_kernels.cuh"
 
 namespace spk {
 
@@ -49,7 +49,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 }  // namespace
 
 DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix<double>& a,
-                                                     DeviceCsrMatrix<double> tentative, double weight,
+                                                     DeviceCsrMatrix<double> tentative,
+                                                     double weight,
                                                      const DeviceSetupContext& context)
     : context_(context), tentative_(std::move(tentative)), weight_(weight) {
   if (weight_ == 0.0) return;

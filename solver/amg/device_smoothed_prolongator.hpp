@@ -16,8 +16,8 @@ class DeviceSmoothedProlongator {
  public:
   // The pattern of P for `a` (square, every a_ii stored; a must stay where it is) and
   // `tentative`. Throws Error if a row of A T lacks T's entry (a_ii not stored).
-  DeviceSmoothedProlongator(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double> tentative, double weight,
-                            const DeviceSetupContext& context);
+  DeviceSmoothedProlongator(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double> tentative,
+                            double weight, const DeviceSetupContext& context);
   DeviceSmoothedProlongator(const DeviceSmoothedProlongator&) = delete;
   DeviceSmoothedProlongator& operator=(const DeviceSmoothedProlongator&) = delete;
 
@@ -26,7 +26,9 @@ class DeviceSmoothedProlongator {
   void compute(const DeviceCsrMatrix<double>& a, const DeviceBuffer<double>& inverse_diagonal,
                double lambda_max);
 
-  const DeviceCsrMatrix<double>& matrix() const { return weight_ == 0.0 ? tentative_ : prolongator_; }
+  const DeviceCsrMatrix<double>& matrix() const {
+    return weight_ == 0.0 ? tentative_ : prolongator_;
+  }
   const DeviceCsrMatrix<double>& tentative() const { return tentative_; }
   // The SpGEMM algorithm of A T ("none" for omega = 0).
   std::string algorithm() const { return product_ ? product_->algorithm() : "none"; }
@@ -35,7 +37,7 @@ class DeviceSmoothedProlongator {
   const DeviceSetupContext& context_;
   DeviceCsrMatrix<double> tentative_;
   double weight_;
-  DeviceCsrMatrix<double> prolongator_;                   // pattern of A T (empty when weight_ == 0)
+  DeviceCsrMatrix<double> prolongator_;           // pattern of A T (empty when weight_ == 0)
   std::unique_ptr<DeviceSparseProduct> product_;  // A T
   bool product_fresh_ = false;                    // the constructor's A T is still current
   DeviceBuffer<index_t> tentative_position_;      // per row i: the entry (i, agg(i)) in P

@@ -2,9 +2,9 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <utility>
 
-#include "solver/amg/device_sparse_product.hpp"
 #include "core/cub_call.cuh"
 #include "core/device_kernels.cuh"
+#include "solver/amg/device_sparse_product.hpp"
 
 namespace spk {
 
@@ -83,9 +83,10 @@ const char* DeviceSparseProduct::attempt_name(int attempt) {
   return attempt >= 0 && attempt < attempts ? kAttempts[attempt].name : "none (empty product)";
 }
 
-DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
-                                         DeviceCsrMatrix<double>& c, const DeviceSetupContext& context,
-                                         int first_attempt)
+DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a,
+                                         const DeviceCsrMatrix<double>& b,
+                                         DeviceCsrMatrix<double>& c,
+                                         const DeviceSetupContext& context, int first_attempt)
     : context_(context) {
   if (a.cols != b.rows)
     throw BadInput("sparse product: inner dimensions differ (" + std::to_string(a.cols) + " and " +
@@ -132,8 +133,9 @@ DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a, const
 
 DeviceSparseProduct::~DeviceSparseProduct() = default;
 
-void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
-                              DeviceCsrMatrix<double>& c, bool first_time) {
+void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
+                              const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c,
+                              bool first_time) {
   const Attempt& how = kAttempts[attempt];
   const cusparseHandle_t handle = context_.cusparse();
   const cusparseOperation_t none = CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -286,8 +288,8 @@ void DeviceSparseProduct::gather_values(DeviceCsrMatrix<double>& c) {
   SPK_CHECK_LAUNCH("gather_kernel");
 }
 
-void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
-                                  DeviceCsrMatrix<double>& c) {
+void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a,
+                                  const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c) {
   if (attempt_ < 0) return;  // an empty product stays empty
   if (kAttempts[attempt_].reuse) {
     // The kept plan: values only, c_ij = sum_k a_ik b_kj (C cleared first, as above).

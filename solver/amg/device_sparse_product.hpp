@@ -46,14 +46,16 @@ class DeviceSparseProduct {
   // c = A B: pattern and values (c's arrays are allocated here). a, b and c must stay where
   // they are (same arrays) for compute(). Asynchronous on the context's stream, except for
   // the read-backs of nnz(C) and of the sortedness check.
-  DeviceSparseProduct(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c,
-                      const DeviceSetupContext& context, int first_attempt = 0);
+  DeviceSparseProduct(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
+                      DeviceCsrMatrix<double>& c, const DeviceSetupContext& context,
+                      int first_attempt = 0);
   ~DeviceSparseProduct();
   DeviceSparseProduct(const DeviceSparseProduct&) = delete;
   DeviceSparseProduct& operator=(const DeviceSparseProduct&) = delete;
 
   // c's values for new values of A and B (same matrices as at construction).
-  void compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c);
+  void compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
+               DeviceCsrMatrix<double>& c);
 
   // The algorithm that ran ("reuse", "default", "alg2", "alg3 (chunk_fraction 0.2)", ...).
   std::string algorithm() const { return attempt_name(attempt_); }
@@ -65,8 +67,8 @@ class DeviceSparseProduct {
 
   // Runs attempt `attempt` into C's (or the raw) arrays; throws MemoryShortage (private) when
   // it does not fit.
-  void run(int attempt, const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c,
-           bool first_time);
+  void run(int attempt, const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
+           DeviceCsrMatrix<double>& c, bool first_time);
   void sort_columns(DeviceCsrMatrix<double>& c);
   void gather_values(DeviceCsrMatrix<double>& c);
 

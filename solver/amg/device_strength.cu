@@ -1,10 +1,10 @@
 #include <cub/device/device_scan.cuh>
 
+#include "core/cub_call.cuh"
+#include "core/device_kernels.cuh"
 #include "solver/amg/device_strength.hpp"
 #include "solver/amg/device_transpose.hpp"
 #include "solver/amg/strength_rules.hpp"
-#include "core/cub_call.cuh"
-#include "core/device_kernels.cuh"
 
 namespace spk {
 

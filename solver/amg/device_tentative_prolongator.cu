@@ -1,7 +1,7 @@
+#include "core/device_kernels.cuh"
 #include "solver/amg/device_tentative_prolongator.hpp"
 #include "solver/amg/device_transpose.hpp"
 #include "solver/amg/prolongator_rules.hpp"
-#include "core/device_kernels.cuh"
 
 namespace spk {
 
@@ -56,7 +56,8 @@ DeviceTentativeProlongator device_tentative_prolongator(const DeviceAggregates& 
                                    cudaMemcpyDeviceToDevice, stream));
   }
   {
-    DeviceCsrMatrix<double> members;  // row j of T^T: aggregate j's members (increasing) and their B_i
+    DeviceCsrMatrix<double>
+        members;  // row j of T^T: aggregate j's members (increasing) and their B_i
     const DeviceTranspose transpose(t, members, context);
     result.coarse_candidates =
         DeviceBuffer<double>(static_cast<std::size_t>(aggregates.count), "coarse candidates");

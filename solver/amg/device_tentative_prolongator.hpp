@@ -9,7 +9,7 @@
 namespace spk {
 
 struct DeviceTentativeProlongator {
-  DeviceCsrMatrix<double> matrix;                  // T
+  DeviceCsrMatrix<double> matrix;          // T
   DeviceBuffer<double> coarse_candidates;  // B_c, one entry per aggregate
 };
 

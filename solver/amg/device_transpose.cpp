@@ -7,8 +7,8 @@ namespace spk {
 namespace {
 
 // One cusparseCsr2cscEx2 call (or its workspace query when workspace_bytes is not null).
-void convert(const DeviceSetupContext& context, const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
-             void* workspace, std::size_t* workspace_bytes) {
+void convert(const DeviceSetupContext& context, const DeviceCsrMatrix<double>& a,
+             DeviceCsrMatrix<double>& t, void* workspace, std::size_t* workspace_bytes) {
   if (workspace_bytes != nullptr) {
     SPK_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
         context.cusparse(), a.rows, a.cols, a.nnz(), a.values.data(), a.row_offsets.data(),

@@ -16,7 +16,8 @@ namespace spk {
 class DeviceTranspose {
  public:
   // t = A^T (allocated here), asynchronous on the context's stream.
-  DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t, const DeviceSetupContext& context);
+  DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
+                  const DeviceSetupContext& context);
 
   // t's values for new values of A (same pattern, t as the constructor left it).
   void compute(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t);

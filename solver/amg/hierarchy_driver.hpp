@@ -8,13 +8,13 @@
 #include <string>
 #include <utility>
 
+#include "core/nvtx_range.hpp"
 #include "solver/amg/dense_lu.hpp"
 #include "solver/amg/hierarchy.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
 #include "spkrylov/errors.hpp"
-#include "core/nvtx_range.hpp"
 
 namespace spk {
 

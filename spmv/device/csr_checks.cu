@@ -6,8 +6,8 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
-#include "spmv/device/csr_checks.hpp"
 #include "core/device_kernels.cuh"
+#include "spmv/device/csr_checks.hpp"
 
 namespace spk {
 

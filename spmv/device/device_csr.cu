@@ -72,14 +72,13 @@ CsrMatrix<T> to_host(const DeviceCsrMatrix<T>& matrix, cudaStream_t stream) {
   return download_csr(view, stream);
 }
 
-#define SPK_INSTANTIATE_DEVICE_CSR(T)                                                         \
-  template DeviceCsr<T> describe_device_csr(index_t, index_t, const index_t*, const index_t*, \
-                                            const T*, cudaStream_t);                          \
-  template DeviceCsr<T> describe_device_csr(const DeviceCsrMatrix<T>&, cudaStream_t);         \
-  template DeviceCsrMatrix<T> to_device(const CsrMatrix<T>&, const std::string&);             \
-  template DeviceCsrMatrix<T> copy_pattern(const DeviceCsr<T>&, const std::string&,           \
-                                           cudaStream_t);                                     \
-  template CsrMatrix<T> download_csr(const DeviceCsr<T>&, cudaStream_t);                      \
+#define SPK_INSTANTIATE_DEVICE_CSR(T)                                                              \
+  template DeviceCsr<T> describe_device_csr(index_t, index_t, const index_t*, const index_t*,      \
+                                            const T*, cudaStream_t);                               \
+  template DeviceCsr<T> describe_device_csr(const DeviceCsrMatrix<T>&, cudaStream_t);              \
+  template DeviceCsrMatrix<T> to_device(const CsrMatrix<T>&, const std::string&);                  \
+  template DeviceCsrMatrix<T> copy_pattern(const DeviceCsr<T>&, const std::string&, cudaStream_t); \
+  template CsrMatrix<T> download_csr(const DeviceCsr<T>&, cudaStream_t);                           \
   template CsrMatrix<T> to_host(const DeviceCsrMatrix<T>&, cudaStream_t);
 SPK_INSTANTIATE_DEVICE_CSR(float)
 SPK_INSTANTIATE_DEVICE_CSR(double)

@@ -34,9 +34,9 @@
 
 #include "core/device_buffer.hpp"
 #include "spmv/formats/aligned_csr_build.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
-#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 
 namespace spk {

@@ -35,9 +35,9 @@
 #include <utility>
 
 #include "core/device_buffer.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/csr_merge_kernels.cuh"
 #include "spmv/formats/csr_merge_partition.hpp"
-#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/merge_path.hpp"
 
@@ -106,8 +106,8 @@ class CsrMerge final : public HandWrittenBackend<T, Value, CsrMerge<T, Value>> {
   }
   std::size_t bytes_per_spmv() const override {
     const auto tiles = static_cast<std::size_t>(tiles_for(this->launch().block_size()));
-    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols, static_cast<std::size_t>(pattern_.nnz()),
-                              sizeof(Value), sizeof(T)) +
+    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols,
+                              static_cast<std::size_t>(pattern_.nnz()), sizeof(Value), sizeof(T)) +
            (tiles + 1) * sizeof(MergeCoordinate) + tiles * 2 * (sizeof(index_t) + sizeof(T));
   }
 

@@ -49,7 +49,8 @@ class CsrScalar final : public HandWrittenBackend<T, Value, CsrScalar<T, Value>>
   void multiply(Reader x, Output output, T* y) const {
     const KernelLaunch& launch = this->launch();
     csr_scalar_kernel<<<launch.blocks(this->rows()), launch.block_size(), 0, this->stream()>>>(
-        this->rows(), pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x, output, y);
+        this->rows(), pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x,
+        output, y);
     SPK_CHECK_LAUNCH("csr_scalar_kernel");
   }
 
@@ -57,8 +58,8 @@ class CsrScalar final : public HandWrittenBackend<T, Value, CsrScalar<T, Value>>
     return pattern_.device_bytes() + this->values_device_bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols, static_cast<std::size_t>(pattern_.nnz()),
-                              sizeof(Value), sizeof(T));
+    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols,
+                              static_cast<std::size_t>(pattern_.nnz()), sizeof(Value), sizeof(T));
   }
 
  private:

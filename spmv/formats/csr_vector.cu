@@ -17,13 +17,13 @@
 // of unequal length, which Baskaran & Bordawekar found better than a fixed grid with a loop.
 // w comes from spmv.threads_per_row or from the mean row length (csr_launch_policy.hpp) and is
 // reported in details(). x is read through spmv.x_cache (none | ldg | texture | shared).
-// x_cache: shared (Mazzucchi, "Advanced CUDA Strategies to Parallelize SpMV", Algorithm 4: warp-per-row SpMV with shared-memory
-// tiling; shared_x_tile.cuh): a separate row kernel, csr_vector_shared_x_kernel, where each
-// warp takes its 32 / w rows together, finds the span from their smallest first column to
-// their largest last column (warp shuffles), copies x over that span into its own tile of
-// shared memory with coalesced __ldg loads when the span holds at most 1024 values (the
-// paper's 8 KB tile of doubles; fewer when the block's warps would not fit the device's shared
-// memory, reported as x_tile in details()), and reads x from the tile; rows whose span is
+// x_cache: shared (Mazzucchi, "Advanced CUDA Strategies to Parallelize SpMV", Algorithm 4:
+// warp-per-row SpMV with shared-memory tiling; shared_x_tile.cuh): a separate row kernel,
+// csr_vector_shared_x_kernel, where each warp takes its 32 / w rows together, finds the span from
+// their smallest first column to their largest last column (warp shuffles), copies x over that span
+// into its own tile of shared memory with coalesced __ldg loads when the span holds at most 1024
+// values (the paper's 8 KB tile of doubles; fewer when the block's warps would not fit the device's
+// shared memory, reported as x_tile in details()), and reads x from the tile; rows whose span is
 // wider read x through __ldg, as does any entry outside the tile (CSR columns of device
 // arrays need not be sorted). The long-row passes read x through __ldg.
 // Long rows: a row of more than 32 w entries is left out by the row kernel and computed by
@@ -46,10 +46,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/csr_kernel_support.cuh"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows_build.hpp"
-#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
 #include "spmv/formats/shared_x_tile.cuh"
 
@@ -274,12 +274,13 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
             static_cast<std::size_t>(launch.block_size() / 32) * capacity * sizeof(T);
         csr_vector_shared_x_kernel<threads_per_row>
             <<<blocks, launch.block_size(), shared_bytes, stream>>>(
-                rows, pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x.x, capacity,
-                output, y);
+                rows, pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x.x,
+                capacity, output, y);
         SPK_CHECK_LAUNCH("csr_vector_shared_x_kernel");
       } else {
         csr_vector_kernel<threads_per_row><<<blocks, launch.block_size(), 0, stream>>>(
-            rows, pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x, output, y);
+            rows, pattern_.row_offsets.data(), pattern_.columns.data(), this->values(), x, output,
+            y);
         SPK_CHECK_LAUNCH("csr_vector_kernel");
       }
     });
@@ -305,13 +306,14 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
   // The CSR model plus the long-row split: its index arrays read once, each partial sum
   // written once and read once.
   std::size_t bytes_per_spmv() const override {
-    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols, static_cast<std::size_t>(pattern_.nnz()),
-                              sizeof(Value), sizeof(T)) + long_rows_.device_bytes() +
-           2 * partials_.bytes();
+    return csr_bytes_per_spmv(pattern_.rows, pattern_.cols,
+                              static_cast<std::size_t>(pattern_.nnz()), sizeof(Value), sizeof(T)) +
+           long_rows_.device_bytes() + 2 * partials_.bytes();
   }
 
  private:
-  typename HandWrittenBackend<T, Value, CsrVector<T, Value>>::Details format_details() const override {
+  typename HandWrittenBackend<T, Value, CsrVector<T, Value>>::Details format_details()
+      const override {
     typename HandWrittenBackend<T, Value, CsrVector<T, Value>>::Details details = {
         {"threads_per_row", std::to_string(threads_per_row_)},
         {"threads_per_row_from", threads_per_row_source_},

@@ -91,8 +91,8 @@ class CusparseCsr final : public SpmvBackend<T> {
     return matrix_.device_bytes() + values_.device_bytes() + workspace_.bytes();
   }
   std::size_t bytes_per_spmv() const override {
-    return csr_bytes_per_spmv(matrix_.rows, matrix_.cols, static_cast<std::size_t>(matrix_.nnz()), sizeof(T),
-                              sizeof(T));
+    return csr_bytes_per_spmv(matrix_.rows, matrix_.cols, static_cast<std::size_t>(matrix_.nnz()),
+                              sizeof(T), sizeof(T));
   }
   std::vector<std::pair<std::string, std::string>> details() const override {
     return {{"algorithm", algorithm_name_},

@@ -3,11 +3,11 @@
 #include <cub/device/device_scan.cuh>
 #include <string>
 
-#include "spkrylov/errors.hpp"
 #include "core/cub_call.cuh"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/device_kernels.cuh"
+#include "spkrylov/errors.hpp"
 #include "spmv/formats/ell_build.hpp"
 
 namespace spk {

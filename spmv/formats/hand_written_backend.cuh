@@ -1,7 +1,7 @@
 #pragma once
 // HandWrittenBackend<T, Value, Backend>: what every hand-written format (csr-scalar,
-// csr-vector, aligned-csr, ellpack, ellpack-r, hyb, csr-merge, sell) holds and does, so that a format's file holds only its
-// layout, its kernel launches, details() and its byte model.
+// csr-vector, aligned-csr, ellpack, ellpack-r, hyb, csr-merge, sell) holds and does, so that a
+// format's file holds only its layout, its kernel launches, details() and its byte model.
 //
 // Held here: the matrix's rows, cols and nnz; the stored values (every value slot of the
 // format's layout, padding included, in one device array) with the map from each CSR nonzero
@@ -37,9 +37,9 @@
 #include <utility>
 #include <vector>
 
-#include "spkrylov/options.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "spkrylov/options.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/device_values.hpp"

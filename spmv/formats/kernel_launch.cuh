@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/cuda_check.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
-#include "core/cuda_check.hpp"
 #include "spmv/formats/block_size.hpp"
 #include "spmv/formats/x_access.cuh"
 

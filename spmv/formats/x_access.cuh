@@ -24,8 +24,8 @@
 #include <string>
 #include <utility>
 
-#include "spkrylov/options.hpp"
 #include "core/cuda_check.hpp"
+#include "spkrylov/options.hpp"
 
 namespace spk {
 

@@ -1,8 +1,9 @@
 #pragma once
 // run_tuning: the measured choice behind `spmv.format: auto` (after the auto-tuning framework
-// for CUDA SpMV parameters that builds on Bell & Garland's CSR vector kernel: time the candidates on the real matrix, keep the fastest, amortise over
-// the solve's many SpMVs). The device work sits behind CandidateBench, so this choice logic
-// runs, and is tested with injected timings, without a GPU.
+// for CUDA SpMV parameters that builds on Bell & Garland's CSR vector kernel: time the candidates
+// on the real matrix, keep the fastest, amortise over the solve's many SpMVs). The device work sits
+// behind CandidateBench, so this choice logic runs, and is tested with injected timings, without a
+// GPU.
 //
 //   1. Stage 1: build each planned format (tuning_candidates.hpp) and time it. A format that
 //      refuses the matrix (BadInput, OutOfDeviceMemory) is recorded as refused.

@@ -10,8 +10,8 @@
 #include <random>
 #include <sstream>
 
-#include "spkrylov/errors.hpp"
 #include "core/printable_text.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "frontend/config/config_loader.hpp"
 #include "core/device.hpp"
+#include "frontend/config/config_loader.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -119,9 +119,9 @@ TEST(CliOutput, CompareOnTheCpuPathSolvesOnceAndSaysSo) {
   EXPECT_NE(run.out.find("\nstatus       converged\n"), std::string::npos) << run.out;
   // The table names the formats asked for and says the rows are one solve.
   EXPECT_NE(run.out.find("compare (8 runs of the same system):"), std::string::npos) << run.out;
-  for (const char* row : {"\ncsr-scalar (cpu-csr) ", "\naligned-csr (cpu-csr) ",
-                          "\ncusparse (cpu-csr) ",
-                          "CPU path: every format runs the same CSR product"})
+  for (const char* row :
+       {"\ncsr-scalar (cpu-csr) ", "\naligned-csr (cpu-csr) ", "\ncusparse (cpu-csr) ",
+        "CPU path: every format runs the same CSR product"})
     EXPECT_NE(run.out.find(row), std::string::npos) << row << " in:\n" << run.out;
 }
 
@@ -183,9 +183,9 @@ TEST(CliOutput, BuildInfoOutsideAGitCheckoutSaysUnknown) {
 TEST(CliOutput, HelpPointsAtTheBuiltInProblemBenchSolversAndTheReadme) {
   const CliRun run = run_cli("--help");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  for (const char* fragment : {"spkrylov solve            solves the built-in problem",
-                               "bench --solvers", "README.md", "docs/config.md",
-                               "the word solve may be left out", "--version"})
+  for (const char* fragment :
+       {"spkrylov solve            solves the built-in problem", "bench --solvers", "README.md",
+        "docs/config.md", "the word solve may be left out", "--version"})
     EXPECT_NE(run.out.find(fragment), std::string::npos) << fragment << " in:\n" << run.out;
 }
 
@@ -194,8 +194,8 @@ TEST(CliOutput, SolveIsTheCommandWhenNoneIsGiven) {
   const std::string config = test::source_dir() + "/configs/quickstart.yaml";
   const CliRun with_word = run_cli("solve " + test::shell_quoted(config) +
                                    " --quiet --set matrix.generate.n=6 --set device=cpu");
-  const CliRun without = run_cli(test::shell_quoted(config) +
-                                 " --quiet --set matrix.generate.n=6 --set device=cpu");
+  const CliRun without =
+      run_cli(test::shell_quoted(config) + " --quiet --set matrix.generate.n=6 --set device=cpu");
   ASSERT_EQ(with_word.exit_code, 0) << with_word.err;
   ASSERT_EQ(without.exit_code, 0) << without.err;
   EXPECT_NE(without.out.find("status       converged"), std::string::npos) << without.out;

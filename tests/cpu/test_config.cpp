@@ -473,8 +473,8 @@ TEST(ConfigSchema, NumbersInYamlSpellings) {
 // Outputs are checked when the config is read (a missing folder would lose the answer after
 // the solve); empty and null mean "not written".
 TEST(ConfigSchema, OutputPathsAreCheckedWhenTheConfigIsRead) {
-  const RunConfig config = parse(std::string(kGenerated) +
-                                 "output: {solution: x.mtx, history: '', plot: ~}\n");
+  const RunConfig config =
+      parse(std::string(kGenerated) + "output: {solution: x.mtx, history: '', plot: ~}\n");
   EXPECT_EQ(config.output.solution, "x.mtx");
   EXPECT_EQ(config.output.history, "");
   EXPECT_EQ(config.output.plot, "");
@@ -496,7 +496,8 @@ TEST(ConfigSchema, EmptyCompareMeansNoComparison) {
 
 TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solverr: {method: cg}\n"),
-            "run.yaml:2: solverr: unknown key, did you mean 'solver'? (valid keys: matrix, rhs, solver, spmv, precision, "
+            "run.yaml:2: solverr: unknown key, did you mean 'solver'? (valid keys: matrix, rhs, "
+            "solver, spmv, precision, "
             "device, output, compare, distributed)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
             "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
@@ -504,16 +505,20 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
             "time_limit_s, check_every, cuda_graph, keep_history, ...)");
   EXPECT_STARTS_WITH(parse_error("matrix:\n  generate:\n    kind: poisson3d\n    size: 8\n"),
                      "run.yaml:4: matrix.generate.size: unknown key (valid keys: kind, n, stencil");
-  EXPECT_STARTS_WITH(parse_error("matrix: {fiel: a.mtx}\n"),
-                     "run.yaml:1: matrix.fiel: unknown key, did you mean 'file'? (valid keys: file, generate)");
+  EXPECT_STARTS_WITH(
+      parse_error("matrix: {fiel: a.mtx}\n"),
+      "run.yaml:1: matrix.fiel: unknown key, did you mean 'file'? (valid keys: file, generate)");
   EXPECT_STARTS_WITH(
       parse_error(std::string(kGenerated) + "compare:\n  - {format: hyb}\n  - {fromat: csr}\n"),
-      "run.yaml:4: compare[1].fromat: unknown key, did you mean 'format'? (valid keys: format, x_cache, threads_per_row");
-  EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "output: {plots: a.svg}\n"),
-                     "run.yaml:2: output.plots: unknown key, did you mean 'plot'? (valid keys: solution, history, "
-                     "report, plot, plot_residual)");
+      "run.yaml:4: compare[1].fromat: unknown key, did you mean 'format'? (valid keys: format, "
+      "x_cache, threads_per_row");
+  EXPECT_STARTS_WITH(
+      parse_error(std::string(kGenerated) + "output: {plots: a.svg}\n"),
+      "run.yaml:2: output.plots: unknown key, did you mean 'plot'? (valid keys: solution, history, "
+      "report, plot, plot_residual)");
   EXPECT_STARTS_WITH(parse_error(std::string(kGenerated) + "rhs: {kind: ones, sed: 1}\n"),
-                     "run.yaml:2: rhs.sed: unknown key, did you mean 'seed'? (valid keys: kind, file, from_solution, "
+                     "run.yaml:2: rhs.sed: unknown key, did you mean 'seed'? (valid keys: kind, "
+                     "file, from_solution, "
                      "seed)");
 }
 

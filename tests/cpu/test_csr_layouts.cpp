@@ -12,9 +12,9 @@
 
 #include "spkrylov/errors.hpp"
 #include "spmv/formats/aligned_csr_layout.hpp"
+#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows.hpp"
-#include "spmv/formats/csr_bytes.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "frontend/config/config_loader.hpp"
-#include "spkrylov/solver.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device.hpp"
 #include "core/printable_text.hpp"
+#include "frontend/config/config_loader.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "tests/cpu/host_matrix_testing.hpp"
 #include "tests/test_support.hpp"
@@ -327,7 +327,8 @@ TEST(FuzzRegression, QuotedInputIsEscapedIntoOnePrintableLine) {
 }
 
 // No message grows with its input: a Matrix Market file read as a config once echoed the
-// whole file (1 MB) in one message. The cap is in printable_text.hpp, which every quoting path uses.
+// whole file (1 MB) in one message. The cap is in printable_text.hpp, which every quoting path
+// uses.
 TEST(ErrorContract, QuotedInputIsCappedWhereverItIsQuoted) {
   const std::string megabyte(1 << 20, '7');
   EXPECT_EQ(quoted_input("tight"), "'tight'");
@@ -430,8 +431,9 @@ TEST(FuzzRegression, CyclicAliasAndDeepNestingAreBadInput) {
   expect_error<BadInput>(
       [&] { (void)parse_run_config(generated, "fuzz.yaml", {"matrix.generate=" + deep}); },
       "--set matrix.generate=[[[", "YAML nesting deeper than 64 levels");
-  expect_error<BadInput>([&] { (void)parse_run_config("matrix:\n  generate: " + deep, "fuzz.yaml"); },
-                         "fuzz.yaml:2: ", "YAML nesting deeper than 64 levels");
+  expect_error<BadInput>(
+      [&] { (void)parse_run_config("matrix:\n  generate: " + deep, "fuzz.yaml"); },
+      "fuzz.yaml:2: ", "YAML nesting deeper than 64 levels");
   // 64 levels are still read (and refused by the schema, not by the depth bound).
   const std::string at_limit = std::string(62, '[') + std::string(62, ']');
   try {

@@ -149,7 +149,8 @@ TEST(ErrorContractCli, ConfigFileDoesNotExist) {
 }
 
 // A directory where a file goes is named as such (`info DIR/` once printed "error:
-// basic_string::_M_create"): every command goes through the same path check as the paths in a config.
+// basic_string::_M_create"): every command goes through the same path check as the paths in a
+// config.
 TEST(ErrorContractCli, DirectoryGivenWhereAFileGoes) {
   const std::string directory = test::source_dir() + "/tests/data/bad/";
   const std::string is_a_directory = "'" + directory + "' is a directory, not a file";
@@ -211,9 +212,9 @@ TEST(ErrorContractCli, CyclicAliasesAndDeepNestingAreRefused) {
   expect_one_line_error(run_cli("solve " + shell_quoted(deep_file)),
                         {"error: " + deep_file + ":2: YAML nesting deeper than 64 levels"});
   // An alias that is not a cycle is still YAML: a config file may share a value.
-  const std::string shared = scratch_file(
-      "shared_alias.yaml", "matrix: {generate: {kind: poisson2d, n: &n 6}}\nsolver: "
-                           "{max_iterations: *n, tolerance: 1e-2}\ndevice: cpu\n");
+  const std::string shared = scratch_file("shared_alias.yaml",
+                                          "matrix: {generate: {kind: poisson2d, n: &n 6}}\nsolver: "
+                                          "{max_iterations: *n, tolerance: 1e-2}\ndevice: cpu\n");
   EXPECT_NE(run_cli("solve --quiet " + shell_quoted(shared)).exit_code, 1);
 }
 

@@ -68,9 +68,9 @@ TEST(HostThreads, ASmallSolveRunsOnOneThreadAndSaysSo) {
   const auto a = test::generated("poisson2d", 20);  // 400 rows
   Options options;
   options.device = Device::cpu;
-  const Solver<double> solver(CsrArrays<double>{a.rows, a.cols, a.row_offsets.data(),
-                                                a.columns.data(), a.values.data()},
-                              options);
+  const Solver<double> solver(
+      CsrArrays<double>{a.rows, a.cols, a.row_offsets.data(), a.columns.data(), a.values.data()},
+      options);
   EXPECT_EQ(solver.setup_info().device_name, "CPU (1 of 2 threads: 4,000 rows a thread)");
   EXPECT_EQ(omp_get_max_threads(), 2);  // the caller's count, untouched
 }

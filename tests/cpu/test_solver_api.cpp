@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
+#include "core/device.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
-#include "core/device.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

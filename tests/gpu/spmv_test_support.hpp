@@ -46,9 +46,9 @@
 #include <utility>
 #include <vector>
 
-#include "spkrylov/errors.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/spmv_backend.hpp"

@@ -10,8 +10,8 @@
 #include <random>
 #include <string>
 
-#include "spkrylov/solver.hpp"
 #include "core/device.hpp"
+#include "spkrylov/solver.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/registry.hpp"

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/device_buffer.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
-#include "core/device_buffer.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

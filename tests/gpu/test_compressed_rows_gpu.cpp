@@ -1,5 +1,5 @@
-// CompressedRowsOperator (distributed/compressed_rows_operator.hpp): a block stored without its empty
-// rows, as the distributed GPU path stores each halo block. Against the fp64 CPU reference of
+// CompressedRowsOperator (distributed/compressed_rows_operator.hpp): a block stored without its
+// empty rows, as the distributed GPU path stores each halo block. Against the fp64 CPU reference of
 // the whole block, on fresh random x, y poisoned for beta = 0 and random otherwise, for
 // halo-like blocks (1 row in 50 non-empty), the awkward shapes, and two formats.
 #include <gtest/gtest.h>

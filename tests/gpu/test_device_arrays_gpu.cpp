@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "spkrylov/solver.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "spkrylov/solver.hpp"
 #include "tests/gpu/spmv_test_support.hpp"
 #include "tests/solver_test_support.hpp"
 

@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
 #include "solver/host_space.hpp"
-#include "core/cuda_check.hpp"
-#include "core/device_buffer.hpp"
 #include "spmv/device/csr_checks.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/device/device_row_stats.hpp"

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "spkrylov/solver.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "spkrylov/solver.hpp"
 #include "tests/cli_test_support.hpp"
 #include "tests/solver_test_support.hpp"
 

@@ -11,10 +11,10 @@
 #include <memory>
 #include <vector>
 
-#include "solver/device_factors.hpp"
-#include "spkrylov/errors.hpp"
 #include "core/cuda_check.hpp"
 #include "core/cusparse_objects.hpp"
+#include "solver/device_factors.hpp"
+#include "spkrylov/errors.hpp"
 #include "tests/solver_test_support.hpp"
 
 namespace spk {

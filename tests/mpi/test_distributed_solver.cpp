@@ -130,9 +130,9 @@ TEST(DistributedShared, CgCountsWithinTwoPercentOfOneProcess) {
 
 // BiCGSTAB on the shared nonsymmetric matrices is chaotic: on watt_2 with Jacobi, changing one
 // entry of b = ones by one ulp moves the single-process count from 326 to 306 or 364, and 2-4
-// processes give counts from 0.8 to 2 times one process's (docs/several-gpus.md, "Iteration counts against one process").
-// What must hold: every process ends with the same honest status; converged means the true
-// residual meets the tolerance, anything else says why (stagnated: it does not).
+// processes give counts from 0.8 to 2 times one process's (docs/several-gpus.md, "Iteration counts
+// against one process"). What must hold: every process ends with the same honest status; converged
+// means the true residual meets the tolerance, anything else says why (stagnated: it does not).
 TEST(DistributedShared, BicgstabEndsHonestlyWhereRoundOffDecidesTheCount) {
   const CsrMatrix<double> whole = read_matrix_market(test::data_path("watt_2.mtx"));
   const Comparison result = solve_both(whole, cpu_options(Method::bicgstab, Preconditioner::jacobi),

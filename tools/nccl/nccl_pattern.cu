@@ -11,13 +11,13 @@
 #include <functional>
 #include <vector>
 
+#include "core/cuda_check.hpp"
+#include "core/event_timer.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/nccl_communicator.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
-#include "core/cuda_check.hpp"
-#include "core/event_timer.hpp"
 
 namespace {
 
