@@ -589,11 +589,6 @@ def info(A: Any) -> MatrixInfo:
     return MatrixInfo(fields, text)
 
 
-# The CLI's note on a CPU-path compare (frontend/run_report.hpp, cpu_compare_note).
-_CPU_COMPARE_NOTE = ("CPU path: every format runs the same CSR product; one solve stands for "
-                     "every row")
-
-
 class Comparison(list):
     """One dict per format (format, operator, status, iterations, ms per iteration, solve and
     setup seconds, true residual); ``dataframe()`` gives a pandas DataFrame when pandas is
@@ -648,7 +643,7 @@ def compare(A: Any, b: Any, formats: list[str] | str, **keys: Any) -> Comparison
                    solve_s=result.solve_s, setup_s=setup["setup_s"],
                    true_residual=result.true_residual)
         if on_cpu:
-            row["note"] = _CPU_COMPARE_NOTE
+            row["note"] = _core.cpu_compare_note  # the CLI's own words
         rows.append(row)
         results.append(result)
     return Comparison(rows, results)

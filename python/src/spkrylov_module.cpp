@@ -398,6 +398,7 @@ NB_MODULE(_core, m) {
       [](const python::KeywordSettings& settings) { (void)python::config_of(settings); },
       nb::arg("settings"),
       "Checks keyword settings [(key path, value, keyword)] as the YAML reader does; raises.");
+  m.attr("cpu_compare_note") = app::cpu_compare_note;
   m.def("result_field_names", &result_field_names,
         "The scalar fields of a solve's result, in report order (frontend/result_fields.hpp).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
