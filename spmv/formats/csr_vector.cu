@@ -27,11 +27,11 @@
 // wider read x through __ldg, as does any entry outside the tile (CSR columns of device
 // arrays need not be sorted). The long-row passes read x through __ldg.
 // Long rows: a row of more than 32 w entries is left out by the row kernel and computed by
-// two more kernels (only launched when such rows exist): whole warps compute chunks of 1024
-// entries of it into partial sums, then one warp per long row adds its partials in a fixed
-// order and writes y (csr_long_rows.hpp). A power-law row of 10^5 entries thus spreads over
-// ~100 warps instead of holding one sub-warp for the whole kernel. The number of long rows
-// and chunks is reported in details(). The split is found on the device
+// two more kernels (only launched when such rows exist, long_row_kernels.cuh, shared with
+// sell): whole warps compute chunks of 1024 entries of it into partial sums, then one warp per
+// long row adds its partials in a fixed order and writes y (csr_long_rows.hpp). A power-law row of
+// 10^5 entries thus spreads over ~100 warps instead of holding one sub-warp for the whole kernel.
+// The number of long rows and chunks is reported in details(). The split is found on the device
 // (csr_long_rows_build.hpp; the host's find_long_rows is its CPU reference).
 // Byte model: the CSR model (device_csr.hpp) plus, with long rows, the split's index arrays
 // (read once) and the partial sums (written once, read once).
@@ -51,6 +51,7 @@
 #include "spmv/formats/csr_launch_policy.hpp"
 #include "spmv/formats/csr_long_rows_build.hpp"
 #include "spmv/formats/hand_written_backend.cuh"
+#include "spmv/formats/long_row_kernels.cuh"
 #include "spmv/formats/shared_x_tile.cuh"
 
 namespace spk {
@@ -148,79 +149,6 @@ __global__ void __launch_bounds__(max_block_size)
   }
 }
 
-// Long rows, pass 1: warp c computes the partial sum of chunk c (see csr_long_rows.hpp).
-template <class Value, class T, class Reader>
-__global__ void __launch_bounds__(max_block_size)
-    csr_long_row_chunks_kernel(index_t chunks, const index_t* __restrict__ chunk_rows,
-                               const index_t* __restrict__ chunk_offsets,
-                               const index_t* __restrict__ long_rows,
-                               const index_t* __restrict__ row_offsets,
-                               const index_t* __restrict__ columns,
-                               const Value* __restrict__ values, Reader x,
-                               T* __restrict__ partials) {
-  const std::int64_t chunk =
-      (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  if (chunk >= chunks) return;  // the whole warp leaves together
-  const unsigned int lane = threadIdx.x % 32u;
-  const index_t slot = chunk_rows[chunk];
-  const index_t row = long_rows[slot];
-  const EntryRange range = long_row_chunk_range(row_offsets[row], row_offsets[row + 1],
-                                                static_cast<index_t>(chunk) - chunk_offsets[slot]);
-  T sum = sub_warp_row_dot<32>(values, columns, range.begin,
-                               static_cast<unsigned int>(range.end - range.begin), lane, x, T(0));
-  sum = sub_warp_sum<32>(sum);
-  if (lane == 0) partials[chunk] = sum;
-}
-
-// Long rows, pass 2: warp i adds the partial sums of long row i in a fixed order and writes
-// y = alpha sum + beta y.
-template <class T, class Output>
-__global__ void __launch_bounds__(max_block_size)
-    csr_long_row_sums_kernel(index_t long_row_count, const index_t* __restrict__ long_rows,
-                             const index_t* __restrict__ chunk_offsets,
-                             const T* __restrict__ partials, Output output, T* __restrict__ y) {
-  const std::int64_t slot = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  if (slot >= long_row_count) return;
-  const unsigned int lane = threadIdx.x % 32u;
-  T sum = T(0);
-  for (index_t chunk = chunk_offsets[slot] + static_cast<index_t>(lane);
-       chunk < chunk_offsets[slot + 1]; chunk += 32)
-    sum += partials[chunk];
-  sum = sub_warp_sum<32>(sum);
-  if (lane == 0) output.store(y + long_rows[slot], sum);
-}
-
-// The long-row split of one matrix, built on the device.
-struct DeviceLongRows {
-  // Nothing is allocated when there are no long rows.
-  template <class T>
-  DeviceLongRows(const DeviceCsr<T>& matrix, index_t long_row_length, cudaStream_t stream)
-      : DeviceLongRows(matrix, long_row_length, count_long_rows(matrix, long_row_length, stream),
-                       stream) {}
-  std::size_t device_bytes() const {
-    return rows.bytes() + chunk_offsets.bytes() + chunk_rows.bytes();
-  }
-  index_t long_row_count;
-  index_t chunks;
-  DeviceBuffer<index_t> rows;
-  DeviceBuffer<index_t> chunk_offsets;
-  DeviceBuffer<index_t> chunk_rows;
-
- private:
-  template <class T>
-  DeviceLongRows(const DeviceCsr<T>& matrix, index_t long_row_length, const LongRowCounts& counts,
-                 cudaStream_t stream)
-      : long_row_count(counts.long_rows),
-        chunks(counts.chunks),
-        rows(static_cast<std::size_t>(counts.long_rows), "csr-vector long rows"),
-        chunk_offsets(counts.long_rows == 0 ? 0 : static_cast<std::size_t>(counts.long_rows) + 1,
-                      "csr-vector long-row chunk offsets"),
-        chunk_rows(static_cast<std::size_t>(counts.chunks), "csr-vector long-row chunk rows") {
-    fill_long_rows(matrix, long_row_length, counts, rows.data(), chunk_offsets.data(),
-                   chunk_rows.data(), stream);
-  }
-};
-
 // The current device's shared memory per block with the opt-in attribute (227 KB on an H100).
 std::size_t device_shared_bytes_per_block() {
   int device = 0, bytes = 0;
@@ -284,19 +212,10 @@ class CsrVector final : public HandWrittenBackend<T, Value, CsrVector<T, Value>>
         SPK_CHECK_LAUNCH("csr_vector_kernel");
       }
     });
-    if (long_rows_.long_row_count == 0) return;
-    const int block_size = launch.block_size();
-    csr_long_row_chunks_kernel<<<csr_grid_blocks(long_rows_.chunks, 32, block_size), block_size, 0,
-                                 stream>>>(long_rows_.chunks, long_rows_.chunk_rows.data(),
-                                           long_rows_.chunk_offsets.data(), long_rows_.rows.data(),
-                                           pattern_.row_offsets.data(), pattern_.columns.data(),
-                                           this->values(), x, partials_.data());
-    SPK_CHECK_LAUNCH("csr_long_row_chunks_kernel");
-    csr_long_row_sums_kernel<<<csr_grid_blocks(long_rows_.long_row_count, 32, block_size),
-                               block_size, 0, stream>>>(
-        long_rows_.long_row_count, long_rows_.rows.data(), long_rows_.chunk_offsets.data(),
-        partials_.data(), output, y);
-    SPK_CHECK_LAUNCH("csr_long_row_sums_kernel");
+    launch_long_row_passes(long_rows_,
+                           CsrStoredRange{long_rows_.rows.data(), pattern_.row_offsets.data()},
+                           pattern_.columns.data(), this->values(), x, partials_.data(), output, y,
+                           launch.block_size(), stream);
   }
 
   std::size_t device_bytes() const override {

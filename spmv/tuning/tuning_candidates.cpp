@@ -17,12 +17,10 @@ constexpr double aligned_min_mean = 16.0;
 constexpr double scalar_max_mean = 12.0;
 constexpr double scalar_max_variation = 1.0;
 constexpr double merge_min_variation = 1.0;
+// sell splits its long rows off to whole warps (sell_layout.hpp), so a skewed matrix no longer
+// rules it out (the power-law suite matrix went from 3.25 ms to 0.25 ms on an H100); only rows
+// too alike to gain from the sort do.
 constexpr double sell_min_variation = 0.1;
-// sell gives a row one thread: a row this long walks its nonzeros one dependent load at a time
-// and its chunk's time is the whole SpMV's (the power-law suite matrix: one 10004-nonzero row,
-// 3.25 ms against cuSPARSE's 0.23 ms on an H100).
-constexpr double sell_max_row_over_mean = 32.0;
-constexpr double sell_max_row_floor = 256.0;
 
 std::string number_text(double value) {
   char text[32];
@@ -82,14 +80,10 @@ CandidatePlan plan_format_candidates(const RowStats& shape, const SpmvOptions& b
                 " <= " + number_text(merge_min_variation) + ": rows too alike for merge path"
           : "");
   // sell pads per chunk after sorting: with rows this alike, ellpack is sell without the sort.
-  const double sell_max_row = std::max(sell_max_row_floor, sell_max_row_over_mean * mean);
   std::string sell_skip;
   if (spread < sell_min_variation)
     sell_skip = "row length stddev/mean " + number_text(spread) + " < " +
                 number_text(sell_min_variation) + ": rows too alike to gain from sorting";
-  else if (shape.max_row_length > sell_max_row)
-    sell_skip = "longest row " + std::to_string(shape.max_row_length) + " > " +
-                number_text(sell_max_row) + ": one thread per row serialises it";
   add(with_format(base, Format::sell, 0), sell_skip);
 
   SpmvOptions cusparse = with_format(base, Format::cusparse, 0);

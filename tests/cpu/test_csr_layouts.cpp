@@ -250,6 +250,27 @@ TEST(CsrLongRows, FindsLongRowsAndCutsChunksAtMultiplesOf1024) {
   EXPECT_TRUE(find_long_rows({0}, 64).rows.empty());
 }
 
+// Where the entries are stored decides the cut (sell packs its long rows after the chunks, past
+// 2^31 entries on a large matrix): a row stored at [3e9 - 100, 3e9 + 2000) has a chunk up to the
+// next multiple of 1024, a whole one, then the rest.
+TEST(CsrLongRows, AppendedRowsAreCutWhereTheyAreStoredWith64BitPositions) {
+  CsrLongRows long_rows;
+  const std::int64_t begin = 3000000000 - 100, end = 3000000000 + 2000;
+  append_long_row(long_rows, 7, begin, end);
+  append_long_row(long_rows, 9, 0, 1025);
+  EXPECT_EQ(long_rows.rows, (std::vector<index_t>{7, 9}));
+  // 3e9 - 100 = 2929687 * 1024 + 412, 3e9 + 1999 = 2929689 * 1024 + 463: chunks 2929687..9
+  EXPECT_EQ(long_row_chunk_count(begin, end), 3);
+  EXPECT_EQ(long_rows.chunk_offsets, (std::vector<index_t>{0, 3, 5}));
+  EXPECT_EQ(long_rows.chunk_rows, (std::vector<index_t>{0, 0, 0, 1, 1}));
+  const EntryRange first = long_row_chunk_range(begin, end, 0);
+  EXPECT_EQ(first.begin, begin);
+  EXPECT_EQ(first.end, std::int64_t{2929688} * 1024);
+  const EntryRange last = long_row_chunk_range(begin, end, 2);
+  EXPECT_EQ(last.begin, std::int64_t{2929689} * 1024);
+  EXPECT_EQ(last.end, end);
+}
+
 TEST(CsrLongRows, ThresholdIsEightUnrolledStepsOfTheSubWarp) {
   EXPECT_EQ(csr_vector_long_row_length(2), 64);
   EXPECT_EQ(csr_vector_long_row_length(8), 256);

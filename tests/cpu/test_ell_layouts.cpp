@@ -1,7 +1,7 @@
-// Host layouts of the ELL family (ellpack, ellpack-r, hyb): element-by-element layout checks
-// on hand-made matrices, layout reference SpMV against the CSR reference on random and
-// awkward matrices, the refusal rules, the HYB width rule, and the value slot maps of
-// update_values.
+// Host layouts of the ELL family (ellpack, ellpack-r, hyb, sell): element-by-element layout
+// checks on hand-made matrices, layout reference SpMV against the CSR reference on random and
+// awkward matrices, sell's long-row split (its rule, the tail, the size guard), the refusal
+// rules, the HYB width rule, and the value slot maps of update_values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -252,6 +252,14 @@ void expect_layout_references_match_csr(const CsrMatrix<double>& source, const s
     sell_reference_spmv(sell, x.data(), y.data());
     EXPECT_LT(test::relative_error(y, expected), tolerance) << name << ": sell sigma " << sigma;
   }
+  // sell with long rows split off at small thresholds (0: every non-empty row is long)
+  for (const index_t long_row_length : {0, 3, 40}) {
+    y.assign(rows, std::numeric_limits<T>::quiet_NaN());
+    const SellLayout<T> sell = to_sell_with_long_row_length(matrix, 64, long_row_length);
+    sell_reference_spmv(sell, x.data(), y.data());
+    EXPECT_LT(test::relative_error(y, expected), tolerance)
+        << name << ": sell with rows over " << long_row_length << " long";
+  }
 }
 
 TEST(EllLayoutReference, MatchesCsrReferenceOnRandomAndAwkwardMatrices) {
@@ -342,6 +350,147 @@ TEST(SellLayout, SigmaAndSizeAreChecked) {
   const SellLayout<double> layout = to_sell(empty, 32);
   EXPECT_EQ(layout.chunks(), 0u);
   EXPECT_EQ(layout.slots(), 0u);
+}
+
+TEST(SellLongRows, RuleIs256Or32TimesTheMeanRowLengthRoundedUp) {
+  EXPECT_EQ(sell_long_row_length(0, 0), 256);
+  EXPECT_EQ(sell_long_row_length(100, 0), 256);
+  EXPECT_EQ(sell_long_row_length(100, 800), 256);  // mean 8: 32 x 8 = 256
+  EXPECT_EQ(sell_long_row_length(100, 801), 288);  // mean 8.01 rounds up to 9
+  EXPECT_EQ(sell_long_row_length(1, 100000), 3200000);
+  // a row is never longer than 32 x the mean when there is only one: n = 1 has no long row
+  EXPECT_EQ(sell_long_row_length(1, max_index), max_index);
+  EXPECT_EQ(sell_chunk_length(256, 256), 256);
+  EXPECT_EQ(sell_chunk_length(257, 256), 0);
+}
+
+// 70 rows of r % 5 entries over 1200 columns, except rows 5 (100 entries), 33 (1100) and 69,
+// the last (70); long rows are those over 64 entries; sigma 64.
+CsrMatrix<double> matrix_with_three_long_rows(std::mt19937_64& rng) {
+  std::vector<index_t> lengths(70);
+  for (index_t r = 0; r < 70; ++r) lengths[static_cast<std::size_t>(r)] = r % 5;
+  lengths[5] = 100;
+  lengths[33] = 1100;
+  lengths[69] = 70;
+  return matrix_with_row_lengths(1200, lengths, rng);
+}
+
+TEST(SellLongRows, LongRowsLeaveTheChunksAndArePackedAfterThemInRowOrder) {
+  std::mt19937_64 rng(31);
+  const CsrMatrix<double> a = matrix_with_three_long_rows(rng);
+  const SellLayout<double> sell = to_sell_with_long_row_length(a, 64, 64);
+  EXPECT_EQ(sell.long_row_length, 64);
+  ASSERT_EQ(sell.long_rows.rows, (std::vector<index_t>{5, 33, 69}));
+  // In the chunks a long row has length 0 and flag -1: window 0 sorts 12 rows of 4, 12 of 3
+  // (row 33 is long), 13 of 2, 13 of 1, then 14 of 0 (rows 0, 5, 10, ..., 33 in row order);
+  // window 1 is rows 64 (4), 68, 67, 66, 65 (0) and 69 (long).
+  std::vector<int> seen(70, 0);
+  for (std::size_t p = 0; p < sell.permutation.size(); ++p) {
+    const index_t row = sell.permutation[p];
+    if (row >= 0) {
+      ++seen[static_cast<std::size_t>(row)];
+      EXPECT_EQ(sell.row_lengths[p], a.row_length(row)) << "position " << p;
+    } else {
+      EXPECT_EQ(sell.row_lengths[p], 0) << "position " << p;
+    }
+  }
+  for (index_t row = 0; row < 70; ++row)
+    EXPECT_EQ(seen[static_cast<std::size_t>(row)], row == 5 || row == 33 || row == 69 ? 0 : 1)
+        << "row " << row;
+  EXPECT_EQ(sell.permutation[69], -1);  // row 69: the last of window 1 (5 rows before it)
+  // Chunk widths 4, 2 (position 32 holds a row of 2), 4: no chunk is widened by a long row.
+  ASSERT_EQ(sell.chunk_offsets, (std::vector<std::uint64_t>{0, 128, 192, 320}));
+  EXPECT_EQ(sell.chunk_slots(), 320u);
+  // The tail: rows 5, 33 and 69 one after another from slot 320, each in CSR order.
+  EXPECT_EQ(sell.long_row_starts, (std::vector<std::uint64_t>{320, 420, 1520, 1590}));
+  EXPECT_EQ(sell.slots(), 1590u);
+  ASSERT_EQ(sell.values.size(), 1590u);
+  ASSERT_EQ(sell.columns.size(), 1590u);
+  for (std::size_t slot = 0; slot < 3; ++slot) {
+    const index_t row = sell.long_rows.rows[slot];
+    for (index_t j = 0; j < a.row_length(row); ++j) {
+      const std::size_t stored = static_cast<std::size_t>(sell.long_row_starts[slot]) + j;
+      EXPECT_EQ(sell.columns[stored], a.columns[a.row_offsets[row] + j]) << "row " << row;
+      EXPECT_EQ(sell.values[stored], a.values[a.row_offsets[row] + j]) << "row " << row;
+    }
+  }
+  // Chunks cut at absolute multiples of 1024 of the arrays: [320, 420); [420, 1024) and
+  // [1024, 1520); [1520, 1590).
+  EXPECT_EQ(sell.long_rows.chunk_offsets, (std::vector<index_t>{0, 1, 3, 4}));
+  EXPECT_EQ(sell.long_rows.chunk_rows, (std::vector<index_t>{0, 1, 1, 2}));
+  const EntryRange second = long_row_chunk_range(420, 1520, 1);
+  EXPECT_EQ(second.begin, 1024);
+  EXPECT_EQ(second.end, 1520);
+
+  std::vector<double> x(1200), expected(70), y(70, std::numeric_limits<double>::quiet_NaN());
+  for (double& value : x) value = std::uniform_real_distribution<double>(-1, 1)(rng);
+  reference_spmv(a, x.data(), expected.data());
+  sell_reference_spmv(sell, x.data(), y.data());
+  EXPECT_LT(test::relative_error(y, expected), 1e-14);
+}
+
+TEST(SellLongRows, WithoutLongRowsThereIsNoTailAndNoSplit) {
+  std::mt19937_64 rng(32);
+  const CsrMatrix<double> a = matrix_with_three_long_rows(rng);
+  const SellLayout<double> sell = to_sell_with_long_row_length(a, 64, 1100);
+  EXPECT_TRUE(sell.long_rows.rows.empty());
+  EXPECT_TRUE(sell.long_row_starts.empty());
+  EXPECT_EQ(sell.slots(), sell.chunk_slots());
+  EXPECT_EQ(sell.chunk_offsets[1], 1100u * 32);  // row 33 widens chunk 0
+}
+
+// The default rule on a skewed matrix: 2000 rows of 0..4 entries and rows of 257 (the
+// threshold is max(256, 32 x 3) = 256), 256 (not long), 5000 and, last, 3000.
+TEST(SellLongRows, DefaultRuleSplitsRowsPastItAndMatchesTheCsrReference) {
+  std::mt19937_64 rng(33);
+  std::vector<index_t> lengths(2000);
+  for (index_t r = 0; r < 2000; ++r) lengths[static_cast<std::size_t>(r)] = r % 5;
+  lengths[40] = 257;
+  lengths[41] = 256;
+  lengths[1000] = 5000;
+  lengths[1999] = 3000;
+  const CsrMatrix<double> a = matrix_with_row_lengths(5000, lengths, rng);
+  ASSERT_EQ(sell_long_row_length(a.rows, a.nnz()), 256);
+  std::vector<double> x(5000), expected(2000);
+  for (double& value : x) value = std::uniform_real_distribution<double>(-1, 1)(rng);
+  reference_spmv(a, x.data(), expected.data());
+  for (const index_t sigma : {32, 1024}) {
+    const SellLayout<double> sell = to_sell(a, sigma);
+    EXPECT_EQ(sell.long_rows.rows, (std::vector<index_t>{40, 1000, 1999}));
+    EXPECT_EQ(sell.slots(), sell.chunk_slots() + 257 + 5000 + 3000);
+    std::vector<double> y(2000, std::numeric_limits<double>::quiet_NaN());
+    sell_reference_spmv(sell, x.data(), y.data());
+    EXPECT_LT(test::relative_error(y, expected), 1e-14) << "sigma " << sigma;
+  }
+}
+
+// n = 1 has a long row only under an explicit threshold (the rule never makes one).
+TEST(SellLongRows, OneRowThatIsLong) {
+  std::mt19937_64 rng(34);
+  const CsrMatrix<double> a = matrix_with_row_lengths(3000, {2500}, rng);
+  EXPECT_TRUE(to_sell(a, 32).long_rows.rows.empty());
+  const SellLayout<double> sell = to_sell_with_long_row_length(a, 32, 100);
+  EXPECT_EQ(sell.permutation, std::vector<index_t>(32, -1));
+  EXPECT_EQ(sell.chunk_slots(), 0u);
+  EXPECT_EQ(sell.long_row_starts, (std::vector<std::uint64_t>{0, 2500}));
+  EXPECT_EQ(sell.long_rows.chunk_offsets, (std::vector<index_t>{0, 3}));
+  std::vector<double> x(3000), expected(1), y(1, std::numeric_limits<double>::quiet_NaN());
+  for (double& value : x) value = std::uniform_real_distribution<double>(-1, 1)(rng);
+  reference_spmv(a, x.data(), expected.data());
+  sell_reference_spmv(sell, x.data(), y.data());
+  EXPECT_NEAR(y[0], expected[0], 1e-13);
+}
+
+// The size guard counts the long rows' tail before anything is allocated.
+TEST(SellLongRows, SizeGuardCountsTheTail) {
+  std::mt19937_64 rng(35);
+  std::vector<index_t> lengths(64, 1);
+  lengths[10] = 1000;
+  const CsrMatrix<double> a = matrix_with_row_lengths(1000, lengths, rng);
+  // chunks: 2 of width 1 (64 slots), tail: 1000 entries; 12 bytes a slot in double
+  EXPECT_EQ(to_sell_with_long_row_length(a, 32, 64).slots(), 1064u);
+  EXPECT_NO_THROW((void)to_sell_with_long_row_length(a, 32, 64, 1064 * 12));
+  EXPECT_THROW((void)to_sell_with_long_row_length(a, 32, 64, 1063 * 12), BadInput);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -174,12 +174,24 @@ void expect_device_layouts_match(const CsrMatrix<T>& matrix, const test::TestStr
     expect_same_bits(downloaded(slots, stream), narrow, "slot map");
   }
 
-  // SELL-C-sigma at several windows (sort, chunk offsets, slots, the update_values map).
-  for (const index_t sigma : {index_t{32}, index_t{96}, index_t{1024}}) {
-    SCOPED_TRACE("sell sigma " + std::to_string(sigma));
-    const SellLayout<T> host = to_sell(matrix, sigma);
-    const DeviceSell<T> built =
-        build_sell(device, sigma, static_cast<std::size_t>(-1), stream.get());
+  // SELL-C-sigma at several windows (sort, chunk offsets, slots, the update_values map), with
+  // the long rows of the rule and of small thresholds (0: every non-empty row is long; n = 1
+  // has a long row only so).
+  struct SellCase {
+    index_t sigma;
+    index_t long_row_length;
+  };
+  const index_t rule = sell_long_row_length(matrix.rows, matrix.nnz());
+  for (const SellCase sell_case : {SellCase{32, rule}, SellCase{96, rule}, SellCase{1024, rule},
+                                   SellCase{32, 0}, SellCase{64, 40}}) {
+    const index_t sigma = sell_case.sigma;
+    SCOPED_TRACE("sell sigma " + std::to_string(sigma) + ", long rows over " +
+                 std::to_string(sell_case.long_row_length));
+    const SellLayout<T> host =
+        to_sell_with_long_row_length(matrix, sigma, sell_case.long_row_length);
+    const DeviceSell<T> built = build_sell(device, sigma, sell_case.long_row_length,
+                                           static_cast<std::size_t>(-1), stream.get());
+    ASSERT_EQ(built.chunk_slots, host.chunk_slots());
     ASSERT_EQ(built.slots, host.slots());
     expect_same_bits(downloaded(built.permutation, stream), host.permutation, "sell permutation");
     expect_same_bits(downloaded(built.row_lengths, stream), host.row_lengths, "sell row lengths");
@@ -187,12 +199,29 @@ void expect_device_layouts_match(const CsrMatrix<T>& matrix, const test::TestStr
                      "sell chunk offsets");
     expect_same_bits(downloaded(built.columns, stream), host.columns, "sell columns");
     expect_same_bits(downloaded(built.values, stream), host.values, "sell values");
+    ASSERT_EQ(built.long_rows.long_row_count, static_cast<index_t>(host.long_rows.rows.size()));
+    ASSERT_EQ(built.long_rows.chunks, host.long_rows.chunks());
+    expect_same_bits(downloaded(built.long_row_starts, stream), host.long_row_starts,
+                     "sell long-row starts");
+    expect_same_bits(downloaded(built.long_rows.rows, stream), host.long_rows.rows,
+                     "sell long rows");
+    expect_same_bits(downloaded(built.long_rows.chunk_rows, stream), host.long_rows.chunk_rows,
+                     "sell long-row chunk rows");
+    if (built.long_rows.long_row_count > 0)
+      expect_same_bits(downloaded(built.long_rows.chunk_offsets, stream),
+                       host.long_rows.chunk_offsets, "sell long-row chunk offsets");
     const auto slot_map = downloaded(built.slot_of_entry, stream);
+    std::vector<int> hits(static_cast<std::size_t>(host.slots()), 0);
     for (index_t row = 0; row < matrix.rows; ++row)
-      for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k)
-        ASSERT_EQ(host.values[slot_map[static_cast<std::size_t>(k)]],
-                  matrix.values[static_cast<std::size_t>(k)])
+      for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
+        const std::uint32_t slot = slot_map[static_cast<std::size_t>(k)];
+        ASSERT_LT(slot, hits.size()) << "sell slot of entry " << k;
+        ASSERT_EQ(host.values[slot], matrix.values[static_cast<std::size_t>(k)])
             << "sell slot of entry " << k;
+        ASSERT_EQ(host.columns[slot], matrix.columns[static_cast<std::size_t>(k)])
+            << "sell slot of entry " << k;
+        ASSERT_EQ(++hits[slot], 1) << "two entries map to slot " << slot;
+      }
   }
 
   // csr-vector's long-row split, for each sub-warp width's threshold and a small one.

@@ -1,8 +1,8 @@
-// GPU tests of the ELL-family backends (ellpack, ellpack-r, hyb) x spmv.x_cache {none, ldg,
-// texture} x {float, double}. Every apply runs on a fresh random x with y poisoned by NaN and
-// is checked against the fp64 CPU reference of the same T-valued matrix, whose values are
-// random too (spmv_test_support.hpp explains the tolerances). HYB's COO atomics make the last
-// bits of y run-dependent; the tolerances cover that.
+// GPU tests of the ELL-family backends (ellpack, ellpack-r, hyb, sell) x spmv.x_cache {none,
+// ldg, texture} x {float, double}, and of sell's long-row split (SellLongRowSpmv). Every apply runs
+// on a fresh random x with y poisoned by NaN and is checked against the fp64 CPU reference of the
+// same T-valued matrix, whose values are random too (spmv_test_support.hpp explains the
+// tolerances). HYB's COO atomics make the last bits of y run-dependent; the tolerances cover that.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,10 +14,12 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "spkrylov/errors.hpp"
+#include "spmv/formats/sell_layout.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 #include "spmv/registry.hpp"
@@ -370,6 +372,171 @@ INSTANTIATE_TEST_SUITE_P(Formats, EllSpmv,
                                            BackendCase{Format::sell, XCache::ldg},
                                            BackendCase{Format::sell, XCache::texture}),
                          case_name);
+
+// ---------------------------------------------------------------------------------------
+// sell's long rows: rows of more than sell_long_row_length(rows, nnz) = max(256, 32 ceil(mean))
+// entries, computed by the long-row passes (long_row_kernels.cuh) from the tail after the
+// chunks. Every product runs on a fresh random x with y poisoned by NaN, against the fp64 CPU
+// reference by relative error.
+
+// Row lengths drawn from 0..longest.
+std::vector<index_t> short_row_lengths(index_t rows, index_t longest, std::mt19937_64& rng) {
+  std::uniform_int_distribution<index_t> length(0, longest);
+  std::vector<index_t> lengths(static_cast<std::size_t>(rows));
+  for (index_t& entry : lengths) entry = length(rng);
+  return lengths;
+}
+
+// Shapes with long rows under the rule, and the smallest ones, where it makes none (n = 1: the
+// mean is the row's length).
+std::vector<test::NamedShape> sell_long_row_shapes(std::mt19937_64& rng) {
+  std::vector<test::NamedShape> shapes;
+  std::vector<index_t> lengths = short_row_lengths(2000, 12, rng);
+  lengths[700] = 100000;
+  shapes.push_back({"one row of 100000 entries among 2000 short rows",
+                    test::matrix_with_row_lengths(100003, lengths, rng)});
+  lengths = short_row_lengths(3000, 8, rng);
+  const index_t neighbours[] = {300, 1025, 2049, 257, 3000, 600};
+  for (index_t k = 0; k < 6; ++k) lengths[static_cast<std::size_t>(64 + k)] = neighbours[k];
+  shapes.push_back({"six long rows side by side (rows 64..69)",
+                    test::matrix_with_row_lengths(3000, lengths, rng)});
+  lengths = short_row_lengths(1500, 6, rng);
+  lengths.back() = 5000;
+  shapes.push_back({"the last row long", test::matrix_with_row_lengths(5000, lengths, rng)});
+  lengths.assign(2048, 4);
+  lengths[10] = 256;  // the threshold: max(256, 32 x 5)
+  lengths[11] = 257;
+  shapes.push_back(
+      {"rows of 256 (not long) and 257 (long)", test::matrix_with_row_lengths(2048, lengths, rng)});
+  lengths = short_row_lengths(4096, 9, rng);
+  for (std::size_t row = 0; row < lengths.size(); row += 3) lengths[row] = 0;
+  for (const std::size_t row : {100, 1500, 2600, 4095}) lengths[row] = 1500;
+  shapes.push_back({"every third row empty, long rows in every window",
+                    test::matrix_with_row_lengths(4096, lengths, rng)});
+  shapes.push_back(
+      {"n=1 (5000 entries: never long)", test::matrix_with_row_lengths(5000, {5000}, rng)});
+  shapes.push_back({"n=1, nnz=0", test::matrix_with_row_lengths(1, {0}, rng)});
+  shapes.push_back({"nnz=0 (100 empty rows)",
+                    test::matrix_with_row_lengths(100, std::vector<index_t>(100, 0), rng)});
+  return shapes;
+}
+
+std::string x_cache_name(const ::testing::TestParamInfo<XCache>& param_info) {
+  return to_string(param_info.param);
+}
+
+class SellLongRowSpmv : public ::testing::TestWithParam<XCache> {
+ protected:
+  void SetUp() override {
+    if (device_available()) stream_ = std::make_unique<test::TestStream>();
+  }
+
+  SpmvOptions options(int block_size = 256) const {
+    SpmvOptions options;
+    options.format = Format::sell;
+    options.x_cache = GetParam();
+    options.block_size = block_size;
+    return options;
+  }
+
+  // The split the backend reports is to_sell's; products (plain, then scaled with beta 0 on a
+  // poisoned y and beta != 0) match the reference; two applies on one x give the same bits.
+  template <class T>
+  void check_products(const CsrMatrix<double>& source, const SpmvOptions& spmv_options) {
+    SCOPED_TRACE((std::is_same_v<T, float> ? "float" : "double"));
+    const CsrMatrix<T> matrix = test::with_random_values(convert_values<T>(source), rng_);
+    const auto backend = make_spmv_backend(matrix, spmv_options, stream_->get());
+    const SellLayout<T> host = to_sell(matrix, spmv_options.sell_sigma);
+    const std::string reported = detail(*backend, "long_rows");
+    EXPECT_EQ(reported.rfind(std::to_string(host.long_rows.rows.size()) + " (over " +
+                                 std::to_string(host.long_row_length) + " entries, " +
+                                 std::to_string(host.long_rows.chunks()) + " chunks",
+                             0),
+              0u)
+        << reported;
+    EXPECT_EQ(detail(*backend, "padded_slots"), std::to_string(host.slots()));
+    const double tolerance = test::spmv_tolerance<T>(test::max_row_length(matrix));
+    EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng_, *stream_), tolerance);
+    test::expect_scaled_products_match(*backend, matrix, rng_, *stream_);
+    const std::vector<T> x = test::random_values<T>(static_cast<std::size_t>(matrix.cols), rng_);
+    const std::vector<T> poison(static_cast<std::size_t>(matrix.rows),
+                                std::numeric_limits<T>::quiet_NaN());
+    const auto apply = [&](const T* x_device, T* y_device) { backend->apply(x_device, y_device); };
+    const std::vector<T> first = test::device_product(x, poison, 0, *stream_, apply);
+    const std::vector<T> second = test::device_product(x, poison, 0, *stream_, apply);
+    EXPECT_EQ(first, second) << "the long rows' sums are not deterministic";
+  }
+
+  std::mt19937_64 rng_{20261205};
+  std::unique_ptr<test::TestStream> stream_;
+};
+
+TEST_P(SellLongRowSpmv, ProductsMatchTheReference) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  for (const test::NamedShape& shape : sell_long_row_shapes(rng_)) {
+    SCOPED_TRACE(shape.name);
+    check_products<double>(shape.matrix, options());
+    // n = 1: one thread sums the 5000 random products in order, whose fp32 error outgrows
+    // spmv_tolerance's sqrt(length) model on a one-entry y; fp64 checks it
+    if (shape.matrix.rows > 1) check_products<float>(shape.matrix, options());
+  }
+}
+
+TEST_P(SellLongRowSpmv, EveryBlockSizeAndWindow) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const std::vector<test::NamedShape> shapes = sell_long_row_shapes(rng_);
+  const CsrMatrix<double>& matrix = shapes[4].matrix;  // long rows in every window
+  for (const int block_size : {32, 96, 1024})
+    for (const int sigma : {32, 1024}) {
+      SCOPED_TRACE("block_size " + std::to_string(block_size) + ", sigma " + std::to_string(sigma));
+      SpmvOptions spmv_options = options(block_size);
+      spmv_options.sell_sigma = sigma;
+      check_products<double>(matrix, spmv_options);
+    }
+}
+
+// update_values reaches the long rows' entries in the tail through the same slot map.
+TEST_P(SellLongRowSpmv, UpdateValuesOnTheDevice) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  for (const test::NamedShape& shape : sell_long_row_shapes(rng_)) {
+    SCOPED_TRACE(shape.name);
+    const CsrMatrix<double> matrix = test::with_random_values(shape.matrix, rng_);
+    const auto backend = make_spmv_backend(matrix, options(), stream_->get());
+    test::expect_update_values_contract(*backend, matrix, rng_, *stream_);
+    test::expect_update_values_capturable(*backend, matrix, rng_, *stream_);
+    const CsrMatrix<float> single = convert_values<float>(matrix);
+    const auto float_backend = make_spmv_backend(single, options(), stream_->get());
+    test::expect_update_values_contract(*float_backend, single, rng_, *stream_);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sell, SellLongRowSpmv,
+                         ::testing::Values(XCache::none, XCache::ldg, XCache::texture),
+                         x_cache_name);
+
+// The byte models count the tail (its entries are slots), the split's index arrays, the long
+// rows' starts and the partial sums.
+TEST(SellByteModel, CountsTheTailTheSplitAndThePartialSums) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  std::mt19937_64 rng(41);
+  const std::vector<test::NamedShape> shapes = sell_long_row_shapes(rng);
+  const CsrMatrix<double>& matrix = shapes[1].matrix;  // six long rows side by side
+  SpmvOptions options;
+  options.format = Format::sell;
+  const auto backend = make_spmv_backend(matrix, options, nullptr);
+  const SellLayout<double> host = to_sell(matrix, options.sell_sigma);
+  ASSERT_EQ(host.long_rows.rows.size(), 6u);
+  const std::size_t long_rows = host.long_rows.rows.size();
+  const auto chunks = static_cast<std::size_t>(host.long_rows.chunks());
+  const std::size_t positions = host.permutation.size();
+  const auto slots = static_cast<std::size_t>(host.slots());
+  const auto nnz = static_cast<std::size_t>(matrix.nnz());
+  const std::size_t split = (long_rows + (long_rows + 1) + chunks) * 4 + (long_rows + 1) * 8;
+  EXPECT_EQ(backend->device_bytes(), slots * (8 + 4) + positions * 8 + (host.chunks() + 1) * 8 +
+                                         nnz * 4 + split + chunks * 8);
+  EXPECT_EQ(backend->bytes_per_spmv(), nnz * (8 + 4) + positions * 8 + host.chunks() * 8 +
+                                           (3000u + 3000u) * 8 + split + 2 * chunks * 8);
+}
 
 // ---------------------------------------------------------------------------------------
 // HYB's COO part: many entries per row, every row overflowing, all-COO

@@ -295,5 +295,36 @@ TEST(SpmvDotsOtherFormatsGpu, ReturnFalseAndWriteNothing) {
   }
 }
 
+// With long rows (sell's and csr-vector's long-row passes: a long row's y comes after the row
+// kernel, so neither folds the dots): false, nothing written, and apply still right.
+TEST(SpmvDotsOtherFormatsGpu, LongRowsAreNotFoldedEither) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::FreshRandom random;
+  std::mt19937_64& rng = random.engine();
+  test::TestStream stream;
+  // rows of 1..7 entries, row 500 full and row 999 (the last) of 600: both long for sell
+  // (max(256, 32 x 6)) and csr-vector
+  const CsrMatrix<double> matrix = test::random_pattern_matrix(
+      1000, 1000,
+      [](index_t row) -> index_t {
+        if (row == 500) return 1000;
+        if (row == 999) return 600;
+        return 1 + row % 7;
+      },
+      rng);
+  for (const Format format : {Format::sell, Format::csr_vector}) {
+    SCOPED_TRACE(to_string(format));
+    SpmvOptions options;
+    options.format = format;
+    const auto backend = make_spmv_backend(matrix, options, stream.get());
+    const DotsResult result = apply_dots_once(*backend, test::random_values<double>(1000, rng),
+                                              test::random_values<double>(1000, rng), 2, stream);
+    EXPECT_FALSE(result.folded);
+    for (const double value : result.y) ASSERT_TRUE(std::isnan(value)) << "y was written";
+    EXPECT_TRUE(std::isnan(result.sums[0]) && std::isnan(result.sums[1]));
+    EXPECT_LT(test::spmv_relative_error(*backend, matrix, rng, stream), 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace spk
