@@ -5,6 +5,7 @@
 #include <new>
 #include <vector>
 
+#include "distributed/fault_watch.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
 
@@ -115,23 +116,35 @@ ErrorRecord record_current_exception() {
   return record;
 }
 
-void agree_on_failure(MPI_Comm comm, const std::optional<ErrorRecord>& local) {
-  int rank = 0, size = 1;
-  SPK_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  SPK_MPI_CHECK(MPI_Comm_size(comm, &size));
+namespace {
+
+// The collective steps of agree() over a plain communicator (setup, the CLI).
+struct BlockingCollectives {
+  MPI_Comm comm;
+  void allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op) {
+    SPK_MPI_CHECK(MPI_Allreduce(send, receive, count, type, op, comm));
+  }
+  void bcast(void* data, int count, MPI_Datatype type, int root) {
+    SPK_MPI_CHECK(MPI_Bcast(data, count, type, root, comm));
+  }
+};
+
+// Collectives: BlockingCollectives or a FaultWatch (the same calls, waits that can give up).
+template <class Collectives>
+void agree(Collectives& collectives, int rank, int size, const std::optional<ErrorRecord>& local) {
   // the lowest failing rank, INT_MAX when none failed
   const int mine = local ? rank : INT_MAX;
   int first_failed = INT_MAX;
-  SPK_MPI_CHECK(MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm));
+  collectives.allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN);
   if (first_failed == INT_MAX) return;
   const int failed_here = local ? 1 : 0;
   int failed = 0;
-  SPK_MPI_CHECK(MPI_Allreduce(&failed_here, &failed, 1, MPI_INT, MPI_SUM, comm));
+  collectives.allreduce(&failed_here, &failed, 1, MPI_INT, MPI_SUM);
   std::vector<char> bytes = rank == first_failed ? serialize(*local) : std::vector<char>{};
   std::uint64_t count = bytes.size();
-  SPK_MPI_CHECK(MPI_Bcast(&count, 1, MPI_UINT64_T, first_failed, comm));
+  collectives.bcast(&count, 1, MPI_UINT64_T, first_failed);
   bytes.resize(static_cast<std::size_t>(count));
-  SPK_MPI_CHECK(MPI_Bcast(bytes.data(), static_cast<int>(count), MPI_CHAR, first_failed, comm));
+  collectives.bcast(bytes.data(), static_cast<int>(count), MPI_CHAR, first_failed);
   std::string prefix;
   if (size > 1) prefix = "rank " + std::to_string(first_failed);
   if (failed == size && size > 1)
@@ -139,6 +152,20 @@ void agree_on_failure(MPI_Comm comm, const std::optional<ErrorRecord>& local) {
   else if (failed > 1)
     prefix += " (and " + std::to_string(failed - 1) + " more)";
   throw_record(deserialize(bytes), prefix.empty() ? prefix : prefix + ": ");
+}
+
+}  // namespace
+
+void agree_on_failure(MPI_Comm comm, const std::optional<ErrorRecord>& local) {
+  int rank = 0, size = 1;
+  SPK_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  SPK_MPI_CHECK(MPI_Comm_size(comm, &size));
+  BlockingCollectives collectives{comm};
+  agree(collectives, rank, size, local);
+}
+
+void agree_on_failure(FaultWatch& watch, const std::optional<ErrorRecord>& local) {
+  agree(watch, watch.rank(), watch.processes(), local);
 }
 
 }  // namespace spk

@@ -10,7 +10,8 @@
 // when there are several processes ("rank R (and 2 more): " when others failed too, "rank R
 // (and every other rank): " when all did). Every process thus leaves the step at once, and one of
 // them (rank 0) prints the one line. step() must not communicate itself: a process that
-// failed before a collective call would never reach it.
+// failed before a collective call would never reach it. Within a solver's calls the steps run
+// over its FaultWatch (fault_watch.hpp), whose waits give up when another process fails.
 #include <mpi.h>
 
 #include <exception>
@@ -19,6 +20,8 @@
 #include <utility>
 
 namespace spk {
+
+class FaultWatch;
 
 // The mark of an error every process threw at the same step (agree_on_failure): the caller
 // may end normally on every process (MPI_Finalize), where an error thrown on one process only
@@ -62,9 +65,12 @@ ErrorRecord record_current_exception();
 // Collective: throws the lowest failing rank's error on every process when any `local` is
 // set; returns on every process otherwise.
 void agree_on_failure(MPI_Comm comm, const std::optional<ErrorRecord>& local);
+// The same over a solver's watched communicator (FaultWatch::comm()).
+void agree_on_failure(FaultWatch& watch, const std::optional<ErrorRecord>& local);
 
-template <class Step>
-void on_every_process(MPI_Comm comm, Step&& step) {
+// comm: an MPI_Comm, or a solver's FaultWatch.
+template <class Comm, class Step>
+void on_every_process(Comm&& comm, Step&& step) {
   std::optional<ErrorRecord> failure;
   try {
     step();

@@ -3,7 +3,9 @@
 // whose inner products are summed by NCCL on the stream (or host-staged MPI), and the
 // overlapped DistributedOperator over two SpMV backends (local and halo blocks) and a
 // DeviceHaloExchange. With NCCL nothing synchronizes the host inside an iteration block, and
-// the block may be captured in a CUDA graph (solver.cuda_graph).
+// the block may be captured in a CUDA graph (solver.cuda_graph). With the fault watch on
+// (fault_watch.hpp), the host's waits for the stream poll for a failure notice
+// (watched_stream_wait.hpp), and the solver's death aborts NCCL.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -19,6 +21,7 @@
 #include "distributed/distributed_space.hpp"
 #include "distributed/mpi_check.hpp"
 #include "distributed/nccl_communicator.hpp"
+#include "distributed/watched_stream_wait.hpp"
 #include "solver/amg/device_amg_build.hpp"
 #include "solver/amg/device_level_operator.hpp"
 #include "solver/device_context.hpp"
@@ -96,7 +99,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
   DeviceDistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& arrays,
                           const Options& all_options, const DistributedOptions& distributed)
-      : DistributedSolver<T>::Impl(comm, all_options.solver) {
+      : DistributedSolver<T>::Impl(comm, all_options.solver, distributed.watch_faults) {
     const Options& options = all_options;
     const auto start = std::chrono::steady_clock::now();
     const MPI_Comm c = this->communicator.get();
@@ -109,6 +112,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     if (nccl) {
       nccl_ = std::make_unique<NcclCommunicator>(c);
       local_stream_ = std::make_unique<CudaStream>();  // the local product beside NCCL's
+      if (this->watch.enabled()) {
+        // A stream waiting in a collective for a failed process never finishes: poll it, and
+        // abort NCCL when the solver dies (here or elsewhere), which releases its kernels.
+        stream_wait_ = std::make_unique<WatchedStreamWait>(this->watch);
+        context_->set_stream_wait(stream_wait_.get());
+        this->watch.on_death([this] { nccl_->abort(); });
+      }
     }
     const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
 
@@ -148,14 +158,14 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           DistributedBlocks<T> blocks;
           blocks.local = std::move(local);
           blocks.halo = std::move(halo);
-          blocks.exchange = std::make_unique<DeviceHaloExchange<T>>(c, nccl_.get(), std::move(plan),
-                                                                    stream, local_stream);
+          blocks.exchange = std::make_unique<DeviceHaloExchange<T>>(
+              c, nccl_.get(), std::move(plan), stream, local_stream, &this->watch);
           blocks.refresh_values = [this](const SplitRows<T>& split) { refresh_blocks(split); };
           return blocks;
         },
         distributed.overlap);
 
-    space_ = std::make_unique<Space>(c, this->first_row(), *context_);
+    space_ = std::make_unique<Space>(this->watch, this->first_row(), *context_);
     space_->watch_products(&this->matrix->exchange().times().exchanges);
     if (nccl_) {
       scalar_sum_ = std::make_unique<NcclScalarSum<T>>(*nccl_, stream);
@@ -193,23 +203,23 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   DeviceDistributedSolver(const DeviceDistributedSolver&) = delete;
   DeviceDistributedSolver& operator=(const DeviceDistributedSolver&) = delete;
 
-  void multiply(const T* x, T* y) override {
+  const char* transport() const override { return nccl_ ? "nccl" : "mpi (host-staged)"; }
+
+ protected:
+  void run_multiply(const T* x, T* y) override {
     const auto n = static_cast<std::size_t>(this->rows());
     upload(x, x_.data(), n);
     this->matrix->op().apply(x_.data(), b_.data());
     download(b_.data(), y, n);
   }
 
-  double time_spmv_ms(int repetitions) override {
+  double run_time_spmv(int repetitions) override {
     fill_ones(x_);
     return time_on_stream(context_->stream(), 3, repetitions,
                           [&] { this->matrix->op().apply(x_.data(), b_.data()); })
         .median_ms;
   }
 
-  const char* transport() const override { return nccl_ ? "nccl" : "mpi (host-staged)"; }
-
- protected:
   void check_preconditioner() override { iteration_->check_preconditioner(); }
   void reset_space_times() override { space_->reset_times(); }
 
@@ -243,7 +253,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     fill_ones(x_);
     const cudaStream_t stream = context_->stream();
     return measure_phases<T>(
-        this->communicator.get(), *this->matrix, x_.data(), b_.data(),
+        this->watch, *this->matrix, x_.data(), b_.data(),
         [&] { space_->sum_over_processes(scalar_.data()); },
         [stream](int runs, const std::function<void()>& work) {
           return time_on_stream(stream, 2, runs, work).median_ms;
@@ -254,11 +264,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
  private:
   void upload(const T* host, T* device, std::size_t n) {
     if (n == 0) return;
+    context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself
     SPK_CUDA_CHECK(
         cudaMemcpyAsync(device, host, n * sizeof(T), cudaMemcpyHostToDevice, context_->stream()));
     context_->synchronize();
   }
   void download(const T* device, T* host, std::size_t n) {
+    context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself
     if (n > 0)
       SPK_CUDA_CHECK(
           cudaMemcpyAsync(host, device, n * sizeof(T), cudaMemcpyDeviceToHost, context_->stream()));
@@ -326,6 +338,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         local_backend_->bytes_per_spmv() + (halo_backend_ ? halo_backend_->bytes_per_spmv() : 0);
   }
 
+  std::unique_ptr<WatchedStreamWait> stream_wait_;  // nccl with the watch: context_'s waits
   std::unique_ptr<DeviceContext> context_;
   std::unique_ptr<NcclCommunicator> nccl_;
   std::unique_ptr<CudaStream> local_stream_;  // nccl: the local block's stream

@@ -1,4 +1,5 @@
 #include "core/cuda_check.hpp"
+#include "distributed/abandoned_buffers.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/mpi_check.hpp"
 
@@ -38,10 +39,11 @@ PinnedBuffer<T>::~PinnedBuffer() {
 template <class T>
 DeviceHaloExchange<T>::DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator* nccl,
                                           HaloPlan plan, cudaStream_t stream,
-                                          cudaStream_t local_stream)
+                                          cudaStream_t local_stream, FaultWatch* watch)
     : HaloExchange<T>(std::move(plan)),
       comm_(comm),
       nccl_(nccl),
+      watch_(watch),
       stream_(stream),
       local_stream_(local_stream),
       send_rows_(this->plan_.send_rows.size(), "halo send rows"),
@@ -49,10 +51,11 @@ DeviceHaloExchange<T>::DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator*
       halo_(static_cast<std::size_t>(this->plan_.halo_size), "halo vector"),
       host_send_(nccl ? 0 : this->plan_.send_rows.size()),
       host_halo_(nccl ? 0 : static_cast<std::size_t>(this->plan_.halo_size)),
-      requests_(this->plan_.sources.size() + this->plan_.targets.size()) {
+      requests_(this->plan_.sources.size() + this->plan_.targets.size(), MPI_REQUEST_NULL) {
   send_rows_.copy_from_host(this->plan_.send_rows);
   for (cudaEvent_t* event : {&packed_, &x_ready_, &local_done_})
     SPK_CUDA_CHECK(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
+  if (watch_ != nullptr && nccl_ == nullptr) watch_->on_death([this] { abandon(); });
 }
 
 template <class T>
@@ -126,6 +129,7 @@ const T* DeviceHaloExchange<T>::finish() {
   if (nccl_ == nullptr) {  // nccl: the halo follows the group on the solver's stream
     SPK_CUDA_CHECK(cudaEventSynchronize(packed_));  // the send buffer is on the host
     std::size_t request = 0;
+    requests_posted_ = true;
     for (const HaloSource& source : this->plan_.sources)
       SPK_MPI_CHECK(MPI_Irecv(host_halo_.data() + source.first_slot, source.count,
                               mpi_datatype<T>(), source.rank, halo_tag, comm_,
@@ -133,8 +137,12 @@ const T* DeviceHaloExchange<T>::finish() {
     for (const HaloTarget& target : this->plan_.targets)
       SPK_MPI_CHECK(MPI_Isend(host_send_.data() + target.first, target.count, mpi_datatype<T>(),
                               target.rank, halo_tag, comm_, &requests_[request++]));
-    SPK_MPI_CHECK(
-        MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+    if (watch_ != nullptr)
+      watch_->wait_all(requests_);
+    else
+      SPK_MPI_CHECK(
+          MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+    requests_posted_ = false;
     const std::size_t bytes = static_cast<std::size_t>(this->plan_.halo_size) * sizeof(T);
     if (bytes > 0)
       SPK_CUDA_CHECK(
@@ -142,6 +150,18 @@ const T* DeviceHaloExchange<T>::finish() {
   }
   this->times_.wait_s += MPI_Wtime() - begin;
   return halo_.data();
+}
+
+template <class T>
+void DeviceHaloExchange<T>::abandon() noexcept {
+  if (!requests_posted_) return;
+  requests_posted_ = false;
+  abandon_requests(requests_, this->plan_.sources.size());
+  try {
+    keep_until_exit(std::move(host_halo_));
+    keep_until_exit(std::move(host_send_));
+  } catch (...) {  // out of host memory: nothing safer to do
+  }
 }
 
 template class PinnedBuffer<float>;

@@ -13,12 +13,15 @@
 //   mpi    host-staged, for ranks that share a GPU (NCCL refuses that) or a machine without
 //          NCCL: start packs and copies the send buffer to pinned host memory; finish waits
 //          for that copy only (the local product queued after it keeps running), exchanges
-//          with MPI_Isend/Irecv/Waitall, and queues the copy of the halo to the device.
-//          Not capturable.
+//          with MPI_Isend/Irecv/Waitall (the solver's FaultWatch's polled wait), and queues
+//          the copy of the halo to the device. Not capturable. When the solver dies during
+//          that wait (another process failed), the receives are cancelled, the requests freed
+//          and the pinned buffers kept until exit (MPI may still use them).
 #include <cuda_runtime.h>
 #include <mpi.h>
 
 #include "core/device_buffer.hpp"
+#include "distributed/fault_watch.hpp"
 #include "distributed/halo_plan.hpp"
 #include "distributed/nccl_communicator.hpp"
 
@@ -38,13 +41,16 @@ class CudaStream {
 };
 
 // Page-locked host memory (cudaMallocHost), so that copies to and from it run asynchronously.
+// A move hands the memory over (its address stays).
 template <class T>
 class PinnedBuffer {
  public:
   explicit PinnedBuffer(std::size_t count);
   ~PinnedBuffer();
+  PinnedBuffer(PinnedBuffer&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(PinnedBuffer&&) = delete;
   T* data() { return data_; }
 
  private:
@@ -55,9 +61,10 @@ template <class T>
 class DeviceHaloExchange final : public HaloExchange<T> {
  public:
   // nccl: the transport; null for host-staged MPI over comm. stream: the solver's;
-  // local_stream: the local block's (nccl; the solver's stream for mpi).
+  // local_stream: the local block's (nccl; the solver's stream for mpi). watch: the solver's
+  // (mpi: its waits give up when another process fails); null: plain MPI waits.
   DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator* nccl, HaloPlan plan,
-                     cudaStream_t stream, cudaStream_t local_stream);
+                     cudaStream_t stream, cudaStream_t local_stream, FaultWatch* watch = nullptr);
   ~DeviceHaloExchange() override;
   DeviceHaloExchange(const DeviceHaloExchange&) = delete;
   DeviceHaloExchange& operator=(const DeviceHaloExchange&) = delete;
@@ -71,10 +78,12 @@ class DeviceHaloExchange final : public HaloExchange<T> {
 
  private:
   void pack(const T* x);
+  void abandon() noexcept;
   bool idle() const { return this->plan_.sources.empty() && this->plan_.targets.empty(); }
 
   MPI_Comm comm_;
   const NcclCommunicator* nccl_;
+  FaultWatch* watch_;
   cudaStream_t stream_;
   cudaStream_t local_stream_;
   cudaEvent_t packed_ = nullptr;      // mpi: the send buffer is on the host
@@ -87,6 +96,7 @@ class DeviceHaloExchange final : public HaloExchange<T> {
   PinnedBuffer<T> host_send_;  // mpi only (empty for nccl)
   PinnedBuffer<T> host_halo_;
   std::vector<MPI_Request> requests_;
+  bool requests_posted_ = false;  // mpi: inside finish()'s wait
 };
 
 }  // namespace spk

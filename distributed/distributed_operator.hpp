@@ -15,6 +15,7 @@
 // Each apply is collective: every process of the communicator must call it.
 #include <string>
 
+#include "distributed/fault_injection.hpp"
 #include "distributed/halo_plan.hpp"
 #include "spmv/linear_operator.hpp"
 
@@ -33,7 +34,8 @@ class DistributedOperator final : public LinearOperator<T> {
         overlap_(overlap) {}
 
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
-    exchange_.start(x);  // x's entries -> neighbours
+    fault_point(FaultPoint::halo_exchange);  // a test's failure (fault_injection.hpp)
+    exchange_.start(x);                      // x's entries -> neighbours
     const T* x_halo = overlap_ ? nullptr : exchange_.finish();
     exchange_.before_local();
     local_.apply_scaled(alpha, x, beta, y);  // y = alpha A_local x + beta y

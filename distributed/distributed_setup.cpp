@@ -141,18 +141,18 @@ ProcessInfo describe_process(const DistributedMatrix<T>& matrix, int rank, int d
 }
 
 template <class T>
-CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, const T* x, T* y,
-                                   const std::function<void()>& sum_once, const PhaseTimer& time_ms,
-                                   int repetitions) {
+CommunicationPhases measure_phases(FaultWatch& watch, DistributedMatrix<T>& matrix, const T* x,
+                                   T* y, const std::function<void()>& sum_once,
+                                   const PhaseTimer& time_ms, int repetitions) {
   const LinearOperator<T>& local = matrix.local();
   const LinearOperator<T>* halo = matrix.halo();
   HaloExchange<T>& exchange = matrix.exchange();
   const T* x_halo = nullptr;
   CommunicationPhases phases;
   // Each phase starts together on every process: what one measures is not another's lateness.
-  SPK_MPI_CHECK(MPI_Barrier(comm));
+  watch.barrier();
   phases.product_ms = time_ms(repetitions, [&] { matrix.op().apply(x, y); });
-  SPK_MPI_CHECK(MPI_Barrier(comm));
+  watch.barrier();
   phases.exchange_ms = time_ms(repetitions, [&] {
     exchange.start(x);
     x_halo = exchange.finish();
@@ -164,19 +164,19 @@ CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, 
   });
   if (halo != nullptr)
     phases.halo_ms = time_ms(repetitions, [&] { halo->apply_scaled(T(1), x_halo, T(1), y); });
-  SPK_MPI_CHECK(MPI_Barrier(comm));
+  watch.barrier();
   phases.allreduce_ms = time_ms(repetitions, sum_once);
   return phases;
 }
 
-#define SPK_INSTANTIATE(T)                                                                        \
-  template void check_finite<T>(const T*, std::size_t, global_index_t, const char*);              \
-  template void check_diagonal<T>(const CsrMatrix<T>&, const T*, global_index_t, Preconditioner); \
-  template PartitionedRows<T> split_caller_rows<T>(                                               \
-      const Communicator&, const DistributedCsrArrays<T>&, const Options&);                       \
-  template ProcessInfo describe_process<T>(const DistributedMatrix<T>&, int, int);                \
-  template CommunicationPhases measure_phases<T>(MPI_Comm, DistributedMatrix<T>&, const T*, T*,   \
-                                                 const std::function<void()>&, const PhaseTimer&, \
+#define SPK_INSTANTIATE(T)                                                                         \
+  template void check_finite<T>(const T*, std::size_t, global_index_t, const char*);               \
+  template void check_diagonal<T>(const CsrMatrix<T>&, const T*, global_index_t, Preconditioner);  \
+  template PartitionedRows<T> split_caller_rows<T>(                                                \
+      const Communicator&, const DistributedCsrArrays<T>&, const Options&);                        \
+  template ProcessInfo describe_process<T>(const DistributedMatrix<T>&, int, int);                 \
+  template CommunicationPhases measure_phases<T>(FaultWatch&, DistributedMatrix<T>&, const T*, T*, \
+                                                 const std::function<void()>&, const PhaseTimer&,  \
                                                  int);
 SPK_INSTANTIATE(float)
 SPK_INSTANTIATE(double)

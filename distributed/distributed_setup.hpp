@@ -13,6 +13,7 @@
 
 #include "distributed/communicator.hpp"
 #include "distributed/distributed_matrix.hpp"
+#include "distributed/fault_watch.hpp"
 #include "distributed/local_halo_split.hpp"
 #include "distributed/row_partition.hpp"
 #include "spkrylov/distributed_info.hpp"
@@ -58,11 +59,11 @@ using PhaseTimer = std::function<double(int repetitions, const std::function<voi
 
 // This process's phases: the product, each block alone, the exchange alone, one scalar sum.
 // x, y: vectors of this process's rows; sum_once: sums one scalar over the processes.
-// Collective (every process times the same sequence).
+// Collective over watch.comm() (every process times the same sequence).
 template <class T>
-CommunicationPhases measure_phases(MPI_Comm comm, DistributedMatrix<T>& matrix, const T* x, T* y,
-                                   const std::function<void()>& sum_once, const PhaseTimer& time_ms,
-                                   int repetitions);
+CommunicationPhases measure_phases(FaultWatch& watch, DistributedMatrix<T>& matrix, const T* x,
+                                   T* y, const std::function<void()>& sum_once,
+                                   const PhaseTimer& time_ms, int repetitions);
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

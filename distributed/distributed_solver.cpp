@@ -48,14 +48,14 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
 
   HostDistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& arrays,
                         const Options& all_options, const DistributedOptions& distributed)
-      : DistributedSolver<T>::Impl(comm, all_options.solver) {
+      : DistributedSolver<T>::Impl(comm, all_options.solver, distributed.watch_faults) {
     const auto start = std::chrono::steady_clock::now();
     PartitionedRows<T> rows = split_caller_rows(this->communicator, arrays, all_options);
     const MPI_Comm c = this->communicator.get();
-    this->matrix = std::make_unique<DistributedMatrix<T>>(c, std::move(rows.split),
-                                                          host_blocks<T>(c), distributed.overlap);
+    this->matrix = std::make_unique<DistributedMatrix<T>>(
+        c, std::move(rows.split), host_blocks<T>(c, &this->watch), distributed.overlap);
     const SplitRows<T>& split = this->matrix->split();
-    space_ = std::make_unique<Space>(c, split.first_row);
+    space_ = std::make_unique<Space>(this->watch, split.first_row);
     space_->watch_products(&this->matrix->exchange().times().exchanges);
     iteration_ = std::make_unique<KrylovIteration<Space>>(
         *space_, this->matrix->op(), this->options,
@@ -82,17 +82,17 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
     this->setup.setup_s = seconds_since(start);
   }
 
-  void multiply(const T* x, T* y) override { this->matrix->op().apply(x, y); }
+  const char* transport() const override { return "mpi"; }
 
-  double time_spmv_ms(int repetitions) override {
+ protected:
+  void run_multiply(const T* x, T* y) override { this->matrix->op().apply(x, y); }
+
+  double run_time_spmv(int repetitions) override {
     const auto n = static_cast<std::size_t>(this->rows());
     std::vector<T> x(n, T(1)), y(n);
     return host_median_ms(repetitions, [&] { this->matrix->op().apply(x.data(), y.data()); });
   }
 
-  const char* transport() const override { return "mpi"; }
-
- protected:
   void check_preconditioner() override { iteration_->check_preconditioner(); }
   void reset_space_times() override { space_->reset_times(); }
   SolveResult run_solve(const T* b, T* x, const ProgressCallback& progress) override {
@@ -117,7 +117,7 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
     std::vector<T> x(n, T(1)), y(n);
     T scalar = T(0);
     return measure_phases<T>(
-        this->communicator.get(), *this->matrix, x.data(), y.data(),
+        this->watch, *this->matrix, x.data(), y.data(),
         [&] { space_->sum_over_processes(&scalar); }, host_median_ms, repetitions);
   }
 
@@ -141,6 +141,9 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
     MPI_Comm comm, const DistributedCsrArrays<T>& rows, const Options& options,
     const DistributedOptions& distributed) {
   require_same_as_rank0(comm, iteration_options_text(options.solver), "the solver options");
+  // Blocking and nonblocking collectives do not match: every process watches, or none.
+  require_same_as_rank0(comm, distributed.watch_faults ? "watch_faults true" : "watch_faults false",
+                        "the distributed options");
   if (solves_on_gpu(comm, options.device))
     return make_device_distributed_solver<T>(comm, rows, options, distributed);
   return std::make_unique<HostDistributedSolver<T>>(comm, rows, options, distributed);
@@ -180,13 +183,7 @@ void DistributedSolver<T>::update_values(const T* values) {
 }
 template <class T>
 void DistributedSolver<T>::update_values(const std::vector<T>& values) {
-  const std::size_t nnz = impl_->matrix->split().pattern.values.size();
-  on_every_process(impl_->communicator.get(), [&] {
-    if (values.size() != nnz)
-      throw BadInput("update_values: " + std::to_string(values.size()) +
-                     " values given, this process's rows have " + std::to_string(nnz) + " entries");
-  });
-  impl_->update_values(values.data());
+  impl_->update_values(values.data(), values.size());
 }
 template <class T>
 double DistributedSolver<T>::time_spmv_ms(int repetitions) {

@@ -1,15 +1,19 @@
 #pragma once
 // DistributedSolver<T>::Impl: what the CPU path (distributed_solver.cpp) and the GPU path
-// (device_distributed_solver.cu) share: the communicator, the matrix's blocks and exchange,
-// the agreed checks of solve and update_values, and the reports. Each path adds its space,
-// its iteration and the memory b and x live in, behind the virtual steps below.
+// (device_distributed_solver.cu) share: the communicator and its fault watch, the matrix's
+// blocks and exchange, the agreed checks of solve and update_values, and the reports. Each
+// path adds its space, its iteration and the memory b and x live in, behind the virtual steps
+// below. Every public collective call runs through watch.run (fault_watch.hpp): a failure of
+// one process inside it ends the call on every process, and the solver is then unusable.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/distributed_matrix.hpp"
 #include "distributed/distributed_setup.hpp"
+#include "distributed/fault_watch.hpp"
 #include "spkrylov/distributed.hpp"
 
 namespace spk {
@@ -17,47 +21,65 @@ namespace spk {
 template <class T>
 class DistributedSolver<T>::Impl {
  public:
-  Impl(MPI_Comm comm, const SolverOptions& solver_options)
-      : communicator(comm), options(solver_options) {}
+  Impl(MPI_Comm comm, const SolverOptions& solver_options, bool watch_faults)
+      : communicator(comm), watch(communicator.get(), watch_faults), options(solver_options) {}
   virtual ~Impl() = default;
 
   // b, x: host arrays of this process's rows (sizes given by the caller).
   SolveResult solve(const T* b, T* x, std::size_t b_size, std::size_t x_size,
                     const ProgressCallback& progress) {
-    const auto n = static_cast<std::size_t>(rows());
-    on_every_process(communicator.get(), [&] {
-      if (b_size != n || x_size != n)
-        throw BadInput("solve: b has " + std::to_string(b_size) + " and x " +
-                       std::to_string(x_size) + " entries, this process's rows " +
-                       std::to_string(n));
-      if (n > 0 && (b == nullptr || x == nullptr))
-        throw BadInput("solve: b or x is a null pointer");
-      check_finite(b, n, first_row(), "the right-hand side");
-      check_finite(x, n, first_row(), "the initial guess");
-      check_preconditioner();
+    return watch.run("solve", [&] {
+      const auto n = static_cast<std::size_t>(rows());
+      on_every_process(watch, [&] {
+        if (b_size != n || x_size != n)
+          throw BadInput("solve: b has " + std::to_string(b_size) + " and x " +
+                         std::to_string(x_size) + " entries, this process's rows " +
+                         std::to_string(n));
+        if (n > 0 && (b == nullptr || x == nullptr))
+          throw BadInput("solve: b or x is a null pointer");
+        check_finite(b, n, first_row(), "the right-hand side");
+        check_finite(x, n, first_row(), "the initial guess");
+        check_preconditioner();
+      });
+      matrix->exchange().reset_times();
+      reset_space_times();
+      SolveResult result = run_solve(b, x, progress);
+      times = collect_times();
+      return result;
     });
-    matrix->exchange().reset_times();
-    reset_space_times();
-    SolveResult result = run_solve(b, x, progress);
-    times = collect_times();
-    return result;
   }
 
-  void update_values(const T* values) {
-    const SplitRows<T>& split = matrix->split();
-    on_every_process(communicator.get(), [&] {
-      if (values == nullptr && split.pattern.nnz() > 0)
-        throw BadInput("update_values: null pointer");
-      check_finite(values, split.pattern.values.size(), 0, "update_values: this process's values");
-      check_diagonal(split.pattern, values, first_row(), options.preconditioner);
+  // given: the caller's count of values, where known (the std::vector overload).
+  void update_values(const T* values, std::optional<std::size_t> given = std::nullopt) {
+    watch.run("update_values", [&] {
+      const SplitRows<T>& split = matrix->split();
+      on_every_process(watch, [&] {
+        if (given && *given != split.pattern.values.size())
+          throw BadInput("update_values: " + std::to_string(*given) +
+                         " values given, this process's rows have " +
+                         std::to_string(split.pattern.values.size()) + " entries");
+        if (values == nullptr && split.pattern.nnz() > 0)
+          throw BadInput("update_values: null pointer");
+        check_finite(values, split.pattern.values.size(), 0,
+                     "update_values: this process's values");
+        check_diagonal(split.pattern, values, first_row(), options.preconditioner);
+      });
+      matrix->update_values(values);
+      refresh_preconditioner();  // checked above: cannot fail
     });
-    matrix->update_values(values);
-    refresh_preconditioner();  // checked above: cannot fail
   }
 
+  void multiply(const T* x, T* y) {  // host arrays
+    watch.run("multiply", [&] { run_multiply(x, y); });
+  }
+  double time_spmv_ms(int repetitions) {
+    return watch.run("time_spmv_ms", [&] { return run_time_spmv(repetitions); });
+  }
   CommunicationPhases time_phases(int repetitions) {
-    times.phases = run_time_phases(repetitions);
-    return times.phases;
+    return watch.run("time_phases", [&] {
+      times.phases = run_time_phases(repetitions);
+      return times.phases;
+    });
   }
 
   ProcessInfo process_info() const {
@@ -66,11 +88,10 @@ class DistributedSolver<T>::Impl {
   index_t rows() const { return matrix->split().local.rows; }
   global_index_t first_row() const { return matrix->split().first_row; }
 
-  virtual void multiply(const T* x, T* y) = 0;  // host arrays
-  virtual double time_spmv_ms(int repetitions) = 0;
   virtual const char* transport() const = 0;
 
   Communicator communicator;
+  FaultWatch watch;  // over communicator; destroyed before it
   SolverOptions options;
   SetupInfo setup;
   global_index_t global_rows = 0;
@@ -85,6 +106,8 @@ class DistributedSolver<T>::Impl {
   virtual CommunicationTimes collect_times() const = 0;
   virtual void refresh_preconditioner() = 0;
   virtual CommunicationPhases run_time_phases(int repetitions) = 0;
+  virtual void run_multiply(const T* x, T* y) = 0;
+  virtual double run_time_spmv(int repetitions) = 0;
 };
 
 // The GPU path (device_distributed_solver.cu). Collective; agreed failures as the CPU path's.

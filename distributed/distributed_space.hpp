@@ -22,6 +22,9 @@
 //   run_repeated      as a CUDA graph only with an in-place sum and allow_graphs (MPI calls
 //                     cannot be captured)
 //
+// Every MPI step goes through the solver's FaultWatch (fault_watch.hpp): the same collective,
+// waited on so that another process's failure ends the wait with RankFailed.
+//
 // Inner's scalars live in Inner (host or device memory). Without an in-place sum a dot result
 // is read from there, summed over MPI and written back (host-staged on a device Inner, one
 // synchronization per dot). With one (use_in_place_sum: NCCL's allreduce on the stream, which
@@ -34,6 +37,8 @@
 #include <utility>
 #include <vector>
 
+#include "distributed/fault_injection.hpp"
+#include "distributed/fault_watch.hpp"
 #include "distributed/mpi_check.hpp"
 #include "solver/amg/amg_build.hpp"
 #include "solver/incomplete_factorization.hpp"
@@ -57,15 +62,15 @@ class DistributedSpace : public Inner {
  public:
   using T = typename Inner::value_type;
 
-  // comm must outlive the space; first_global_index: this process's first row.
+  // watch (the solver's communicator) must outlive the space; first_global_index: this
+  // process's first row.
   template <class... InnerArguments>
-  DistributedSpace(MPI_Comm comm, global_index_t first_global_index,
+  DistributedSpace(FaultWatch& watch, global_index_t first_global_index,
                    InnerArguments&&... inner_arguments)
       : Inner(std::forward<InnerArguments>(inner_arguments)...),
-        comm_(comm),
-        first_global_index_(first_global_index) {
-    SPK_MPI_CHECK(MPI_Comm_size(comm, &processes_));
-  }
+        watch_(watch),
+        first_global_index_(first_global_index),
+        processes_(watch.processes()) {}
 
   // A mixed-precision preconditioner's inner space would not be distributed (AMG, the only
   // user, is refused over several processes): hidden, so make_preconditioner sees none.
@@ -81,6 +86,7 @@ class DistributedSpace : public Inner {
   // value[0..count) (in Inner's memory) = the sums of every process's, the same everywhere:
   // one reduction for all of them
   void sum_over_processes(T* value, int count = 1) {
+    fault_point(FaultPoint::sum_over_processes);
     ++reductions_;
     if (in_place_sum_ != nullptr) {
       in_place_sum_->sum(value, count);
@@ -89,8 +95,7 @@ class DistributedSpace : public Inner {
     const std::vector<T> mine = this->template download<T>(value, static_cast<std::size_t>(count));
     const double begin = MPI_Wtime();
     partial_sums_.resize(static_cast<std::size_t>(count * processes_));
-    SPK_MPI_CHECK(MPI_Allgather(mine.data(), count, mpi_datatype<T>(), partial_sums_.data(), count,
-                                mpi_datatype<T>(), comm_));
+    watch_.allgather(mine.data(), count, mpi_datatype<T>(), partial_sums_.data());
     std::vector<T> totals(static_cast<std::size_t>(count), T(0));
     for (int p = 0; p < processes_; ++p)  // rank order
       for (int k = 0; k < count; ++k)
@@ -145,14 +150,14 @@ class DistributedSpace : public Inner {
                           const index_t* positions) {
     const double local = Inner::gershgorin_bound(n, row_offsets, values, positions);
     double global = 0.0;
-    SPK_MPI_CHECK(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    watch_.allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX);
     return global;
   }
 
   bool any_process(bool flag) {
     const int mine = flag ? 1 : 0;
     int any = 0;
-    SPK_MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_));
+    watch_.allreduce(&mine, &any, 1, MPI_INT, MPI_MAX);
     return any != 0;
   }
 
@@ -200,7 +205,7 @@ class DistributedSpace : public Inner {
   }
 
  private:
-  MPI_Comm comm_;
+  FaultWatch& watch_;
   global_index_t first_global_index_;
   int processes_ = 1;
   std::vector<T> partial_sums_;  // every process's, in rank order

@@ -12,14 +12,15 @@
 
 namespace spk {
 
-// The CPU reference blocks: host CSR products and the MPI exchange from host memory.
+// The CPU reference blocks: host CSR products and the MPI exchange from host memory (its
+// waits through `watch`, a solver's, when given: fault_watch.hpp).
 template <class T>
-BlockBuilder<T> host_blocks(MPI_Comm comm) {
-  return [comm](const SplitRows<T>& split, HaloPlan plan) {
+BlockBuilder<T> host_blocks(MPI_Comm comm, FaultWatch* watch = nullptr) {
+  return [comm, watch](const SplitRows<T>& split, HaloPlan plan) {
     DistributedBlocks<T> blocks;
     blocks.local = std::make_unique<HostCsrOperator<T>>(split.local);
     if (split.halo.nnz() > 0) blocks.halo = std::make_unique<HostCsrOperator<T>>(split.halo);
-    blocks.exchange = std::make_unique<HostHaloExchange<T>>(comm, std::move(plan));
+    blocks.exchange = std::make_unique<HostHaloExchange<T>>(comm, std::move(plan), watch);
     return blocks;  // the host operators read the split's arrays: no refresh needed
   };
 }

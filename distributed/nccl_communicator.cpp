@@ -34,4 +34,9 @@ NcclCommunicator::~NcclCommunicator() {
   if (comm_ != nullptr) (void)library_.comm_destroy(comm_);  // nothing to report to
 }
 
+void NcclCommunicator::abort() noexcept {
+  if (comm_ != nullptr) (void)library_.comm_abort(comm_);  // a failure has been reported
+  comm_ = nullptr;
+}
+
 }  // namespace spk

@@ -10,6 +10,10 @@
 // wait in the init). NCCL_NVLS_ENABLE is set to 0 unless the user set it: NVLink SHARP brings
 // nothing to scalar sums and halo messages and is the most common cause of init failures on
 // NVSwitch machines.
+//
+// abort() (ncclCommAbort) ends the communicator when a process failed mid-solve
+// (fault_watch.hpp): its kernels still waiting for that process return, and it is not used
+// again.
 #include <mpi.h>
 #include <nccl.h>
 
@@ -26,6 +30,8 @@ class NcclCommunicator {
 
   ncclComm_t get() const { return comm_; }
   const NcclLibrary& library() const { return library_; }
+  // ncclCommAbort: pending operations end, the communicator is gone (get() is then null).
+  void abort() noexcept;
 
  private:
   const NcclLibrary& library_;

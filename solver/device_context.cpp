@@ -37,7 +37,10 @@ DeviceContext::~DeviceContext() {
 }
 
 void DeviceContext::synchronize() const {
-  SPK_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if (stream_wait_ != nullptr)
+    stream_wait_->wait(stream_);
+  else
+    SPK_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 }  // namespace spk

@@ -163,17 +163,6 @@ __global__ void cg_direction_kernel(std::size_t n, const T* __restrict__ alpha,
   }
 }
 
-// y = x + beta y
-template <class T>
-__global__ void xpby_kernel(std::size_t n, const T* __restrict__ x, const T* __restrict__ beta,
-                            T* __restrict__ y) {
-  const T b = *beta;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
-    y[i] = x[i] + b * y[i];
-}
-
 unsigned int elementwise_grid(std::size_t n, int block) {
   const std::size_t blocks = (n + block - 1) / block;
   return static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
@@ -204,6 +193,7 @@ void DeviceSpace<T>::destroy_graph() noexcept {
 template <class T>
 KrylovScalars<T> DeviceSpace<T>::read_scalars() {
   KrylovScalars<T> values;
+  context_.wait_before_host_copy();
   SPK_CUDA_CHECK(cudaMemcpyAsync(&values, scalars_.data(), sizeof(values), cudaMemcpyDeviceToHost,
                                  context_.stream()));
   context_.synchronize();
@@ -212,6 +202,7 @@ KrylovScalars<T> DeviceSpace<T>::read_scalars() {
 
 template <class T>
 void DeviceSpace<T>::write_scalars(const KrylovScalars<T>& values) {
+  context_.wait_before_host_copy();
   SPK_CUDA_CHECK(cudaMemcpyAsync(scalars_.data(), &values, sizeof(values), cudaMemcpyHostToDevice,
                                  context_.stream()));
   // `values` may be a temporary: wait until the copy has read it.
@@ -309,14 +300,6 @@ void DeviceSpace<T>::bicgstab_direction(std::size_t n, const T* r, const T* v, c
                               0, context_.stream()>>>(n, r, v, beta, omega, p, inverse_diagonal,
                                                       p_hat);
   SPK_CHECK_LAUNCH("bicgstab_direction_kernel");
-}
-
-template <class T>
-void DeviceSpace<T>::xpby(std::size_t n, const T* x, const T* beta, T* y) {
-  if (n == 0) return;
-  xpby_kernel<<<elementwise_grid(n, fused_reduction::block), fused_reduction::block, 0,
-                context_.stream()>>>(n, x, beta, y);
-  SPK_CHECK_LAUNCH("xpby_kernel");
 }
 
 template <class T>

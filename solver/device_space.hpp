@@ -39,6 +39,7 @@ class DeviceSpace {
   template <class U>
   void upload(const std::vector<U>& host, U* destination) {
     if (host.empty()) return;
+    context_.wait_before_host_copy();
     SPK_CUDA_CHECK(cudaMemcpyAsync(destination, host.data(), host.size() * sizeof(U),
                                    cudaMemcpyHostToDevice, context_.stream()));
     context_.synchronize();  // `host` may be a temporary
@@ -47,6 +48,7 @@ class DeviceSpace {
   std::vector<U> download(const U* data, std::size_t count) {
     std::vector<U> host(count);
     if (count > 0) {
+      context_.wait_before_host_copy();
       SPK_CUDA_CHECK(cudaMemcpyAsync(host.data(), data, count * sizeof(U), cudaMemcpyDeviceToHost,
                                      context_.stream()));
       context_.synchronize();
@@ -124,7 +126,6 @@ class DeviceSpace {
   template <class Coefficient, class Step = NoScalarStep>
   void cg_update(std::size_t n, const Coefficient& alpha, const T* p, const T* ap, T* x, T* r,
                  const T* inverse_diagonal, T* z, T* sums, const Step& then = {});
-  void xpby(std::size_t n, const T* x, const T* beta, T* y);
   void cg_direction(std::size_t n, const T* alpha, const T* beta, T* x, T* p, const T* r,
                     const T* inverse_diagonal);
   void bicgstab_direction(std::size_t n, const T* r, const T* v, const T* beta, const T* omega,

@@ -246,12 +246,6 @@ class HostSpace {
     dot(n, t, t, &sums[1]);  // (t, t)
     scalar_step(then);
   }
-  // y = x + beta y
-  void xpby(std::size_t n, const T* x, const T* beta, T* y) {
-    const T b = *beta;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = x[i] + b * y[i];
-  }
 
  private:
   KrylovScalars<T> scalars_;

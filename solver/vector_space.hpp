@@ -35,7 +35,6 @@
 //                                        2 scalars in the space
 //   cg_direction(n, alpha, beta, x, p, r, dinv)   CG's second fused pass: x += alpha p, then
 //                                        p = (dinv .* r, or r without dinv) + beta p
-//   xpby(n, x, beta, y)                  y = x + beta y, one pass
 //   bicgstab_direction(n, r, v, beta, omega, p, dinv, p_hat)   p = r + beta (p - omega v),
 //                                        p_hat = dinv .* p (dinv given): one pass
 //   bicgstab_update(n, c, u, w, x, r, dinv, z, r_hat, sums, then)   c: a CoefficientStep, as

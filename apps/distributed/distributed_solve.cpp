@@ -39,6 +39,7 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
     DistributedOptions distributed;
     distributed.transport = config.distributed.transport;
     distributed.overlap = config.distributed.overlap;
+    distributed.watch_faults = config.distributed.watch_faults;
     return DistributedSolver<T>(
         communicator.get(), rows,
         Options{config.solver, spmv_for(config.spmv, config.precision), config.device},

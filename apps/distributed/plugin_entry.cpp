@@ -4,7 +4,9 @@
 // bad value, a config that differs between processes) is printed once, by rank 0, and every
 // process returns 1 after MPI_Finalize. An error thrown by one process alone (an MPI call that
 // failed, memory that ran out mid-solve) is printed by that process, with its rank, and ends
-// the whole job with MPI_Abort: the others may be waiting for it in a collective call.
+// the whole job with MPI_Abort: the others may be waiting for it in a collective call. Those
+// that learned of it mid-solve (RankFailed, distributed/fault_watch.hpp) print nothing: its
+// own line says it.
 #include <mpi.h>
 #include <omp.h>
 
@@ -19,6 +21,7 @@
 #include "distributed_solve.hpp"
 #include "frontend/exit_codes.hpp"
 #include "frontend/plugin_abi.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::app {
 
@@ -56,8 +59,9 @@ int solve(const SpkDistributedSolveRequest& request) {
       if (rank == 0) std::cerr << "error: " << error.what() << "\n";
       return exit_bad_input;
     }
-    std::cerr << "error: " << (size != 1 ? "rank " + std::to_string(rank) + ": " : "")
-              << error.what() << "\n";
+    if (dynamic_cast<const RankFailed*>(&error) == nullptr)
+      std::cerr << "error: " << (size != 1 ? "rank " + std::to_string(rank) + ": " : "")
+                << error.what() << "\n";
     std::cerr.flush();
     MPI_Abort(MPI_COMM_WORLD, exit_bad_input);
     return exit_bad_input;

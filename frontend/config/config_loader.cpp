@@ -367,7 +367,7 @@ OutputSpec read_output(const ConfigValue& value) {
 }
 
 DistributedSpec read_distributed(const ConfigValue& value) {
-  const ConfigMap map(value, {"partition", "transport", "overlap"});
+  const ConfigMap map(value, {"partition", "transport", "overlap", "watch_faults"});
   DistributedSpec distributed;
   map.if_present("partition", [&](const ConfigValue& v) {
     distributed.partition = v.as_enum(row_balance_names());
@@ -376,6 +376,8 @@ DistributedSpec read_distributed(const ConfigValue& value) {
     distributed.transport = v.as_enum(transport_names());
   });
   map.if_present("overlap", [&](const ConfigValue& v) { distributed.overlap = v.as_bool(); });
+  map.if_present("watch_faults",
+                 [&](const ConfigValue& v) { distributed.watch_faults = v.as_bool(); });
   return distributed;
 }
 

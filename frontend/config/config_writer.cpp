@@ -186,6 +186,7 @@ std::string to_yaml(const RunConfig& config) {
       << YAML::Comment("used by mpirun -np N");
   out << YAML::Key << "transport" << YAML::Value << to_string(config.distributed.transport);
   out << YAML::Key << "overlap" << YAML::Value << config.distributed.overlap;
+  out << YAML::Key << "watch_faults" << YAML::Value << config.distributed.watch_faults;
   out << YAML::EndMap;
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

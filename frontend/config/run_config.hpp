@@ -56,7 +56,8 @@ struct CompareEntry {
 struct DistributedSpec {
   RowBalance partition = RowBalance::nonzeros;  // nnz | rows
   Transport transport = Transport::automatic;   // auto | nccl | mpi (the GPU path)
-  bool overlap = true;  // the halo exchange runs while the local block multiplies
+  bool overlap = true;       // the halo exchange runs while the local block multiplies
+  bool watch_faults = true;  // a process failing mid-solve ends the solve on every process
 };
 
 struct RunConfig {

@@ -35,9 +35,25 @@
 /// Errors: bad input on any process (a column out of range, a non-finite value, a zero Jacobi
 /// pivot, options that differ from rank 0's) is thrown on EVERY process, the same type and
 /// message ("rank R: ..." with several processes; BadDiagonal names the global row), so no
-/// process is left waiting. A failed MPI call throws spk::CommunicationError naming the call
-/// and rank on the process where it failed; the others may then wait forever: call
-/// MPI_Abort after such an error.
+/// process is left waiting, and the solver stays usable.
+///
+/// A process that fails alone inside a call (its ProgressCallback throws, a device fault,
+/// memory running out, a failed MPI call: spk::CommunicationError naming the call and rank)
+/// gets its own exception back, unchanged; every other process's call ends at its next wait
+/// (a halo, an inner product's sum, a check block's read-back) with spk::RankFailed naming
+/// that rank and its message, on one line:
+///
+///   rank 1 failed in solve: <its message> (this DistributedSolver is unusable now: make a new one)
+///
+/// The solver is then unusable on every process: each later call (solve, multiply,
+/// update_values, time_phases, time_spmv_ms) throws RankFailed at once ("this DistributedSolver
+/// is unusable since rank 1 failed in solve (...); make a new solver"). Catch the errors,
+/// destroy it, and make a new DistributedSolver over the same communicator if you want to go
+/// on; MPI_Finalize ends normally. Two processes that fail at once each get their own error;
+/// the others name one of them. DistributedOptions::watch_faults = false turns this off (plain
+/// blocking waits: a failure then leaves the others waiting, call MPI_Abort). Not covered: a
+/// failure inside the constructor's NCCL init (call MPI_Abort), and a process that dies
+/// outright (a signal, MPI_Abort) rather than throwing.
 #include <mpi.h>
 
 #include <memory>

@@ -36,6 +36,11 @@ struct DistributedOptions {
   /// GPU: the process with local rank r (among those on its host) uses device r % devices;
   /// false: each process uses its current device (cudaSetDevice before construction).
   bool bind_device_by_local_rank = true;
+  /// A process that fails inside a call (its progress callback throws, a device fault) tells
+  /// the others, whose waits in that call poll for such a notice: they throw RankFailed
+  /// instead of waiting forever (distributed.hpp, "Errors"). false: the plain blocking MPI
+  /// waits (a failure then leaves the others waiting), to measure what the watch costs.
+  bool watch_faults = true;
 };
 
 /// What one process holds and exchanges (DistributedSolver::process_info).

@@ -11,7 +11,10 @@
 //   │   └── spk::OutOfDeviceMemory   a device allocation failed (says requested and free bytes)
 //   ├── spk::NoDevice          a GPU was required but none is usable
 //   └── spk::CommunicationError   an MPI call of a distributed solve failed (names the call
-//                              and the rank)
+//       │                      and the rank)
+//       └── spk::RankFailed      another process of a DistributedSolver failed inside a
+//                              collective call (names its rank and its message), or a call
+//                              was made on a solver that such a failure left unusable
 //
 // A solve that does not converge is *not* an exception; it is a status in the result.
 #include <stdexcept>
@@ -80,6 +83,19 @@ class NoDevice : public Error {
 class CommunicationError : public Error {
  public:
   using Error::Error;
+};
+
+// A DistributedSolver's call ended because process failed_rank() threw inside it (include/
+// spkrylov/distributed.hpp, "Errors"), or the call was made on a solver such a failure left
+// unusable. The solver cannot be used again; a new one can.
+class RankFailed : public CommunicationError {
+ public:
+  RankFailed(const std::string& what, int failed_rank)
+      : CommunicationError(what), failed_rank_(failed_rank) {}
+  int failed_rank() const { return failed_rank_; }
+
+ private:
+  int failed_rank_;
 };
 
 }  // namespace spk

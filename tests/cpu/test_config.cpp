@@ -229,7 +229,7 @@ TEST(ConfigDistributed, PartitionIsNnzOrRows) {
             "run.yaml:2: distributed.partition: unknown value 'metis' (valid: nnz, rows)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {ranks: 4}\n"),
             "run.yaml:2: distributed.ranks: unknown key (valid keys: partition, transport, "
-            "overlap)");
+            "overlap, watch_faults)");
 }
 
 TEST(ConfigSolver, VectorOps) {
@@ -252,6 +252,14 @@ TEST(ConfigDistributed, TransportAndOverlap) {
             "run.yaml:2: distributed.transport: unknown value 'ucx' (valid: auto, nccl, mpi)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {overlap: 3}\n")
                 .find("run.yaml:2: distributed.overlap:"),
+            0u);
+}
+
+TEST(ConfigDistributed, WatchFaults) {
+  EXPECT_TRUE(parse(kGenerated).distributed.watch_faults);
+  EXPECT_FALSE(parse(kGenerated, {"distributed.watch_faults=false"}).distributed.watch_faults);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {watch_faults: maybe}\n")
+                .find("run.yaml:2: distributed.watch_faults:"),
             0u);
 }
 
