@@ -52,7 +52,7 @@ if step heat3d; then
   run heat3d-cpu 120 "$bin/heat3d" --n 48 --steps 3 --device cpu
 fi
 if step sanitize && [ -x tools/gpu-sanitize.sh ]; then
-  run gpu-sanitize 420 tools/gpu-sanitize.sh "$bin" "$out/sanitize"
+  run gpu-sanitize 580 tools/gpu-sanitize.sh "$bin" "$out/sanitize" label
 fi
 if step profile; then  # Nsight Compute on the power-law SpMV: hyb vs cuSPARSE
   ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

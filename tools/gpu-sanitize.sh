@@ -1,147 +1,209 @@
 #!/usr/bin/env bash
-# compute-sanitizer over the GPU test suite and the CLI, on a GPU machine (RELIABILITY.md).
-#   tools/gpu-sanitize.sh BIN_DIR OUT_DIR
-# BIN_DIR holds spk_tests_gpu and spkrylov (carry/bin, or build/tests + build/apps: a
-# spkrylov next to the tests is used first, else BIN_DIR/../apps/spkrylov). Runs:
-#   memcheck-tests   memcheck --leak-check full over every GPU test except ErrorContractGpu.*
-#   memcheck-oom     the same over ErrorContractGpu.*, which run out of device memory on
-#                    purpose: --report-api-errors no there, since the failed cudaMalloc calls
-#                    are the expected result (the tests check the exception), and only the test
-#                    process is instrumented (the CLI child must print one clean line)
-#   racecheck-*      racecheck over the suites whose kernels use __shared__; no kernel in
-#                    spmv/ or solver/ does today, so it is a capped run over the whole
-#                    suite (a smoke: a run cut off by its cap is not a failure)
-#   memcheck-cli-FMT memcheck --leak-check full over `spkrylov solve` (poisson3d n=32, GPU)
-#                    with spmv.format csr and hyb
-# Each run has its own time limit (limit_* below: at most about 5.7 minutes in all, 6 with a
-# shared-memory kernel; device-run gives the script 420 s) and writes OUT_DIR/NAME.log. One
-# summary line per run, with its ERROR SUMMARY count; exit 1 if any run reported an error,
-# failed a test, or (memcheck) did not finish.
+# compute-sanitizer over the GPU tests, on a GPU machine (RELIABILITY.md, "Sanitizers").
+#   tools/gpu-sanitize.sh BIN_DIR OUT_DIR [RUN...]
+# BIN_DIR holds spk_tests_gpu (and, for the distributed part, spk_tests_mpi with
+# libspk_distributed.so, and libspk_kernel_trace.so for the reach check; carry/bin or
+# build/tests + build/apps). RUN is one or more of (default: label):
+#   label       the `sanitize` label, every tool to completion: the spk_tests_gpu filter of
+#               tests/gpu/sanitize_filter.txt and, where spk_tests_mpi and mpirun exist, the
+#               spk_tests_mpi filter of tests/mpi/sanitize_filter.txt at 2 processes on this
+#               GPU, each under memcheck --leak-check full, racecheck, synccheck and initcheck
+#               (the four tools run side by side, one process each); then `reach`
+#   reach       the label once without a sanitizer, with libspk_kernel_trace.so injected, and
+#               tools/kernel_reach.py: every project kernel in the binaries (cuobjdump) must
+#               have been launched
+#   shard:I/N   memcheck --leak-check full over shard I of N (gtest sharding, I from 0) of the
+#               whole GPU suite except ErrorContractGpu.*
+#   shards:N    all N shards at once, side by side on this GPU
+#   oom         ErrorContractGpu.* (out of device memory on purpose) under memcheck with
+#               --report-api-errors no: the failed cudaMalloc calls are the expected result
+#   cli         memcheck over two `spkrylov solve` runs (csr and sell)
+# Each run writes OUT_DIR/NAME.log and one summary line; a run past its limit
+# (SPK_SANITIZE_LIMIT_S, default 540 s) or with any error, hazard, leak or failed test fails
+# the script (exit 1).
+#
+# Races: racecheck sees shared memory. The files whose kernels use it are found, not listed
+# (grep __shared__ over the kernel folders, printed in racecheck's log); the label reaches all
+# of their kernels (the reach check). The last-block ticket protocol (__threadfence plus an
+# atomic counter across blocks) is outside racecheck's model: tests/gpu/test_ticket_reductions
+# checks it by bitwise repeatability instead.
+# Exclusions: tools/sanitizer-exclude.txt lists the library kernels (cuSPARSE's) a tool does
+# not judge, each with its reason; the project's own kernels are never excluded.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-bin=${1:?usage: tools/gpu-sanitize.sh BIN_DIR OUT_DIR}
-out=${2:?usage: tools/gpu-sanitize.sh BIN_DIR OUT_DIR}
+bin=${1:?usage: tools/gpu-sanitize.sh BIN_DIR OUT_DIR [RUN...]}
+out=${2:?usage: tools/gpu-sanitize.sh BIN_DIR OUT_DIR [RUN...]}
+shift 2
+runs=("$@")
+[ ${#runs[@]} -eq 0 ] && runs=(label)
 mkdir -p "$out"
+bin=$(cd "$bin" && pwd)
+out=$(cd "$out" && pwd)
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-if [ ! -x "$sanitizer" ]; then
-  echo "gpu-sanitize: compute-sanitizer not found (PATH or /usr/local/cuda/bin)" >&2
-  exit 2
-fi
-tests=$bin/spk_tests_gpu
+[ -x "$sanitizer" ] || { echo "gpu-sanitize: compute-sanitizer not found" >&2; exit 2; }
+tests=$bin/spk_tests_gpu mpi_tests=$bin/spk_tests_mpi
+[ -x "$tests" ] || { echo "gpu-sanitize: $tests is missing" >&2; exit 2; }
 cli=$bin/spkrylov
 [ -x "$cli" ] || cli=$bin/../apps/spkrylov
-for binary in "$tests" "$cli"; do
-  [ -x "$binary" ] || { echo "gpu-sanitize: $binary is missing" >&2; exit 2; }
-done
-cli=$(cd "$(dirname "$cli")" && pwd)/spkrylov  # absolute: the CLI tests run it from a temp dir
 export SPK_REQUIRE_GPU=1 SPK_SOURCE_DIR=$PWD SPK_CLI=$cli
+export LD_LIBRARY_PATH=$bin:$bin/lib:${LD_LIBRARY_PATH:-}
+export OMP_NUM_THREADS=2 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 "$sanitizer" --version 2>&1 | tail -1 >"$out/version.txt"
-
-# Time limits (seconds) of the runs; the environment may raise them. Unsanitized, the GPU suite
-# takes about 100 s on an H100 (benchmarks/h100-2026-11-23/gpu-tests.txt), so under memcheck
-# memcheck-tests may reach its limit: the line then says how far it got.
-limit_tests=${SPK_SANITIZE_TESTS_S:-200} limit_oom=${SPK_SANITIZE_OOM_S:-80}
-limit_race=${SPK_SANITIZE_RACE_S:-30} limit_cli=${SPK_SANITIZE_CLI_S:-15}
-# The whole suite under memcheck does not fit one 10-minute device call: SPK_SANITIZE_FILTER
-# (a gtest filter, default: every suite but ErrorContractGpu, which has its own run) and
-# SPK_SANITIZE_RUNS (a comma list of tests,oom,race,cli; default all) split it over calls.
-tests_filter=${SPK_SANITIZE_FILTER:--ErrorContractGpu.*}
-runs=${SPK_SANITIZE_RUNS:-tests,oom,race,cli}
-wanted() { [[ ",$runs," == *",$1,"* ]]; }
+limit=${SPK_SANITIZE_LIMIT_S:-540}
 status=0
-# sanitize NAME LIMIT_S CAPPED(0|1) SANITIZER_ARGS... -- COMMAND...
-sanitize() {
-  local name=$1 limit=$2 capped=$3
-  shift 3
-  local args=()
-  while [ "$1" != "--" ]; do args+=("$1"); shift; done
-  shift
-  local log=$out/$name.log start=$SECONDS rc=0
-  timeout -k 10 "$limit" "$sanitizer" --error-exitcode 1 "${args[@]}" "$@" >"$log" 2>&1 || rc=$?
-  local took=$((SECONDS - start))
-  # One "ERROR SUMMARY: N errors" per instrumented process; racecheck also prints "RACECHECK
-  # SUMMARY: H hazards displayed (E errors, W warnings)". Add them all up.
-  local summaries errors races hazards leaked
+
+# The gtest filter of a sanitize_filter.txt: its non-comment lines joined by ':'.
+filter_of() { grep -v '^#' "$1" | grep -v '^[[:space:]]*$' | paste -sd: -; }
+gpu_filter=$(filter_of tests/gpu/sanitize_filter.txt)
+mpi_filter=$(filter_of tests/mpi/sanitize_filter.txt)
+have_mpi=0
+[ -x "$mpi_tests" ] && command -v mpirun >/dev/null && have_mpi=1
+
+# Counts what one finished log reports; prints the summary line; sets status on failure.
+judge() {
+  local name=$1 log=$2 rc=$3 took=$4
+  local summaries errors races hazards leaked failed passed
   summaries=$(grep -cE "(ERROR|RACECHECK) SUMMARY:" "$log")
-  errors=$(grep -oE "ERROR SUMMARY: [0-9]+" "$log" | awk '{n += $3} END {print n + 0}')
+  errors=$(grep -oE "ERROR SUMMARY: [0-9]+ errors?$" "$log" | awk '{n += $3} END {print n + 0}')
   races=$(grep -oE "RACECHECK SUMMARY: [0-9]+ hazards? displayed \([0-9]+" "$log" |
     awk -F'(' '{n += $2} END {print n + 0}')
-  errors=$((errors + races))
   hazards=$(grep -cE "(Error|Warning): Race reported" "$log")
-  # --leak-check full also prints "LEAK SUMMARY: N bytes leaked in K allocations".
   leaked=$(grep -oE "LEAK SUMMARY: *[0-9]+ bytes" "$log" | grep -oE "[0-9]+" |
     awk '{n += $1} END {print n + 0}')
-  local tests_line passed last reports
-  tests_line=$(grep -E "^\[  (PASSED|FAILED)  \]" "$log" | tr '\n' ' ')
+  failed=$(grep -cE "^\[  FAILED  \] [A-Za-z]" "$log")
+  passed=$(grep -c "^\[       OK \]" "$log")
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-    passed=$(grep -c "^\[       OK \]" "$log")
-    last=$(grep -E "^\[ RUN      \]" "$log" | tail -1 | sed 's/^\[ RUN      \] //')
-    # Cut off before its ERROR SUMMARY: count the reports printed so far.
-    reports=$(grep -cE "^========= (Invalid|Program hit|Leaked|Misaligned|Out-of-range|$(
-      )Illegal|Malloc|Hardware|Error:|Warning:)" "$log")
-    echo "[$name] $passed tests passed before the limit; running: ${last:-none}"
-    if [ "$capped" -eq 1 ] && [ $((errors + leaked + reports)) -eq 0 ]; then
-      echo "[$name] capped at ${limit} s: no ERROR SUMMARY; 0 error reports before the cap"
-      return 0
-    fi
-    echo "[$name] TIMED OUT after ${limit} s: no ERROR SUMMARY; $reports error reports so far;" \
-      "log $log"
+    echo "[$name] TIMED OUT after $took s ($passed tests passed so far; running:" \
+      "$(grep -E '^\[ RUN      \]' "$log" | tail -1 | cut -c14-)); log $log"
     status=1
-    return 0
+    return
   fi
   if [ "$summaries" -eq 0 ]; then
-    echo "[$name] exit $rc after $took s: no ERROR SUMMARY in $log (the sanitizer did not finish)"
+    echo "[$name] exit $rc after $took s: no sanitizer summary in $log (did not finish)"
     status=1
-    return 0
+    return
   fi
-  echo "[$name] ERROR SUMMARY: $errors errors ($summaries summary lines), $leaked bytes leaked," \
-    "exit $rc after $took s ${tests_line}"
-  if [ $((errors + hazards + leaked)) -ne 0 ] || [ "$rc" -ne 0 ]; then
-    grep -E "^========= (Invalid|Program hit|Leaked|LEAK SUMMARY|Error|Warning|  +at |Target)" \
-      "$log" | head -20
+  echo "[$name] $passed tests passed, $failed failed; errors $((errors + races)), hazards" \
+    "$hazards, leaked $leaked bytes ($summaries summaries); exit $rc after $took s"
+  if [ $((errors + races + hazards + leaked + failed)) -ne 0 ] || [ "$rc" -ne 0 ]; then
+    grep -E "^========= (Invalid|Program hit|Leaked|LEAK SUMMARY|Error|Warning|Uninitialized|$(
+      )Barrier|  +at |Target)|^\[  FAILED  \]" "$log" | head -30
     status=1
   fi
-  return 0
 }
 
-memcheck=(--tool memcheck --leak-check full)
-wanted tests && sanitize memcheck-tests "$limit_tests" 0 "${memcheck[@]}" -- \
-  "$tests" --gtest_filter="$tests_filter" --gtest_output=xml:"$out/memcheck-tests.xml"
-wanted oom && sanitize memcheck-oom "$limit_oom" 0 "${memcheck[@]}" --report-api-errors no \
-  --target-processes application-only -- \
-  "$tests" --gtest_filter='ErrorContractGpu.*' --gtest_output=xml:"$out/memcheck-oom.xml"
-wanted race || { wanted cli || exit $status; }
+# start NAME COMMAND...: runs COMMAND in the background under the time limit, log OUT/NAME.log.
+declare -A pids started
+start() {
+  local name=$1
+  shift
+  started[$name]=$SECONDS
+  (timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1; echo $? >"$out/$name.rc") &
+  pids[$name]=$!
+}
+finish_all() {
+  local name
+  for name in "${!pids[@]}"; do
+    wait "${pids[$name]}"
+    judge "$name" "$out/$name.log" "$(cat "$out/$name.rc")" $((SECONDS - started[$name]))
+  done
+  pids=() started=()
+}
 
-# racecheck only looks at shared memory: the suites of the kernels that declare __shared__.
-shared=$(grep -l "__shared__" spmv/*/*.cu spmv/*/*.cuh solver/*.cu solver/*.cuh \
-  2>/dev/null | sort -u)
-filter="" unmapped=""
-for file in $shared; do
-  case "$(basename "$file")" in
-    csr* | aligned_csr*) filter+=":*CsrSpmv.*:CsrFamily*:CsrVector*" ;;
-    ell*) filter+=":*EllSpmv.*:Ell*" ;;
-    hyb* | coo*) filter+=":*HybOverflow.*:*EllSpmv.*" ;;
-    krylov* | device_space*) filter+=":SolversGpu.*:SolverApiGpu.*:Heat3dGpu.*" ;;
-    *) unmapped+=" $file" ;;
+tool_args() {
+  case $1 in
+    memcheck) echo "--tool memcheck --leak-check full" ;;
+    racecheck) echo "--tool racecheck" ;;
+    synccheck) echo "--tool synccheck" ;;
+    initcheck) echo "--tool initcheck" ;;
   esac
-done
-racecheck=(--tool racecheck --report-api-errors no --target-processes application-only)
-if ! wanted race; then
-  :
-elif [ -z "$shared" ]; then
-  echo "racecheck: no __shared__ in the spmv or solver kernels; capped run over the whole suite"
-  sanitize racecheck-all "$limit_race" 1 "${racecheck[@]}" -- "$tests"
-elif [ -n "$unmapped" ]; then
-  echo "racecheck: __shared__ in$unmapped (no suite mapped here); capped run over the whole suite"
-  sanitize racecheck-all $((limit_race * 2)) 1 "${racecheck[@]}" -- "$tests"
-else
-  echo "racecheck: __shared__ in $(echo "$shared" | tr '\n' ' ')"
-  sanitize racecheck-shared $((limit_race * 2)) 0 "${racecheck[@]}" -- "$tests" \
-    --gtest_filter="${filter#:}"
-fi
+  # The reviewed library kernels this tool does not judge (tools/sanitizer-exclude.txt).
+  local tool substring
+  while read -r tool substring _; do
+    [ "$tool" = "$1" ] && echo "--kernel-name-exclude kns=$substring"
+  done < <(grep -v '^#' tools/sanitizer-exclude.txt | grep -v '^[[:space:]]*$')
+}
 
-wanted cli && for format in csr hyb; do
-  sanitize "memcheck-cli-$format" "$limit_cli" 0 "${memcheck[@]}" -- \
-    "$cli" solve --quiet --set device=gpu --set matrix.generate.n=32 --set spmv.format=$format
+run_label() {
+  echo "racecheck: shared memory in $(grep -l "__shared__" core/*.cuh spmv/*/*.cu \
+    spmv/*/*.cuh solver/*.cu solver/*.cuh solver/*/*.cu solver/*/*.cuh distributed/*.cu \
+    distributed/*.cuh 2>/dev/null | sort -u | tr '\n' ' ')" | tee "$out/shared-memory-files.txt"
+  local tool
+  for tool in memcheck racecheck synccheck initcheck; do
+    # shellcheck disable=SC2046
+    start "label-$tool" "$sanitizer" --error-exitcode 1 --print-limit 100 $(tool_args $tool) \
+      "$tests" --gtest_filter="$gpu_filter" --gtest_color=no --gtest_output=xml:"$out/label-$tool.xml"
+  done
+  finish_all
+  if [ "$have_mpi" -eq 1 ]; then
+    for tool in memcheck racecheck synccheck initcheck; do
+      # shellcheck disable=SC2046
+      start "label-mpi-$tool" mpirun --oversubscribe --allow-run-as-root -np 2 \
+        "$sanitizer" --error-exitcode 1 --print-limit 100 $(tool_args $tool) \
+        "$mpi_tests" --gtest_filter="$mpi_filter" --gtest_color=no
+    done
+    finish_all
+  else
+    echo "[label-mpi] skipped: no spk_tests_mpi in $bin or no mpirun"
+  fi
+}
+
+run_reach() {
+  local trace=$out/kernels-launched.txt lib=$bin/libspk_kernel_trace.so
+  [ -f "$lib" ] || { echo "[reach] $lib is missing"; status=1; return; }
+  rm -f "$trace"
+  CUDA_INJECTION64_PATH=$lib SPK_KERNEL_TRACE=$trace "$tests" --gtest_filter="$gpu_filter" \
+    >"$out/reach-gpu.log" 2>&1 || { echo "[reach] the label failed: $out/reach-gpu.log"; status=1; }
+  local binaries=(--binary "$tests")
+  [ "$have_mpi" -eq 1 ] && binaries+=(--binary "$mpi_tests")
+  if [ "$have_mpi" -eq 1 ]; then
+    mpirun --oversubscribe --allow-run-as-root -np 2 -x CUDA_INJECTION64_PATH="$lib" \
+      -x SPK_KERNEL_TRACE="$trace" "$mpi_tests" --gtest_filter="$mpi_filter" \
+      >"$out/reach-mpi.log" 2>&1 || { echo "[reach] the mpi label failed"; status=1; }
+    for library in "$bin"/libspk_distributed*.so*; do
+      [ -f "$library" ] && binaries+=(--binary "$library")
+    done
+  fi
+  "$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)" -symbols "$tests" 2>&1 |
+    head -40 >"$out/cuobjdump-sample.txt"
+  python3 tools/kernel_reach.py "${binaries[@]}" --trace "$trace" \
+    --report "$out/kernel-reach.txt" | tail -2 | sed 's/^/[reach] /'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+}
+
+suite_filter='-ErrorContractGpu.*'
+run_shard() {  # run_shard INDEX COUNT
+  start "memcheck-shard-$1-of-$2" env GTEST_SHARD_INDEX="$1" GTEST_TOTAL_SHARDS="$2" \
+    "$sanitizer" --error-exitcode 1 --print-limit 100 --tool memcheck --leak-check full \
+    "$tests" --gtest_filter="$suite_filter" --gtest_color=no --gtest_output=xml:"$out/memcheck-shard-$1-of-$2.xml"
+}
+
+for run in "${runs[@]}"; do
+  case $run in
+    label) run_label; run_reach ;;
+    reach) run_reach ;;
+    shard:*/*) spec=${run#shard:}; run_shard "${spec%/*}" "${spec#*/}"; finish_all ;;
+    shards:*)
+      count=${run#shards:}
+      for ((index = 0; index < count; ++index)); do run_shard "$index" "$count"; done
+      finish_all
+      ;;
+    oom)
+      start memcheck-oom "$sanitizer" --error-exitcode 1 --tool memcheck --leak-check full \
+        --report-api-errors no --target-processes application-only \
+        "$tests" --gtest_filter='ErrorContractGpu.*'
+      finish_all
+      ;;
+    cli)
+      for format in csr sell; do
+        start "memcheck-cli-$format" "$sanitizer" --error-exitcode 1 --tool memcheck \
+          --leak-check full "$cli" solve --quiet --set device=gpu --set matrix.generate.n=32 \
+          --set spmv.format=$format
+      done
+      finish_all
+      ;;
+    *) echo "gpu-sanitize: unknown run '$run' (label, reach, shard:I/N, shards:N, oom, cli)" >&2
+       exit 2 ;;
+  esac
 done
 exit $status

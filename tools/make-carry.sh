@@ -20,5 +20,12 @@ if [ -e "$build"/apps/libspk_distributed.so ]; then
   yaml=$(ldd "$build"/apps/libspk_distributed.so | awk '/libyaml-cpp/ {print $3}')
   [ -n "$yaml" ] && cp -L "$yaml" carry/bin/lib/
 fi
+# The kernel-reach tracer (tools/gpu-sanitize.sh reach) with the CUPTI it was built against.
+if [ -e "$build"/tests/libspk_kernel_trace.so ]; then
+  cp "$build"/tests/libspk_kernel_trace.so carry/bin/
+  mkdir -p carry/bin/lib
+  cupti=$(ldd "$build"/tests/libspk_kernel_trace.so | awk '/libcupti/ {print $3}')
+  [ -n "$cupti" ] && cp -L "$cupti" carry/bin/lib/
+fi
 strip carry/bin/* carry/bin/lib/* 2>/dev/null || true
 du -sh carry/bin

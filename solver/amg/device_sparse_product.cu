@@ -1,8 +1,6 @@
 #include <cstdint>
-#include <cub/device/device_segmented_sort.cuh>
 #include <utility>
 
-#include "core/cub_call.cuh"
 #include "core/device_kernels.cuh"
 #include "solver/amg/device_sparse_product.hpp"
 
@@ -46,30 +44,6 @@ DeviceBuffer<unsigned char> workspace(std::size_t bytes, const char* what) {
   return DeviceBuffer<unsigned char>(bytes > 0 ? bytes : 1, what);
 }
 
-// *first = the first row whose columns are not strictly increasing (stays `rows` if none).
-__global__ void __launch_bounds__(kSetupBlockSize)
-    first_unsorted_row_kernel(index_t rows, const index_t* __restrict__ row_offsets,
-                              const index_t* __restrict__ columns, index_t* first) {
-  for_each_index(rows, [&](index_t row) {
-    for (index_t k = row_offsets[row] + 1; k < row_offsets[row + 1]; ++k)
-      if (columns[k - 1] >= columns[k]) {
-        atomicMin(first, row);
-        return;
-      }
-  });
-}
-
-__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t count, index_t* out) {
-  for_each_index(count, [&](index_t k) { out[k] = k; });
-}
-
-// values[k] = raw[permutation[k]]
-__global__ void __launch_bounds__(kSetupBlockSize)
-    gather_kernel(index_t count, const index_t* __restrict__ permutation,
-                  const double* __restrict__ raw, double* __restrict__ values) {
-  for_each_index(count, [&](index_t k) { values[k] = raw[permutation[k]]; });
-}
-
 }  // namespace
 
 struct DeviceSparseProduct::Plan {
@@ -108,7 +82,7 @@ DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a,
     try {
       run(attempt, a, b, c, true);
       attempt_ = attempt;
-      sort_columns(c);
+      column_order_.arrange(c, context_.stream());
       return;
     } catch (const MemoryShortage& shortage) {
       tried +=
@@ -166,15 +140,16 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
                   std::to_string(nnz) + " instead of " + std::to_string(c.nnz()) +
                   " nonzeros; internal error)");
     }
-    const bool raw = permutation_.size() != 0;  // cuSPARSE writes its own arrays, then gather
-    double* const values = raw ? raw_values_.data() : c.values.data();
+    const bool raw = column_order_.active();  // cuSPARSE writes its own arrays, then gather
+    double* const values = raw ? column_order_.raw_values() : c.values.data();
     // C = 1 A B + 0 C: C starts at zero (NVIDIA's reuse example clears it too), so that no
     // stale value can enter through the 0 C term.
     if (nnz > 0)
       SPK_CUDA_CHECK(cudaMemsetAsync(values, 0, static_cast<std::size_t>(nnz) * sizeof(double),
                                      context_.stream()));
-    SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(
-        matrix_c, c.row_offsets.data(), raw ? raw_columns_.data() : c.columns.data(), values));
+    SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(matrix_c, c.row_offsets.data(),
+                                              raw ? column_order_.raw_columns() : c.columns.data(),
+                                              values));
   };
 
   if (how.reuse) {
@@ -254,48 +229,14 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
   plan_ = std::move(plan);
 }
 
-void DeviceSparseProduct::sort_columns(DeviceCsrMatrix<double>& c) {
-  const cudaStream_t stream = context_.stream();
-  DeviceBuffer<index_t> first(std::vector<index_t>{c.rows}, "sortedness check");
-  first_unsorted_row_kernel<<<setup_grid(c.rows), kSetupBlockSize, 0, stream>>>(
-      c.rows, c.row_offsets.data(), c.columns.data(), first.data());
-  SPK_CHECK_LAUNCH("first_unsorted_row_kernel");
-  context_.synchronize();
-  if (first.to_host()[0] == c.rows) return;  // sorted, as cuSPARSE documents its products
-  // cuSPARSE's arrays become the raw ones; C gets sorted columns and the permutation.
-  const index_t nnz = c.nnz();
-  raw_columns_ = std::move(c.columns);
-  raw_values_ = std::move(c.values);
-  c.columns = DeviceBuffer<index_t>(raw_columns_.size(), "product columns (sorted)");
-  c.values = DeviceBuffer<double>(raw_values_.size(), "product values (sorted)");
-  DeviceBuffer<index_t> identity(raw_columns_.size(), "product entry numbers");
-  permutation_ = DeviceBuffer<index_t>(raw_columns_.size(), "product sort permutation");
-  iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, identity.data());
-  SPK_CHECK_LAUNCH("iota_kernel");
-  // Each row's (column, entry) pairs sorted by column: permutation[k] = the raw entry of k.
-  run_cub("sparse product column sort", stream, [&](void* scratch, std::size_t& bytes) {
-    return cub::DeviceSegmentedSort::StableSortPairs(
-        scratch, bytes, raw_columns_.data(), c.columns.data(), identity.data(), permutation_.data(),
-        nnz, c.rows, c.row_offsets.data(), c.row_offsets.data() + 1, stream);
-  });
-  gather_values(c);
-}
-
-void DeviceSparseProduct::gather_values(DeviceCsrMatrix<double>& c) {
-  const index_t nnz = c.nnz();
-  gather_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, context_.stream()>>>(
-      nnz, permutation_.data(), raw_values_.data(), c.values.data());
-  SPK_CHECK_LAUNCH("gather_kernel");
-}
-
 void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a,
                                   const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c) {
   if (attempt_ < 0) return;  // an empty product stays empty
   if (kAttempts[attempt_].reuse) {
     // The kept plan: values only, c_ij = sum_k a_ik b_kj (C cleared first, as above).
-    const bool raw = permutation_.size() != 0;
-    SPK_CUDA_CHECK(cudaMemsetAsync(raw ? raw_values_.data() : c.values.data(), 0, c.values.bytes(),
-                                   context_.stream()));
+    const bool raw = column_order_.active();
+    SPK_CUDA_CHECK(cudaMemsetAsync(raw ? column_order_.raw_values() : c.values.data(), 0,
+                                   c.values.bytes(), context_.stream()));
     const double one = 1.0, zero = 0.0;
     SPK_CUSPARSE_CHECK(cusparseSpGEMMreuse_compute(
         context_.cusparse(), CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
@@ -312,7 +253,7 @@ void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a,
           0, 0);
     }
   }
-  if (permutation_.size() != 0) gather_values(c);  // cuSPARSE's order -> C's sorted order
+  column_order_.gather(c, context_.stream());  // cuSPARSE's order -> C's sorted order
 }
 
 }  // namespace spk

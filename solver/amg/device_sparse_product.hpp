@@ -28,10 +28,11 @@
 // smoothed prolongator's search rely on it): checked once on the device after the symbolic
 // phase. Should cuSPARSE leave a row unsorted, its output goes to arrays of its own, the
 // entries are sorted by a segmented sort whose permutation is kept, and every compute()
-// gathers the values into C's sorted order.
+// gathers the values into C's sorted order (device_column_order.hpp).
 #include <memory>
 #include <string>
 
+#include "solver/amg/device_column_order.hpp"
 #include "solver/amg/device_csr_matrix.hpp"
 
 namespace spk {
@@ -60,7 +61,7 @@ class DeviceSparseProduct {
   // The algorithm that ran ("reuse", "default", "alg2", "alg3 (chunk_fraction 0.2)", ...).
   std::string algorithm() const { return attempt_name(attempt_); }
   // Whether cuSPARSE's columns had to be sorted (see above).
-  bool sorted_here() const { return permutation_.size() != 0; }
+  bool sorted_here() const { return column_order_.active(); }
 
  private:
   struct Plan;  // cuSPARSE's descriptors and kept buffers
@@ -69,16 +70,12 @@ class DeviceSparseProduct {
   // it does not fit.
   void run(int attempt, const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
            DeviceCsrMatrix<double>& c, bool first_time);
-  void sort_columns(DeviceCsrMatrix<double>& c);
-  void gather_values(DeviceCsrMatrix<double>& c);
 
   const DeviceSetupContext& context_;
   int attempt_ = 0;
   std::unique_ptr<Plan> plan_;
-  // When cuSPARSE's rows came out unsorted: its arrays, and where each sorted entry came from.
-  DeviceBuffer<index_t> raw_columns_;
-  DeviceBuffer<double> raw_values_;
-  DeviceBuffer<index_t> permutation_;
+  // When cuSPARSE's rows came out unsorted: its arrays and C's sorted order.
+  DeviceColumnOrder column_order_;
 };
 
 }  // namespace spk

@@ -7,10 +7,14 @@
 // algorithm of the memory fallback, and again after new values (the re-setup).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "solver/amg/device_column_order.hpp"
 #include "solver/amg/device_csr_matrix.hpp"
 #include "solver/amg/device_galerkin_product.hpp"
 #include "solver/amg/device_sparse_product.hpp"
@@ -131,6 +135,54 @@ TEST(AmgDeviceGalerkin, ReuseProductGivesBitwiseTheSameValuesAgain) {
   device.compute(a, p, coarse);
   EXPECT_EQ(to_host(coarse, stream.get()).values, first.values);  // deterministic algorithms
   EXPECT_NE(device.algorithms().find("A P: "), std::string::npos);
+}
+
+// cuSPARSE has always returned sorted rows here, so the fallback for unsorted ones is checked
+// on its own: rows of shuffled columns come out sorted with their values, and a new fill of
+// the raw values is gathered into the sorted order; a sorted matrix keeps nothing.
+TEST(AmgDeviceGalerkin, UnsortedProductRowsAreSortedAndRefilledValuesGathered) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  std::mt19937_64 rng(20261126);
+  const CsrMatrix<double> sorted = test::random_pattern_matrix(
+      300, 200, [](index_t row) { return 1 + row % 12; }, rng);
+  CsrMatrix<double> shuffled = sorted;
+  for (index_t row = 0; row < shuffled.rows; ++row) {
+    std::vector<std::pair<index_t, double>> entries;
+    for (index_t k = shuffled.row_offsets[row]; k < shuffled.row_offsets[row + 1]; ++k)
+      entries.emplace_back(shuffled.columns[k], shuffled.values[k]);
+    std::shuffle(entries.begin(), entries.end(), rng);
+    for (std::size_t j = 0; j < entries.size(); ++j) {
+      shuffled.columns[shuffled.row_offsets[row] + static_cast<index_t>(j)] = entries[j].first;
+      shuffled.values[shuffled.row_offsets[row] + static_cast<index_t>(j)] = entries[j].second;
+    }
+  }
+  ASSERT_NE(shuffled.columns, sorted.columns) << "the shuffle left every row sorted";
+  DeviceCsrMatrix<double> c = to_device(shuffled, "test unsorted");
+  DeviceColumnOrder order;
+  order.arrange(c, stream.get());
+  ASSERT_TRUE(order.active());
+  CsrMatrix<double> host = to_host(c, stream.get());
+  EXPECT_EQ(host.row_offsets, sorted.row_offsets);
+  EXPECT_EQ(host.columns, sorted.columns);
+  EXPECT_EQ(host.values, sorted.values);
+  // A new fill of the raw arrays (the producer's order): every value doubled.
+  std::vector<double> doubled = shuffled.values;
+  for (double& value : doubled) value *= 2.0;
+  SPK_CUDA_CHECK(cudaMemcpy(order.raw_values(), doubled.data(), doubled.size() * sizeof(double),
+                            cudaMemcpyHostToDevice));
+  const std::vector<double> poison(doubled.size(), std::nan(""));
+  SPK_CUDA_CHECK(cudaMemcpy(c.values.data(), poison.data(), poison.size() * sizeof(double),
+                            cudaMemcpyHostToDevice));
+  order.gather(c, stream.get());
+  host = to_host(c, stream.get());
+  for (std::size_t k = 0; k < host.values.size(); ++k)
+    ASSERT_EQ(host.values[k], 2.0 * sorted.values[k]) << "entry " << k;
+  DeviceCsrMatrix<double> already = to_device(sorted, "test sorted");
+  DeviceColumnOrder untouched;
+  untouched.arrange(already, stream.get());
+  EXPECT_FALSE(untouched.active());
+  EXPECT_EQ(to_host(already, stream.get()).columns, sorted.columns);
 }
 
 TEST(AmgDeviceGalerkin, EmptyProductHasNoEntries) {

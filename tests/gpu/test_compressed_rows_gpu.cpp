@@ -69,5 +69,16 @@ TEST(CompressedRows, MatchesTheWholeBlockOnEveryShape) {
     }
 }
 
+// The same check on one small halo-like block (the `sanitize` label's case: few launches).
+TEST(CompressedRows, MatchesTheWholeBlockOnASmallHaloBlock) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  test::FreshRandom random;
+  std::mt19937_64& rng = random.engine();
+  const CsrMatrix<double> block = test::random_pattern_matrix(
+      600, 80, [](index_t row) { return row % 20 == 3 ? 4 : 0; }, rng);
+  expect_matches_whole_block<double>(block, Format::csr, rng, "halo-like 600 x 80");
+  expect_matches_whole_block<float>(block, Format::ellpack_r, rng, "halo-like 600 x 80");
+}
+
 }  // namespace
 }  // namespace spk

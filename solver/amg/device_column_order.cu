@@ -1,0 +1,75 @@
+#include <cub/device/device_segmented_sort.cuh>
+#include <vector>
+
+#include "core/cub_call.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_kernels.cuh"
+#include "solver/amg/device_column_order.hpp"
+
+namespace spk {
+
+namespace {
+
+// *first = the first row whose columns are not strictly increasing (stays `rows` if none).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    first_unsorted_row_kernel(index_t rows, const index_t* __restrict__ row_offsets,
+                              const index_t* __restrict__ columns, index_t* first) {
+  for_each_index(rows, [&](index_t row) {
+    for (index_t k = row_offsets[row] + 1; k < row_offsets[row + 1]; ++k)
+      if (columns[k - 1] >= columns[k]) {
+        atomicMin(first, row);
+        return;
+      }
+  });
+}
+
+__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t count, index_t* out) {
+  for_each_index(count, [&](index_t k) { out[k] = k; });
+}
+
+// values[k] = raw[permutation[k]]
+__global__ void __launch_bounds__(kSetupBlockSize)
+    gather_kernel(index_t count, const index_t* __restrict__ permutation,
+                  const double* __restrict__ raw, double* __restrict__ values) {
+  for_each_index(count, [&](index_t k) { values[k] = raw[permutation[k]]; });
+}
+
+}  // namespace
+
+void DeviceColumnOrder::arrange(DeviceCsrMatrix<double>& c, cudaStream_t stream) {
+  DeviceBuffer<index_t> first(std::vector<index_t>{c.rows}, "sortedness check");
+  if (c.rows > 0) {
+    first_unsorted_row_kernel<<<setup_grid(c.rows), kSetupBlockSize, 0, stream>>>(
+        c.rows, c.row_offsets.data(), c.columns.data(), first.data());
+    SPK_CHECK_LAUNCH("first_unsorted_row_kernel");
+  }
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (first.to_host()[0] == c.rows) return;  // sorted
+  const index_t nnz = c.nnz();
+  raw_columns_ = std::move(c.columns);
+  raw_values_ = std::move(c.values);
+  c.columns = DeviceBuffer<index_t>(raw_columns_.size(), "columns (sorted)");
+  c.values = DeviceBuffer<double>(raw_values_.size(), "values (sorted)");
+  DeviceBuffer<index_t> identity(raw_columns_.size(), "entry numbers");
+  permutation_ = DeviceBuffer<index_t>(raw_columns_.size(), "column sort permutation");
+  iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, identity.data());
+  SPK_CHECK_LAUNCH("iota_kernel");
+  // Each row's (column, entry) pairs sorted by column: permutation[k] = the raw entry of k.
+  run_cub("row column sort", stream, [&](void* scratch, std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::StableSortPairs(
+        scratch, bytes, raw_columns_.data(), c.columns.data(), identity.data(), permutation_.data(),
+        nnz, c.rows, c.row_offsets.data(), c.row_offsets.data() + 1, stream);
+  });
+  gather(c, stream);
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `identity` is freed on return
+}
+
+void DeviceColumnOrder::gather(DeviceCsrMatrix<double>& c, cudaStream_t stream) const {
+  const index_t nnz = c.nnz();
+  if (!active() || nnz == 0) return;
+  gather_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
+      nnz, permutation_.data(), raw_values_.data(), c.values.data());
+  SPK_CHECK_LAUNCH("gather_kernel");
+}
+
+}  // namespace spk

@@ -1,0 +1,34 @@
+#pragma once
+// DeviceColumnOrder: keeps a device CSR matrix's columns sorted within each row when the code
+// that fills it (cuSPARSE's SpGEMM, device_sparse_product.hpp) may leave a row unsorted. The
+// SpMV formats' builders and the smoothed prolongator's search need sorted rows.
+//
+// arrange(c) checks c once on the device (the first row whose columns are not strictly
+// increasing, one read-back). Sorted: nothing is kept and active() is false. Unsorted: c's
+// columns and values move to arrays of their own (raw_columns(), raw_values(): the producer
+// writes there from then on), c gets each row's entries sorted by column (CUB's stable
+// segmented sort of (column, entry number) pairs), and the permutation is kept, so that
+// gather(c) after each new fill of the raw values puts them into c's sorted order:
+// c.values[k] = raw_values[permutation[k]].
+#include <cuda_runtime.h>
+
+#include "core/device_buffer.hpp"
+#include "spmv/device/device_csr.hpp"
+
+namespace spk {
+
+class DeviceColumnOrder {
+ public:
+  void arrange(DeviceCsrMatrix<double>& c, cudaStream_t stream);
+  bool active() const { return permutation_.size() != 0; }
+  index_t* raw_columns() { return raw_columns_.data(); }
+  double* raw_values() { return raw_values_.data(); }
+  void gather(DeviceCsrMatrix<double>& c, cudaStream_t stream) const;
+
+ private:
+  DeviceBuffer<index_t> raw_columns_;
+  DeviceBuffer<double> raw_values_;
+  DeviceBuffer<index_t> permutation_;  // sorted entry k came from raw entry permutation_[k]
+};
+
+}  // namespace spk
