@@ -15,8 +15,10 @@
 #   shard:I/N   memcheck --leak-check full over shard I of N (gtest sharding, I from 0) of the
 #               whole GPU suite except ErrorContractGpu.*
 #   shards:N    all N shards at once, side by side on this GPU
-#   oom         ErrorContractGpu.* (out of device memory on purpose) under memcheck with
-#               --report-api-errors no: the failed cudaMalloc calls are the expected result
+#   list:FILE   memcheck --leak-check full over the tests FILE names (one per line)
+#   oom         ErrorContractGpu.* (out of device memory on purpose) and the device-memory
+#               accounting test, alone on the GPU, under memcheck with --report-api-errors no:
+#               the failed cudaMalloc calls are the expected result
 #   cli         memcheck over two `spkrylov solve` runs (csr and sell)
 # Each run writes OUT_DIR/NAME.log and one summary line; a run past its limit
 # (SPK_SANITIZE_LIMIT_S, default 540 s) or with any error, hazard, leak or failed test fails
@@ -98,14 +100,16 @@ start() {
   local name=$1
   shift
   started[$name]=$SECONDS
-  (timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1; echo $? >"$out/$name.rc") &
+  (timeout -k 10 "$limit" "$@" >"$out/$name.log" 2>&1; echo $? >"$out/$name.rc"
+    echo $SECONDS >"$out/$name.end") &
   pids[$name]=$!
 }
 finish_all() {
   local name
   for name in "${!pids[@]}"; do
     wait "${pids[$name]}"
-    judge "$name" "$out/$name.log" "$(cat "$out/$name.rc")" $((SECONDS - started[$name]))
+    judge "$name" "$out/$name.log" "$(cat "$out/$name.rc")" \
+      $(($(cat "$out/$name.end") - started[$name]))
   done
   pids=() started=()
 }
@@ -171,7 +175,11 @@ run_reach() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 
-suite_filter='-ErrorContractGpu.*'
+# The whole suite but the tests that need the GPU to themselves: ErrorContractGpu (out of memory
+# on purpose) and the device-memory accounting test, which counts every process's allocations
+# (cudaMemGetInfo) and so fails beside other shards; both run alone in `oom`.
+alone='ErrorContractGpu.*:SolverApiGpu.RepeatedSolvesAllocateNoDeviceMemory'
+suite_filter="-$alone"
 run_shard() {  # run_shard INDEX COUNT
   start "memcheck-shard-$1-of-$2" env GTEST_SHARD_INDEX="$1" GTEST_TOTAL_SHARDS="$2" \
     "$sanitizer" --error-exitcode 1 --print-limit 100 --tool memcheck --leak-check full \
@@ -188,10 +196,16 @@ for run in "${runs[@]}"; do
       for ((index = 0; index < count; ++index)); do run_shard "$index" "$count"; done
       finish_all
       ;;
+    list:*)  # memcheck over the tests named in a file, one per line (e.g. a shard's rest)
+      start "memcheck-list" "$sanitizer" --error-exitcode 1 --print-limit 100 --tool memcheck \
+        --leak-check full "$tests" --gtest_filter="$(grep -v '^#' "${run#list:}" | paste -sd: -)" \
+        --gtest_color=no
+      finish_all
+      ;;
     oom)
       start memcheck-oom "$sanitizer" --error-exitcode 1 --tool memcheck --leak-check full \
         --report-api-errors no --target-processes application-only \
-        "$tests" --gtest_filter='ErrorContractGpu.*'
+        "$tests" --gtest_filter="$alone" --gtest_color=no
       finish_all
       ;;
     cli)
@@ -202,7 +216,7 @@ for run in "${runs[@]}"; do
       done
       finish_all
       ;;
-    *) echo "gpu-sanitize: unknown run '$run' (label, reach, shard:I/N, shards:N, oom, cli)" >&2
+    *) echo "gpu-sanitize: unknown run '$run' (label, reach, shard:I/N, shards:N, list:FILE, oom, cli)" >&2
        exit 2 ;;
   esac
 done

@@ -29,6 +29,19 @@ if [ -x "$bin"/spk_tests_mpi ]; then
       echo "mpirun -np $np spk_tests_mpi:"
       grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|^\[rank" "$logs"/mpi-tests-np"$np".log | head -40
     done
+    # A rank failing mid-solve (tests/mpi/test_rank_failure*.cpp): 2-4 processes on this GPU
+    # (the mpi transport); on several GPUs the GPU cases use NCCL. Each run must end in 120 s.
+    if [ -x "$bin"/spk_tests_mpi_faults ]; then
+      for np in 2 3 4; do
+        timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$np" -x SPK_REQUIRE_GPU \
+          -x SPK_SOURCE_DIR -x LD_LIBRARY_PATH -x OMP_NUM_THREADS -x NCCL_NVLS_ENABLE \
+          "$bin"/spk_tests_mpi_faults --gtest_color=no >"$logs"/mpi-faults-np"$np".log 2>&1 ||
+          status=1
+        echo "mpirun -np $np spk_tests_mpi_faults:"
+        grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|^\[rank" "$logs"/mpi-faults-np"$np".log |
+          head -20
+      done
+    fi
   else
     echo "mpirun not found: the distributed tests did not run"
     status=1

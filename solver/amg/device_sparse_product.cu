@@ -39,9 +39,14 @@ void check_spgemm(cusparseStatus_t status, const char* call, const char* file, i
 }
 #define SPK_SPGEMM_CHECK(call) check_spgemm((call), #call, __FILE__, __LINE__)
 
-// A workspace of `bytes` (at least 1, so the pointer is never null).
-DeviceBuffer<unsigned char> workspace(std::size_t bytes, const char* what) {
-  return DeviceBuffer<unsigned char>(bytes > 0 ? bytes : 1, what);
+// A workspace of `bytes` (at least 1, so the pointer is never null), cleared: the scan that
+// cuSPARSE runs in it (its bundled CUB's decoupled look-back) reads tile words before their
+// status says they are ready, which compute-sanitizer's initcheck reports on unwritten memory
+// (NVIDIA/cccl#1891); cleared, every word it reads was written.
+DeviceBuffer<unsigned char> workspace(std::size_t bytes, const char* what, cudaStream_t stream) {
+  DeviceBuffer<unsigned char> buffer(bytes > 0 ? bytes : 1, what);
+  SPK_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), stream));
+  return buffer;
 }
 
 }  // namespace
@@ -157,7 +162,7 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
     // Work estimation: buffer 1.
     SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_workEstimation(
         handle, none, none, matrix_a, matrix_b, matrix_c, how.algorithm, spgemm, &bytes1, nullptr));
-    DeviceBuffer<unsigned char> buffer1 = workspace(bytes1, "SpGEMM buffer 1");
+    DeviceBuffer<unsigned char> buffer1 = workspace(bytes1, "SpGEMM buffer 1", context_.stream());
     SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_workEstimation(handle, none, none, matrix_a, matrix_b,
                                                         matrix_c, how.algorithm, spgemm, &bytes1,
                                                         buffer1.data()));
@@ -165,9 +170,9 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
     SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_nnz(handle, none, none, matrix_a, matrix_b, matrix_c,
                                              how.algorithm, spgemm, &bytes2, nullptr, &bytes3,
                                              nullptr, &bytes4, nullptr));
-    DeviceBuffer<unsigned char> buffer2 = workspace(bytes2, "SpGEMM buffer 2");
-    DeviceBuffer<unsigned char> buffer3 = workspace(bytes3, "SpGEMM buffer 3");
-    plan->buffer4 = workspace(bytes4, "SpGEMM buffer 4");
+    DeviceBuffer<unsigned char> buffer2 = workspace(bytes2, "SpGEMM buffer 2", context_.stream());
+    DeviceBuffer<unsigned char> buffer3 = workspace(bytes3, "SpGEMM buffer 3", context_.stream());
+    plan->buffer4 = workspace(bytes4, "SpGEMM buffer 4", context_.stream());
     SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_nnz(
         handle, none, none, matrix_a, matrix_b, matrix_c, how.algorithm, spgemm, &bytes2,
         buffer2.data(), &bytes3, buffer3.data(), &bytes4, plan->buffer4.data()));
@@ -177,7 +182,7 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
     // C's columns: buffer 5 (kept for compute).
     SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_copy(handle, none, none, matrix_a, matrix_b, matrix_c,
                                               how.algorithm, spgemm, &bytes5, nullptr));
-    plan->buffer5 = workspace(bytes5, "SpGEMM buffer 5");
+    plan->buffer5 = workspace(bytes5, "SpGEMM buffer 5", context_.stream());
     SPK_SPGEMM_CHECK(cusparseSpGEMMreuse_copy(handle, none, none, matrix_a, matrix_b, matrix_c,
                                               how.algorithm, spgemm, &bytes5,
                                               plan->buffer5.data()));
@@ -195,7 +200,7 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
   SPK_SPGEMM_CHECK(cusparseSpGEMM_workEstimation(handle, none, none, &one, matrix_a, matrix_b,
                                                  &zero, matrix_c, CUDA_R_64F, how.algorithm, spgemm,
                                                  &bytes1, nullptr));
-  DeviceBuffer<unsigned char> buffer1 = workspace(bytes1, "SpGEMM buffer 1");
+  DeviceBuffer<unsigned char> buffer1 = workspace(bytes1, "SpGEMM buffer 1", context_.stream());
   SPK_SPGEMM_CHECK(cusparseSpGEMM_workEstimation(handle, none, none, &one, matrix_a, matrix_b,
                                                  &zero, matrix_c, CUDA_R_64F, how.algorithm, spgemm,
                                                  &bytes1, buffer1.data()));
@@ -207,7 +212,7 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
     SPK_SPGEMM_CHECK(cusparseSpGEMM_estimateMemory(
         handle, none, none, &one, matrix_a, matrix_b, &zero, matrix_c, CUDA_R_64F, how.algorithm,
         spgemm, how.chunk_fraction, &bytes3, nullptr, nullptr));
-    DeviceBuffer<unsigned char> buffer3 = workspace(bytes3, "SpGEMM buffer 3");
+    DeviceBuffer<unsigned char> buffer3 = workspace(bytes3, "SpGEMM buffer 3", context_.stream());
     SPK_SPGEMM_CHECK(cusparseSpGEMM_estimateMemory(
         handle, none, none, &one, matrix_a, matrix_b, &zero, matrix_c, CUDA_R_64F, how.algorithm,
         spgemm, how.chunk_fraction, &bytes3, buffer3.data(), &bytes2));
@@ -216,7 +221,7 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
                                             matrix_c, CUDA_R_64F, how.algorithm, spgemm, &bytes2,
                                             nullptr));
   }
-  DeviceBuffer<unsigned char> buffer2 = workspace(bytes2, "SpGEMM buffer 2");
+  DeviceBuffer<unsigned char> buffer2 = workspace(bytes2, "SpGEMM buffer 2", context_.stream());
   // The product, held by cuSPARSE: c_ij = sum_k a_ik b_kj
   SPK_SPGEMM_CHECK(cusparseSpGEMM_compute(handle, none, none, &one, matrix_a, matrix_b, &zero,
                                           matrix_c, CUDA_R_64F, how.algorithm, spgemm, &bytes2,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/cuda_check.hpp"
+
 namespace spk {
 
 namespace {
@@ -35,6 +37,8 @@ DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatr
   std::size_t bytes = 0;
   convert(context_, a, t, nullptr, &bytes);
   workspace_ = DeviceBuffer<unsigned char>(std::max<std::size_t>(bytes, 1), "transpose workspace");
+  // cleared once, so that no read of cuSPARSE's in it sees an unwritten word (initcheck)
+  SPK_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0, workspace_.bytes(), context_.stream()));
   convert(context_, a, t, workspace_.data(), nullptr);
 }
 
