@@ -19,6 +19,7 @@
 //   expect_update_values_capturable update_values captured in a CUDA graph (no allocation, no
 //                           synchronization) and replayed
 //   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
+//   dots_reference          y = A x, (w, y), (y, y) and sum |w_i y_i| in fp64 (apply_dots)
 //   FreshRandom             a random engine seeded afresh each run; its seed is in every
 //                           failure message of the scope that holds it
 //
@@ -348,6 +349,26 @@ inline std::vector<NamedShape> awkward_shapes(std::mt19937_64& rng) {
       {"rectangular 37x1000", random_pattern_matrix(
                                   37, 1000, [&](index_t) { return up_to(300); }, rng)});
   return shapes;
+}
+
+// The fp64 reference of apply_dots: y = A x, (w, y) and (y, y), and the sum of |w_i y_i| that
+// bounds the rounding error of (w, y) in any summation order.
+struct DotsReference {
+  std::vector<double> y;
+  double w_y = 0.0, y_y = 0.0, w_y_magnitude = 0.0;
+};
+
+inline DotsReference dots_reference(const CsrMatrix<double>& matrix, const std::vector<double>& x,
+                                    const std::vector<double>& w) {
+  DotsReference reference;
+  reference.y.resize(static_cast<std::size_t>(matrix.rows));
+  reference_spmv(matrix, x.data(), reference.y.data());
+  for (std::size_t i = 0; i < reference.y.size(); ++i) {
+    reference.w_y += w[i] * reference.y[i];
+    reference.w_y_magnitude += std::abs(w[i] * reference.y[i]);
+    reference.y_y += reference.y[i] * reference.y[i];
+  }
+  return reference;
 }
 
 class FreshRandom {

@@ -87,18 +87,11 @@ void expect_dots_match(const SpmvBackend<double>& backend, const CsrMatrix<doubl
       backend.apply_dots(x_device.data(), y_device.data(), w_device.data(), sums_device.data(), 2);
   stream.synchronize();
   if (!folded) return;
-  std::vector<double> y_reference(n);
-  reference_spmv(stored, x.data(), y_reference.data());
-  double w_y = 0.0, y_y = 0.0, magnitude = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    w_y += w[i] * y_reference[i];
-    magnitude += std::abs(w[i] * y_reference[i]);
-    y_y += y_reference[i] * y_reference[i];
-  }
+  const test::DotsReference reference = test::dots_reference(stored, x, w);
   const std::vector<double> sums = sums_device.to_host();
-  EXPECT_LT(test::relative_error(y_device.to_host(), y_reference), 1e-12) << backend.name();
-  EXPECT_LE(std::abs(sums[0] - w_y), 1e-12 * magnitude) << backend.name();
-  EXPECT_LE(std::abs(sums[1] - y_y), 1e-12 * y_y) << backend.name();
+  EXPECT_LT(test::relative_error(y_device.to_host(), reference.y), 1e-12) << backend.name();
+  EXPECT_LE(std::abs(sums[0] - reference.w_y), 1e-12 * reference.w_y_magnitude) << backend.name();
+  EXPECT_LE(std::abs(sums[1] - reference.y_y), 1e-12 * reference.y_y) << backend.name();
 }
 
 TEST(SanitizeSweep, EveryFormatCacheAndPrecision) {

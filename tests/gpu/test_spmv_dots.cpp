@@ -81,26 +81,6 @@ DotsResult apply_dots_once(const SpmvBackend<double>& backend, const std::vector
   return result;
 }
 
-// The fp64 reference of y = A x, (w, y) and (y, y), and the sums of |terms| that bound the
-// rounding error of any summation order.
-struct Reference {
-  std::vector<double> y;
-  double w_y = 0.0, y_y = 0.0, w_y_magnitude = 0.0;
-};
-
-Reference reference_of(const CsrMatrix<double>& matrix, const std::vector<double>& x,
-                       const std::vector<double>& w) {
-  Reference reference;
-  reference.y.resize(static_cast<std::size_t>(matrix.rows));
-  reference_spmv(matrix, x.data(), reference.y.data());
-  for (std::size_t i = 0; i < reference.y.size(); ++i) {
-    reference.w_y += w[i] * reference.y[i];
-    reference.w_y_magnitude += std::abs(w[i] * reference.y[i]);
-    reference.y_y += reference.y[i] * reference.y[i];
-  }
-  return reference;
-}
-
 // fp32 values under fp64: the reference multiplies the values as stored (rounded to fp32).
 CsrMatrix<double> as_stored(const CsrMatrix<double>& matrix, MatrixValues values) {
   CsrMatrix<double> stored = matrix;
@@ -151,7 +131,8 @@ class SpmvDotsGpu : public ::testing::TestWithParam<DotsCase> {
     const auto n = static_cast<std::size_t>(matrix.rows);
     const std::vector<double> x = test::random_values<double>(n, rng);
     const std::vector<double> w = test::random_values<double>(n, rng);
-    const Reference reference = reference_of(as_stored(matrix, spmv_options.matrix_values), x, w);
+    const test::DotsReference reference =
+        test::dots_reference(as_stored(matrix, spmv_options.matrix_values), x, w);
 
     const DotsResult both = apply_dots_once(*backend, x, w, 2, *stream_);
     ASSERT_TRUE(both.folded);
