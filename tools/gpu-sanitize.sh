@@ -13,7 +13,8 @@
 #               tools/kernel_reach.py: every project kernel in the binaries (cuobjdump) must
 #               have been launched
 #   shard:I/N   memcheck --leak-check full over shard I of N (gtest sharding, I from 0) of the
-#               whole GPU suite except ErrorContractGpu.*
+#               whole GPU suite except the `oom` tests; the tests of tests/gpu/sanitize_slow.txt
+#               (minutes each under memcheck) run in processes of their own beside shard 0
 #   shards:N    all N shards at once, side by side on this GPU
 #   list:FILE   memcheck --leak-check full over the tests FILE names (one per line)
 #   oom         ErrorContractGpu.* (out of device memory on purpose) and the device-memory
@@ -179,7 +180,18 @@ run_reach() {
 # on purpose) and the device-memory accounting test, which counts every process's allocations
 # (cudaMemGetInfo) and so fails beside other shards; both run alone in `oom`.
 alone='ErrorContractGpu.*:SolverApiGpu.RepeatedSolvesAllocateNoDeviceMemory'
-suite_filter="-$alone"
+# The tests that take minutes under memcheck (thousands of launches) run each in a process of
+# its own beside the shards, so that no shard waits on them (tests/gpu/sanitize_slow.txt).
+slow=$(filter_of tests/gpu/sanitize_slow.txt)
+suite_filter="-$alone${slow:+:$slow}"
+run_slow() {
+  local test
+  for test in ${slow//:/ }; do
+    start "memcheck-slow-${test//[^A-Za-z0-9]/_}" "$sanitizer" --error-exitcode 1 \
+      --print-limit 100 --tool memcheck --leak-check full "$tests" --gtest_filter="$test" \
+      --gtest_color=no
+  done
+}
 run_shard() {  # run_shard INDEX COUNT
   start "memcheck-shard-$1-of-$2" env GTEST_SHARD_INDEX="$1" GTEST_TOTAL_SHARDS="$2" \
     "$sanitizer" --error-exitcode 1 --print-limit 100 --tool memcheck --leak-check full \
@@ -190,10 +202,16 @@ for run in "${runs[@]}"; do
   case $run in
     label) run_label; run_reach ;;
     reach) run_reach ;;
-    shard:*/*) spec=${run#shard:}; run_shard "${spec%/*}" "${spec#*/}"; finish_all ;;
+    shard:*/*)  # shard 0 also runs the slow tests, each in its own process
+      spec=${run#shard:}
+      run_shard "${spec%/*}" "${spec#*/}"
+      [ "${spec%/*}" = 0 ] && run_slow
+      finish_all
+      ;;
     shards:*)
       count=${run#shards:}
       for ((index = 0; index < count; ++index)); do run_shard "$index" "$count"; done
+      run_slow
       finish_all
       ;;
     list:*)  # memcheck over the tests named in a file, one per line (e.g. a shard's rest)
