@@ -146,12 +146,8 @@ unsigned char* FaultWatch::scratch(std::size_t bytes) {
 
 void FaultWatch::wait(MPI_Request& request) {
   collective_in_flight_ = true;
-  int done = 0;
-  SPK_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-  while (done == 0) {
-    poll();  // a notice abandons the request: a collective's cannot be cancelled or freed
-    SPK_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-  }
+  // a notice abandons the request: a collective's cannot be cancelled or freed
+  poll_until([&](int& done) { SPK_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE)); });
   collective_in_flight_ = false;
 }
 
@@ -214,12 +210,10 @@ void FaultWatch::wait_all(std::vector<MPI_Request>& requests) {
     SPK_MPI_CHECK(MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE));
     return;
   }
-  int done = 0;
-  SPK_MPI_CHECK(MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE));
-  while (done == 0) {
-    poll();  // a notice: the exchange's death action abandons the requests
+  // a notice: the exchange's death action abandons the requests
+  poll_until([&](int& done) {
     SPK_MPI_CHECK(MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE));
-  }
+  });
 }
 
 void abandon_requests(std::vector<MPI_Request>& requests, std::size_t receives) noexcept {

@@ -86,6 +86,12 @@ class FaultWatch {
   void fail_here(const char* call_name, const char* what) noexcept;
   void die(Failure failure) noexcept;
   void wait(MPI_Request& request);
+  // test(done) until it sets done, poll() between the tests (which throws on a notice)
+  template <class Test>
+  void poll_until(Test&& test) {
+    int done = 0;
+    for (test(done); done == 0; test(done)) poll();
+  }
   unsigned char* scratch(std::size_t bytes);
 
   MPI_Comm comm_;

@@ -19,6 +19,7 @@
 //   expect_update_values_capturable update_values captured in a CUDA graph (no allocation, no
 //                           synchronization) and replayed
 //   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
+//   as_stored               the fp64 matrix a backend of fp32 or fp64 values multiplies
 //   dots_reference          y = A x, (w, y), (y, y) and sum |w_i y_i| in fp64 (apply_dots)
 //   FreshRandom             a random engine seeded afresh each run; its seed is in every
 //                           failure message of the scope that holds it
@@ -349,6 +350,15 @@ inline std::vector<NamedShape> awkward_shapes(std::mt19937_64& rng) {
       {"rectangular 37x1000", random_pattern_matrix(
                                   37, 1000, [&](index_t) { return up_to(300); }, rng)});
   return shapes;
+}
+
+// The fp64 matrix a backend of value precision `values` really multiplies: each value rounded
+// to fp32 for MatrixValues::single (fp32 values under fp64 vectors), unchanged otherwise.
+inline CsrMatrix<double> as_stored(const CsrMatrix<double>& matrix, MatrixValues values) {
+  CsrMatrix<double> stored = matrix;
+  if (values == MatrixValues::single)
+    for (double& value : stored.values) value = static_cast<double>(static_cast<float>(value));
+  return stored;
 }
 
 // The fp64 reference of apply_dots: y = A x, (w, y) and (y, y), and the sum of |w_i y_i| that

@@ -54,14 +54,6 @@ CsrMatrix<double> skewed_matrix(std::mt19937_64& rng) {
       rng);
 }
 
-// The fp64 matrix a backend of value precision `values` really multiplies.
-CsrMatrix<double> as_stored(const CsrMatrix<double>& matrix, MatrixValues values) {
-  CsrMatrix<double> stored = matrix;
-  if (values == MatrixValues::single)
-    for (double& value : stored.values) value = static_cast<double>(static_cast<float>(value));
-  return stored;
-}
-
 SpmvOptions spmv_options(Format format, XCache cache, MatrixValues values, GridShape grid) {
   SpmvOptions options;
   options.format = format;
@@ -112,7 +104,7 @@ TEST(SanitizeSweep, EveryFormatCacheAndPrecision) {
                      to_string(grid));
         for (const MatrixValues values : {MatrixValues::solver, MatrixValues::single}) {
           if (format == Format::cusparse && values == MatrixValues::single) continue;  // refused
-          const CsrMatrix<double> stored = as_stored(matrix, values);
+          const CsrMatrix<double> stored = test::as_stored(matrix, values);
           const auto backend =
               make_spmv_backend(matrix, spmv_options(format, cache, values, grid), stream.get());
           const double tolerance =
