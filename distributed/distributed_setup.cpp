@@ -23,7 +23,8 @@ std::string iteration_options_text(const SolverOptions& options) {
        << "\ndivergence_factor " << options.divergence_factor << "\ntime_limit_s "
        << options.time_limit_s << "\ncheck_every " << options.check_every << "\nkeep_history "
        << options.keep_history << "\ncuda_graph " << options.cuda_graph << "\nvector_ops "
-       << to_string(options.vector_ops) << "\nchebyshev degree " << chebyshev.degree << " estimate "
+       << to_string(options.vector_ops) << "\nrestart " << options.restart
+       << "\nchebyshev degree " << chebyshev.degree << " estimate "
        << to_string(chebyshev.eigen_estimate) << " steps " << chebyshev.estimate_iterations
        << " upper_factor " << chebyshev.upper_factor << " lower_ratio " << chebyshev.lower_ratio
        << "\n";

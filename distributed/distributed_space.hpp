@@ -15,6 +15,8 @@
 //                     differ in the last bits from a one-process run: iteration counts may
 //                     differ by one, which is what the tests allow.
 //   norm              dot + square_root (vector_space.hpp), hence global too
+//   basis_dots, basis_combine   GMRES's: the local part, then one sum of all the dots (or
+//                     of ||y||^2) over processes; global_count: the rows of every process
 //   gershgorin_bound  the maximum over processes (exact in any order)
 //   any_process       a host decision (the time limit) taken when any process takes it
 //   first_global_index  this process's first row, so the Lanczos start vector is the same
@@ -145,6 +147,27 @@ class DistributedSpace : public Inner {
     Inner::scalar_step(then);
   }
 
+  // GMRES's basis operations (vector_space.hpp) on this process's rows, then their sums over
+  // processes: the j+1 dots of a Gram-Schmidt pass in one reduction of max_count values (a
+  // fixed count, so an in-place sum can be captured), ||y||^2 in one.
+  void basis_dots(std::size_t n, const T* basis, std::size_t ld, const int* count, int max_count,
+                  const T* w, T* result) {
+    Inner::basis_dots(n, basis, ld, count, max_count, w, result);
+    sum_over_processes(result, max_count);
+  }
+  void basis_combine(std::size_t n, const T* basis, std::size_t ld, const int* count,
+                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square) {
+    Inner::basis_combine(n, basis, ld, count, coefficients, alpha, y, assign, norm_square);
+    if (norm_square != nullptr) sum_over_processes(norm_square);
+  }
+  // the rows of the whole vector (GMRES's restart is clipped to it on every process alike)
+  std::size_t global_count(std::size_t n) {
+    const unsigned long long mine = n;
+    unsigned long long total = 0;
+    watch_.allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+    return static_cast<std::size_t>(total);
+  }
+
   // max over processes of max_i sum_j |a_ij| / |a_ii|
   double gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,
                           const index_t* positions) {
@@ -175,12 +198,14 @@ class DistributedSpace : public Inner {
       ++host_calls;
       body();
     });
+    // Per iteration (every iteration of a method makes the same calls): a replayed graph
+    // may be of another length than the last recorded block (GMRES's cycle-end blocks).
     if (host_calls > 0) {
-      block_reductions_ = reductions_ - reductions_before;
-      block_products_ = products() - products_before;
+      block_reductions_ = (reductions_ - reductions_before) / host_calls;
+      block_products_ = (products() - products_before) / host_calls;
     } else {
-      reductions_ += block_reductions_;
-      replayed_products_ += block_products_;
+      reductions_ += block_reductions_ * count;
+      replayed_products_ += block_products_ * count;
     }
   }
 

@@ -109,8 +109,11 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (report.setup.device == Device::gpu)
     out << "             device memory " << megabytes(report.setup.device_bytes)
         << ", bytes moved per SpMV " << megabytes(report.setup.bytes_per_spmv) << "\n";
-  out << "solver       " << to_string(report.solver.method) << ", preconditioner "
-      << to_string(report.solver.preconditioner) << ", tolerance "
+  const bool gmres =
+      report.solver.method == Method::gmres || report.solver.method == Method::fgmres;
+  out << "solver       " << to_string(report.solver.method)
+      << (gmres ? "(" + std::to_string(report.solver.restart) + ")" : std::string())
+      << ", preconditioner " << to_string(report.solver.preconditioner) << ", tolerance "
       << number_text("%.1e", report.solver.tolerance) << " ("
       << to_string(report.solver.tolerance_mode) << "), max_iterations "
       << report.solver.max_iterations
@@ -134,6 +137,9 @@ void print_text_report(std::ostream& out, const RunReport& report) {
                   "residual)"
                 : " (the recursive residual met the target, the true one did not: restarted "
                   "from x)");
+  if (r.breakdown_restarts > 0)
+    out << ", " << r.breakdown_restarts << " breakdown restart"
+        << (r.breakdown_restarts > 1 ? "s" : "") << " (r_hat = r = b - Ax after a breakdown)";
   out << "\n";
   out << "residual     true ||b-Ax|| = " << number_text("%.3e", r.true_residual) << ", relative "
       << number_text("%.3e", r.relative_true_residual) << "; recursive "

@@ -175,10 +175,12 @@ int run_solve_command(const SolveCommandOptions& options) {
     report.precision = single                                           ? "single"
                        : run.spmv.matrix_values == MatrixValues::single ? "mixed"
                                                                         : "double";
-    x = single ? solve_in_precision(matrix_single, problem, run.solver, run.spmv, space,
-                                    options.quiet, report)
-               : solve_in_precision(problem.matrix, problem, run.solver, run.spmv, space,
-                                    options.quiet, report);
+    SolverOptions solver = run.solver;  // with the AMG's block size, coordinates, vectors
+    set_amg_inputs(problem, solver);
+    x = single ? solve_in_precision(matrix_single, problem, solver, run.spmv, space, options.quiet,
+                                    report)
+               : solve_in_precision(problem.matrix, problem, solver, run.spmv, space, options.quiet,
+                                    report);
     if (problem.exact_solution)
       report.solution_error = relative_difference(x, *problem.exact_solution);
     runs.push_back(std::move(report));

@@ -14,27 +14,42 @@ unsigned int blocks_for(std::size_t count) {
   return static_cast<unsigned int>((count + kFactorBlock - 1) / kFactorBlock);
 }
 
-// values[p] = csr_values[csr_position[p]]: the caller's CSR order into the sorted storage.
+// values[p] = csr_values[csr_position[p]]: the caller's CSR order into the sorted storage (0
+// for an inserted diagonal entry, csr_position -1).
 template <class T>
 __global__ void gather_factor_values(std::size_t nnz, const index_t* __restrict__ csr_position,
                                      const T* __restrict__ csr_values, T* __restrict__ values) {
   const std::size_t p = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (p < nnz) values[p] = csr_values[csr_position[p]];
+  if (p < nnz) values[p] = csr_position[p] < 0 ? T(0) : csr_values[csr_position[p]];
 }
 
-// The rows of one level, a thread each; the first bad pivot by atomicMin of its code.
+// a_ii *= 1 + shift: A + shift diag(A).
+template <class T>
+__global__ void shift_diagonal(index_t rows, const index_t* __restrict__ diagonal, T factor,
+                               T* values) {
+  const index_t row = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row < rows) values[diagonal[row]] *= factor;
+}
+
+// The rows of one level, a thread each; the first bad pivot by atomicMin of its code, the
+// replaced pivots counted by atomicAdd.
 template <class T>
 __global__ void factor_level(FactorKind kind, index_t count, const index_t* __restrict__ rows,
                              const index_t* __restrict__ row_offsets,
                              const index_t* __restrict__ columns,
-                             const index_t* __restrict__ diagonal, T* values,
-                             std::uint64_t* fault) {
+                             const index_t* __restrict__ diagonal, T* values, bool replace_tiny,
+                             std::uint64_t* status) {
   const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= count) return;
   const index_t row = rows[t];
-  const std::uint64_t code = factor_row(kind, row, row_offsets, columns, diagonal, values);
+  bool replaced = false;
+  const std::uint64_t code =
+      factor_row(kind, row, row_offsets, columns, diagonal, values, replace_tiny, replaced);
   if (code != diagonal_fault::no_fault)
-    atomicMin(reinterpret_cast<unsigned long long*>(fault), static_cast<unsigned long long>(code));
+    atomicMin(reinterpret_cast<unsigned long long*>(status + factor_status::fault),
+              static_cast<unsigned long long>(code));
+  if (replaced)
+    atomicAdd(reinterpret_cast<unsigned long long*>(status + factor_status::replaced), 1ULL);
 }
 
 // IC(0): the upper triangle holds L^T.
@@ -103,19 +118,28 @@ typename DeviceFactors<T>::Triangle DeviceFactors<T>::make_triangle(cusparseFill
 }
 
 template <class T>
-void DeviceFactors<T>::factor(const T* csr_values, std::uint64_t* fault) {
+void DeviceFactors<T>::factor(const T* csr_values, const FactorRequest& request,
+                              std::uint64_t* status) {
   const cudaStream_t stream = space_.stream();
-  SPK_CUDA_CHECK(cudaMemsetAsync(fault, 0xff, sizeof(std::uint64_t), stream));  // no_fault
+  SPK_CUDA_CHECK(cudaMemsetAsync(status + factor_status::fault, 0xff, sizeof(std::uint64_t),
+                                 stream));  // no_fault
+  SPK_CUDA_CHECK(
+      cudaMemsetAsync(status + factor_status::replaced, 0, sizeof(std::uint64_t), stream));
   const std::size_t nnz = values_.size();
   gather_factor_values<<<blocks_for(nnz), kFactorBlock, 0, stream>>>(nnz, csr_position_.data(),
                                                                      csr_values, values_.data());
   SPK_CHECK_LAUNCH("gather_factor_values");
+  if (request.shift != 0.0) {
+    shift_diagonal<<<blocks_for(static_cast<std::size_t>(rows_)), kFactorBlock, 0, stream>>>(
+        rows_, diagonal_.data(), static_cast<T>(1.0 + request.shift), values_.data());
+    SPK_CHECK_LAUNCH("shift_diagonal");
+  }
   for (std::size_t level = 0; level + 1 < level_offsets_.size(); ++level) {
     const index_t first = level_offsets_[level];
     const index_t count = level_offsets_[level + 1] - first;
     factor_level<<<blocks_for(static_cast<std::size_t>(count)), kFactorBlock, 0, stream>>>(
         kind_, count, level_rows_.data() + first, row_offsets_.data(), columns_.data(),
-        diagonal_.data(), values_.data(), fault);
+        diagonal_.data(), values_.data(), request.replace_tiny_pivots, status);
     SPK_CHECK_LAUNCH("factor_level");
   }
   if (mirror_lower_.size() > 0) {

@@ -1,7 +1,8 @@
 #pragma once
 // DeviceFactors<T>: IC(0)/ILU(0) factors on the GPU (solver/incomplete_factorization.hpp).
-// factor(): one gather of the values into the factor's sorted storage, a kernel per level of
-// the pattern (a thread per row, solver/factor_rows.hpp), for IC(0) a mirror of L into the
+// factor(): one gather of the values into the factor's sorted storage (then the diagonal
+// shift, when there is one), a kernel per level of the pattern (a thread per row, solver/
+// factor_rows.hpp; replaced pivots counted by atomicAdd), for IC(0) a mirror of L into the
 // upper triangle; then cusparseSpSV's analysis the first time and cusparseSpSV_updateMatrix
 // after. solve(): two cusparseSpSV solves on the same CSR storage, the lower triangle (unit
 // diagonal for ILU(0)) then the upper one. Everything runs on the space's stream; nothing
@@ -32,7 +33,8 @@ class DeviceFactors {
  public:
   DeviceFactors(DeviceSpace<T>& space, const FactorPattern& pattern);
 
-  void factor(const T* csr_values, std::uint64_t* fault);
+  // status: factor_status::words in device memory (solver/factor_pattern.hpp).
+  void factor(const T* csr_values, const FactorRequest& request, std::uint64_t* status);
   void solve(const T* r, T* z);
   std::size_t bytes() const;
   // The factor values in the pattern's sorted storage (device): for tests.

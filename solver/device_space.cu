@@ -182,12 +182,16 @@ DeviceSpace<T>::DeviceSpace(DeviceContext& context)
 }
 
 template <class T>
+void DeviceSpace<T>::destroy(CapturedGraph& graph) noexcept {
+  if (graph.exec != nullptr) (void)cudaGraphExecDestroy(graph.exec);
+  if (graph.graph != nullptr) (void)cudaGraphDestroy(graph.graph);
+  graph = CapturedGraph{};
+}
+
+template <class T>
 void DeviceSpace<T>::destroy_graph() noexcept {
-  if (graph_exec_ != nullptr) (void)cudaGraphExecDestroy(graph_exec_);
-  if (graph_ != nullptr) (void)cudaGraphDestroy(graph_);
-  graph_exec_ = nullptr;
-  graph_ = nullptr;
-  graph_count_ = 0;
+  for (CapturedGraph& graph : graphs_) destroy(graph);
+  next_slot_ = 0;
 }
 
 template <class T>

@@ -9,6 +9,7 @@
 // files can instantiate them.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/device_buffer.hpp"
@@ -138,6 +139,19 @@ class DeviceSpace {
   void dot_pair(std::size_t n, const T* t, const T* r, T* sums, const Step& then = {});
   void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
                        T* d, T* x, bool first, bool assign);
+  // GMRES's basis operations (vector_space.hpp; solver/device_basis.cu): counts and columns
+  // are ints in device memory, read by the kernels, so a replayed graph follows the cycle.
+  // basis_dots: each block sums a contiguous slice of rows for every column (w read once per
+  // four columns), the last block adds the blocks' sums in block order (no atomics in a sum).
+  void reserve_basis(int max_count);
+  void require_free_memory(std::size_t bytes, const std::string& what);
+  std::size_t global_count(std::size_t n) const { return n; }
+  void basis_dots(std::size_t n, const T* basis, std::size_t ld, const int* count, int max_count,
+                  const T* w, T* result);
+  void basis_combine(std::size_t n, const T* basis, std::size_t ld, const int* count,
+                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square);
+  void to_column(std::size_t n, const T* scale, const T* w, T* v, T* basis, std::size_t ld,
+                 const int* column);
   // positions[r] = where row r's diagonal entry sits in the device CSR arrays (-1: none); a
   // warp per row.
   void find_diagonal_positions(index_t rows, const index_t* row_offsets, const index_t* columns,
@@ -149,10 +163,17 @@ class DeviceSpace {
                           const index_t* positions);
 
  private:
+  // A graph per block length, up to graph_slots of them (GMRES alternates a full block and
+  // the block cut at its cycle's end); a new length replaces the oldest.
   template <class Record>
   void replay_graph(int count, Record&& record) {
-    if (graph_exec_ == nullptr || graph_count_ != count) {
-      destroy_graph();
+    CapturedGraph* slot = nullptr;
+    for (CapturedGraph& graph : graphs_)
+      if (graph.exec != nullptr && graph.count == count) slot = &graph;
+    if (slot == nullptr) {
+      slot = &graphs_[next_slot_];
+      next_slot_ = (next_slot_ + 1) % graph_slots;
+      destroy(*slot);
       SPK_CUDA_CHECK(cudaStreamBeginCapture(context_.stream(), cudaStreamCaptureModeThreadLocal));
       try {
         record();
@@ -162,23 +183,33 @@ class DeviceSpace {
         if (abandoned != nullptr) (void)cudaGraphDestroy(abandoned);
         throw;
       }
-      SPK_CUDA_CHECK(cudaStreamEndCapture(context_.stream(), &graph_));
-      SPK_CUDA_CHECK(cudaGraphInstantiate(&graph_exec_, graph_, 0));
-      graph_count_ = count;
+      SPK_CUDA_CHECK(cudaStreamEndCapture(context_.stream(), &slot->graph));
+      SPK_CUDA_CHECK(cudaGraphInstantiate(&slot->exec, slot->graph, 0));
+      slot->count = count;
     }
-    SPK_CUDA_CHECK(cudaGraphLaunch(graph_exec_, context_.stream()));
+    SPK_CUDA_CHECK(cudaGraphLaunch(slot->exec, context_.stream()));
   }
-  void destroy_graph() noexcept;
+  struct CapturedGraph {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    int count = 0;
+  };
+  static void destroy(CapturedGraph& graph) noexcept;
+  void destroy_graph() noexcept;  // all of them
 
   DeviceContext& context_;
   DeviceBuffer<KrylovScalars<T>> scalars_;
   // The fused reductions' per-block sums (2 per block) and their last-block ticket
   DeviceBuffer<T> partial_sums_;
   DeviceBuffer<unsigned int> last_block_ticket_;
+  // basis_dots' per-block sums (basis_max_count_ per block) and its last-block ticket
+  DeviceBuffer<T> basis_partials_;
+  DeviceBuffer<unsigned int> basis_ticket_;
+  int basis_max_count_ = 0;
   bool warmed_up_ = false;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t graph_exec_ = nullptr;
-  int graph_count_ = 0;
+  static constexpr int graph_slots = 4;
+  CapturedGraph graphs_[graph_slots];
+  int next_slot_ = 0;
 };
 
 }  // namespace spk

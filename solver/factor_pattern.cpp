@@ -12,47 +12,69 @@ const char* to_string(FactorKind kind) {
   return kind == FactorKind::ic0 ? "ic0" : "ilu0";
 }
 
-void throw_pivot_fault(FactorKind kind, std::uint64_t fault) {
+void throw_pivot_fault(FactorKind kind, std::uint64_t fault, const std::string& shift_note) {
   if (fault == diagonal_fault::no_fault) return;
   const auto row = static_cast<long long>(fault / 4);
+  const std::string note = shift_note.empty() ? "" : " (" + shift_note + ")";
   if (fault % 4 == diagonal_fault::not_finite)
-    throw BadDiagonal(to_string(kind), row, "the pivot is not finite");
+    throw BadDiagonal(to_string(kind), row, "the pivot is not finite" + note);
+  if (kind == FactorKind::ic0 && fault % 4 == diagonal_fault::nonpositive_diagonal)
+    throw BadDiagonal(to_string(kind), row,
+                      "a_ii <= 0: the matrix is not positive definite, and no diagonal shift "
+                      "helps; try ilu0 with bicgstab");
   if (kind == FactorKind::ic0)
     throw BadDiagonal(to_string(kind), row,
-                      "the pivot is <= 0: IC(0) breaks down on this matrix (not positive "
-                      "definite, or not an M-matrix); try ilu0, jacobi or amg");
-  throw BadDiagonal(to_string(kind), row, "the pivot is zero after elimination");
+                      "the pivot is <= 0" + note +
+                          ": IC(0) breaks down on this matrix (not positive definite, or not "
+                          "an M-matrix); try preconditioner_options.shift: auto or a larger "
+                          "shift, or ilu0, jacobi or amg");
+  throw BadDiagonal(to_string(kind), row, "the pivot is zero after elimination" + note);
 }
 
 template <class T>
-FactorPattern make_factor_pattern(FactorKind kind, const CsrMatrix<T>& matrix) {
+FactorPattern make_factor_pattern(FactorKind kind, const CsrMatrix<T>& matrix,
+                                  bool insert_missing_diagonal) {
   const std::string name = to_string(kind);
   if (!matrix.square())
     throw BadInput(name + ": the matrix is not square (" + std::to_string(matrix.rows) + " x " +
                    std::to_string(matrix.cols) + ")");
+  const bool insert = insert_missing_diagonal && kind == FactorKind::ilu0;
   FactorPattern pattern;
   pattern.kind = kind;
   pattern.rows = matrix.rows;
-  pattern.row_offsets = matrix.row_offsets;
-  const std::size_t nnz = matrix.columns.size();
-  pattern.columns.resize(nnz);
-  pattern.csr_position.resize(nnz);
+  pattern.row_offsets.assign(static_cast<std::size_t>(matrix.rows) + 1, 0);
   pattern.diagonal.assign(static_cast<std::size_t>(matrix.rows), -1);
+  pattern.columns.reserve(matrix.columns.size());
+  pattern.csr_position.reserve(matrix.columns.size());
+  std::vector<index_t> order;  // one row's CSR positions, sorted by column
   for (index_t row = 0; row < matrix.rows; ++row) {
     const index_t begin = matrix.row_offsets[row], end = matrix.row_offsets[row + 1];
-    std::iota(pattern.csr_position.begin() + begin, pattern.csr_position.begin() + end, begin);
-    std::sort(pattern.csr_position.begin() + begin, pattern.csr_position.begin() + end,
+    order.resize(static_cast<std::size_t>(end - begin));
+    std::iota(order.begin(), order.end(), begin);
+    std::sort(order.begin(), order.end(),
               [&](index_t a, index_t b) { return matrix.columns[a] < matrix.columns[b]; });
-    for (index_t p = begin; p < end; ++p) {
-      pattern.columns[p] = matrix.columns[pattern.csr_position[p]];
-      if (p > begin && pattern.columns[p] == pattern.columns[p - 1])
+    for (std::size_t k = 0; k <= order.size(); ++k) {
+      const index_t column = k < order.size() ? matrix.columns[order[k]] : matrix.rows;
+      if (k > 0 && k < order.size() && column == pattern.columns.back())
         throw BadInput(name + ": row " + std::to_string(row) + " (0-based) holds column " +
-                       std::to_string(pattern.columns[p]) + " twice; sum duplicate entries first");
-      if (pattern.columns[p] == row) pattern.diagonal[row] = p;
+                       std::to_string(column) + " twice; sum duplicate entries first");
+      // A missing a_ii goes in as a zero before the first column past it.
+      if (pattern.diagonal[row] < 0 && column > row && insert) {
+        pattern.diagonal[row] = static_cast<index_t>(pattern.columns.size());
+        pattern.columns.push_back(row);
+        pattern.csr_position.push_back(-1);
+        ++pattern.inserted_diagonals;
+      }
+      if (k == order.size()) break;
+      if (column == row) pattern.diagonal[row] = static_cast<index_t>(pattern.columns.size());
+      pattern.columns.push_back(column);
+      pattern.csr_position.push_back(order[k]);
     }
+    pattern.row_offsets[row + 1] = static_cast<index_t>(pattern.columns.size());
     if (pattern.diagonal[row] < 0)
       throw BadDiagonal(name, row, "the diagonal entry is missing from the pattern");
   }
+  const std::size_t nnz = pattern.columns.size();
 
   if (kind == FactorKind::ic0) {  // the transpose of each entry below the diagonal
     for (index_t row = 0; row < matrix.rows; ++row)
@@ -104,7 +126,7 @@ FactorPattern make_factor_pattern(FactorKind kind, const CsrMatrix<T>& matrix) {
   return pattern;
 }
 
-template FactorPattern make_factor_pattern<float>(FactorKind, const CsrMatrix<float>&);
-template FactorPattern make_factor_pattern<double>(FactorKind, const CsrMatrix<double>&);
+template FactorPattern make_factor_pattern<float>(FactorKind, const CsrMatrix<float>&, bool);
+template FactorPattern make_factor_pattern<double>(FactorKind, const CsrMatrix<double>&, bool);
 
 }  // namespace spk

@@ -13,6 +13,14 @@
 // IC(0), row i (left-looking Cholesky on the lower triangle): for each j <= i in the row,
 //   s = a_ij - sum_{k < j} l_ik l_jk,  l_ij = s / l_jj (j < i),  l_ii = sqrt(s) (j = i).
 // The lower triangle then holds L; a mirror pass copies it to the upper triangle as L^T.
+//
+// Robustness (FactorRequest, solver/factor_pattern.hpp): the caller gathers A + alpha diag(A)
+// (the diagonal shift). IC(0) first checks the (shifted) a_ii > 0: no shift helps when it is
+// not. ILU(0) with replace_tiny_pivots replaces a pivot |u_ii| < tau_i by sign(u_ii) tau_i
+// (+tau_i for a zero), tau_i = pivot_floor x the mean |a_ij| over row i's stored entries
+// (taken before the row's elimination), the rule of Saad's SPARSKIT ILUT for a zero pivot
+// ((1e-4 + droptol) x that mean, with droptol = 0 here): the factors stay finite, at the
+// price of a preconditioner that may be poor where many pivots had to be replaced.
 #include <cmath>
 #include <cstdint>
 
@@ -38,14 +46,25 @@ SPK_HOST_DEVICE inline void for_each_shared_column(const index_t* columns, index
   }
 }
 
+// ILU(0) with replace_tiny_pivots: a pivot below pivot_floor x its row's mean |a_ij| is
+// replaced by that amount (see the header).
+constexpr double pivot_floor = 1e-4;
+
 // Returns diagonal_fault::no_fault or the fault code 4 * i + reason of a zero, non-finite
-// pivot u_ii (reason missing_or_zero / not_finite).
+// pivot u_ii (reason missing_or_zero / not_finite). replace_tiny: a zero or tiny pivot is
+// replaced instead (replaced is then set) unless the whole row is zero.
 template <class T>
 SPK_HOST_DEVICE inline std::uint64_t ilu0_row(index_t i, const index_t* row_offsets,
                                               const index_t* columns, const index_t* diagonal,
-                                              T* values) {
+                                              T* values, bool replace_tiny, bool& replaced) {
   const index_t end = row_offsets[i + 1];
   const index_t diag = diagonal[i];
+  double tau = 0.0;  // tau_i = pivot_floor x mean_j |a_ij|, before the row is eliminated
+  if (replace_tiny) {
+    for (index_t p = row_offsets[i]; p < end; ++p)
+      tau += values[p] < T(0) ? -static_cast<double>(values[p]) : static_cast<double>(values[p]);
+    tau *= pivot_floor / static_cast<double>(end - row_offsets[i]);
+  }
   for (index_t p = row_offsets[i]; p < diag; ++p) {
     const index_t k = columns[p];
     const T l = values[p] / values[diagonal[k]];  // l_ik = a_ik / u_kk
@@ -57,19 +76,32 @@ SPK_HOST_DEVICE inline std::uint64_t ilu0_row(index_t i, const index_t* row_offs
   const T pivot = values[diag];
   if (!is_finite(static_cast<double>(pivot)))
     return 4 * static_cast<std::uint64_t>(i) + diagonal_fault::not_finite;
+  const double size = pivot < T(0) ? -static_cast<double>(pivot) : static_cast<double>(pivot);
+  if (size < tau && static_cast<T>(tau) > T(0)) {  // u_ii = sign(u_ii) tau_i
+    values[diag] = pivot < T(0) ? static_cast<T>(-tau) : static_cast<T>(tau);
+    replaced = true;
+    return diagonal_fault::no_fault;
+  }
   if (pivot == T(0)) return 4 * static_cast<std::uint64_t>(i) + diagonal_fault::missing_or_zero;
   return diagonal_fault::no_fault;
 }
 
-// Returns diagonal_fault::no_fault or 4 * i + missing_or_zero when s <= 0 at the diagonal
-// (the matrix is not positive definite enough for IC(0)); l_ii is then set to 1 so that no
-// NaN spreads (the solve refuses to run anyway).
+// Returns diagonal_fault::no_fault, 4 * i + nonpositive_diagonal when a_ii itself is <= 0
+// (not positive definite: no shift helps), or 4 * i + missing_or_zero when s <= 0 at the
+// diagonal (the matrix is not positive definite enough for IC(0): a larger shift helps);
+// l_ii is then set to 1 so that no NaN spreads (the solve refuses to run anyway).
 template <class T>
 SPK_HOST_DEVICE inline std::uint64_t ic0_row(index_t i, const index_t* row_offsets,
                                              const index_t* columns, const index_t* diagonal,
                                              T* values) {
   const index_t begin = row_offsets[i];
   const index_t diag = diagonal[i];
+  const double a_ii = static_cast<double>(values[diag]);  // (shifted) a_ii, not yet factored
+  if (!(a_ii > 0.0)) {
+    values[diag] = T(1);
+    return 4 * static_cast<std::uint64_t>(i) +
+           (is_finite(a_ii) ? diagonal_fault::nonpositive_diagonal : diagonal_fault::not_finite);
+  }
   for (index_t p = begin; p <= diag; ++p) {
     const index_t j = columns[p];
     T s = values[p];
@@ -91,13 +123,15 @@ SPK_HOST_DEVICE inline std::uint64_t ic0_row(index_t i, const index_t* row_offse
 }
 
 // Row i of the factorization `kind` names (the one dispatch of the host loop and the device
-// level kernel).
+// level kernel). replace_tiny and replaced: ILU(0)'s pivot replacement (ilu0_row).
 template <class T>
 SPK_HOST_DEVICE inline std::uint64_t factor_row(FactorKind kind, index_t i,
                                                 const index_t* row_offsets, const index_t* columns,
-                                                const index_t* diagonal, T* values) {
-  return kind == FactorKind::ic0 ? ic0_row(i, row_offsets, columns, diagonal, values)
-                                 : ilu0_row(i, row_offsets, columns, diagonal, values);
+                                                const index_t* diagonal, T* values,
+                                                bool replace_tiny, bool& replaced) {
+  return kind == FactorKind::ic0
+             ? ic0_row(i, row_offsets, columns, diagonal, values)
+             : ilu0_row(i, row_offsets, columns, diagonal, values, replace_tiny, replaced);
 }
 
 }  // namespace spk

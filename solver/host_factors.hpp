@@ -20,16 +20,27 @@ class HostFactors {
         values_(pattern.nnz()),
         forward_(static_cast<std::size_t>(pattern.rows)) {}
 
-  // The factors of new values (CSR order of the matrix); *fault = the first bad pivot's code.
-  void factor(const T* csr_values, std::uint64_t* fault) {
+  // The factors of new values (CSR order of the matrix), shifted and with pivots replaced as
+  // `request` says; status[factor_status::fault] = the first bad pivot's code,
+  // status[factor_status::replaced] = the pivots replaced.
+  void factor(const T* csr_values, const FactorRequest& request, std::uint64_t* status) {
     const FactorPattern& p = pattern_;
-    for (std::size_t k = 0; k < values_.size(); ++k) values_[k] = csr_values[p.csr_position[k]];
-    *fault = diagonal_fault::no_fault;
-    for (index_t row = 0; row < p.rows && *fault == diagonal_fault::no_fault; ++row)
-      *fault = factor_row(p.kind, row, p.row_offsets.data(), p.columns.data(), p.diagonal.data(),
-                          values_.data());
+    for (std::size_t k = 0; k < values_.size(); ++k)  // an inserted diagonal entry is 0
+      values_[k] = p.csr_position[k] < 0 ? T(0) : csr_values[p.csr_position[k]];
+    if (request.shift != 0.0)  // A + shift diag(A)
+      for (index_t row = 0; row < p.rows; ++row)
+        values_[p.diagonal[row]] *= static_cast<T>(1.0 + request.shift);
+    std::uint64_t fault = diagonal_fault::no_fault, replaced = 0;
+    for (index_t row = 0; row < p.rows && fault == diagonal_fault::no_fault; ++row) {
+      bool replaced_here = false;
+      fault = factor_row(p.kind, row, p.row_offsets.data(), p.columns.data(), p.diagonal.data(),
+                         values_.data(), request.replace_tiny_pivots, replaced_here);
+      replaced += replaced_here ? 1 : 0;
+    }
     for (std::size_t k = 0; k < p.mirror_lower.size(); ++k)  // IC(0): L^T above the diagonal
       values_[p.mirror_upper[k]] = values_[p.mirror_lower[k]];
+    status[factor_status::fault] = fault;
+    status[factor_status::replaced] = replaced;
   }
 
   // z = U^-1 L^-1 r (IC(0): U = L^T, L with its diagonal; ILU(0): L with a unit diagonal).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "solver/jacobi_entry.hpp"
@@ -245,6 +246,48 @@ class HostSpace {
     dot(n, t, r, &sums[0]);  // (t, r)
     dot(n, t, t, &sums[1]);  // (t, t)
     scalar_step(then);
+  }
+
+  // GMRES's basis operations (vector_space.hpp). Each dot is the same ordered sum as dot's.
+  void reserve_basis(int /*max_count*/) {}
+  void require_free_memory(std::size_t /*bytes*/, const std::string& /*what*/) {}
+  std::size_t global_count(std::size_t n) const { return n; }
+  // result[k] = (V_k, w), k < *count; 0 up to max_count
+  void basis_dots(std::size_t n, const T* basis, std::size_t ld, const int* count, int max_count,
+                  const T* w, T* result) {
+    for (int k = 0; k < max_count; ++k) {
+      const T* column = basis + static_cast<std::size_t>(k) * ld;
+      result[k] = k < *count ? ordered_sum(n, [column, w](std::size_t i) { return column[i] * w[i]; })
+                             : T(0);
+    }
+  }
+  // y = (assign ? 0 : y) + alpha sum_{k < *count} c[k] V_k; *norm_square = (y, y) when given
+  void basis_combine(std::size_t n, const T* basis, std::size_t ld, const int* count,
+                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square) {
+    const int columns = *count;
+    if (columns > 0) {
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+        T sum = T(0);
+        for (int k = 0; k < columns; ++k)
+          sum += coefficients[k] * basis[static_cast<std::size_t>(k) * ld + static_cast<std::size_t>(i)];
+        y[i] = (assign ? T(0) : y[i]) + alpha * sum;
+      }
+    }
+    if (norm_square != nullptr) dot(n, y, y, norm_square);
+  }
+  // V_column = *scale w (and v = the same when given), when *column >= 0
+  void to_column(std::size_t n, const T* scale, const T* w, T* v, T* basis, std::size_t ld,
+                 const int* column) {
+    if (*column < 0) return;
+    const T a = *scale;
+    T* target = basis + static_cast<std::size_t>(*column) * ld;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      const T value = a * w[i];
+      if (v != nullptr) v[i] = value;
+      target[i] = value;
+    }
   }
 
  private:

@@ -14,6 +14,8 @@ namespace spk {
 // Why invert_entries refused a row, encoded with the row as row * 4 + reason so that the
 // smallest code is the first bad row. no_fault: every row was fine.
 namespace diagonal_fault {
+// IC(0) only (solver/factor_rows.hpp): a_ii itself <= 0, which no diagonal shift mends.
+constexpr std::uint64_t nonpositive_diagonal = 0;
 constexpr std::uint64_t missing_or_zero = 1;
 constexpr std::uint64_t not_finite = 2;
 constexpr std::uint64_t too_small = 3;

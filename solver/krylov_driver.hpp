@@ -15,11 +15,18 @@
 //      each replacement is then a step of iterative refinement (up to
 //      mixed_max_residual_replacements, stopping when one fails to halve the true residual);
 //   4. report status, iterations, both residuals, history and times.
+// Before the driver reads x (a true residual, a progress callback's iterate) it asks the method
+// for it (form_solution): GMRES forms x only then, from the cycle so far.
+// A BiCGSTAB breakdown (rho, (r_hat, v) or omega ~ 0) is seen when a block ends (the iteration
+// froze there): the method restarts from x with r_hat = r = b - A x, at most
+// solver.breakdown_restarts times, the iteration count and history going on.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -28,6 +35,7 @@
 #include "solver/bicgstab.hpp"
 #include "solver/cg.hpp"
 #include "solver/check_schedule.hpp"
+#include "solver/gmres.hpp"
 #include "solver/preconditioner.hpp"
 #include "solver/solve_outcome.hpp"
 #include "solver/vector_space.hpp"
@@ -42,6 +50,40 @@ constexpr int max_residual_replacements = 2;
 constexpr int mixed_max_residual_replacements = 10;
 
 namespace detail {
+
+// Whether a method restarts after a breakdown (solver.breakdown_restarts): BiCGSTAB, whose
+// breakdowns depend on the shadow residual r_hat, which a restart chooses afresh.
+template <class Algorithm>
+struct restarts_after_breakdown : std::false_type {};
+template <class Space>
+struct restarts_after_breakdown<BiCgStab<Space>> : std::true_type {};
+
+// x made current before the driver reads it: GMRES forms x only when asked
+// (Gmres::current_solution); CG and BiCGSTAB update x every iteration and have no such hook.
+template <class Algorithm, class T>
+auto form_solution(Algorithm& algorithm, T* x, int) -> decltype(algorithm.current_solution(x)) {
+  algorithm.current_solution(x);
+}
+template <class Algorithm, class T>
+void form_solution(Algorithm& /*algorithm*/, T* /*x*/, long) {}
+
+// The most iterations the method's next block may run (GMRES: to its cycle's end, where the
+// host restarts the cycle), and what it does when a block has run (end_block).
+template <class Algorithm>
+auto block_limit(const Algorithm& algorithm, int) -> decltype(algorithm.block_limit()) {
+  return algorithm.block_limit();
+}
+template <class Algorithm>
+int block_limit(const Algorithm& /*algorithm*/, long) {
+  return std::numeric_limits<int>::max();
+}
+template <class Algorithm, class T>
+auto end_block(Algorithm& algorithm, int block, const T* b, T* x, int)
+    -> decltype(algorithm.end_block(block, b, x)) {
+  algorithm.end_block(block, b, x);
+}
+template <class Algorithm, class T>
+void end_block(Algorithm& /*algorithm*/, int /*block*/, const T* /*b*/, T* /*x*/, long) {}
 
 // The driver's own buffers, allocated once per solver and reused by every solve.
 template <class Space>
@@ -95,6 +137,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 
   // ||b - A x|| into scalars.true_residual.
   const auto compute_true_residual = [&] {
+    form_solution(algorithm, x, 0);                                        // x current
     space.copy(n, b, true_residual.data());                                // t = b
     exact.apply_scaled(T(-1), x, T(1), true_residual.data());              // t = b - A x
     norm(space, n, true_residual.data(), &device_scalars->true_residual);  // ||b - A x||
@@ -106,19 +149,25 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   SolveStatus host_status = SolveStatus::running;
   int executed = 0;
   int replacements = 0;
+  int breakdown_restarts = 0;
   const int replacement_limit =
       refinement ? mixed_max_residual_replacements : max_residual_replacements;
   double last_true_residual = -1.0;  // before the first replacement
   CheckSchedule schedule(options.check_every);
   for (;;) {
     while (scalars.running()) {
-      const int block =
+      const int scheduled =
           schedule.next_block(scalars.iteration, static_cast<double>(scalars.residual_norm),
                               scalars.threshold, options.max_iterations - scalars.iteration);
-      // Only full blocks replay the CUDA graph (captured for check_every iterations): a
-      // shorter, predicted block runs as plain launches rather than capturing another graph.
-      space.run_repeated(block, options.cuda_graph && block == schedule.check_every(),
+      const int block = std::min(scheduled, block_limit(algorithm, 0));
+      // Only full blocks, and blocks cut at a GMRES cycle's end (the same length every cycle),
+      // replay a CUDA graph (one per length): a shorter, predicted block runs as plain
+      // launches rather than capturing another graph.
+      space.run_repeated(block,
+                         options.cuda_graph &&
+                             (block == schedule.check_every() || block < scheduled),
                          [&] { algorithm.iterate(b, x); });
+      end_block(algorithm, block, b, x, 0);  // GMRES: a new cycle from b - A x, on the stream
       executed += block;
       scalars = space.read_scalars();
       bool stop_asked = false;
@@ -129,6 +178,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
         report.threshold = scalars.threshold;
         report.elapsed_s = elapsed_s();
         report.iterate_copier = [&](void* destination) {
+          form_solution(algorithm, x, 0);
           const std::vector<T> iterate = space.download(x, n);
           std::copy(iterate.begin(), iterate.end(), static_cast<T*>(destination));
         };
@@ -145,6 +195,21 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
         host_status = SolveStatus::time_limit;
         break;
       }
+    }
+    if (restarts_after_breakdown<Algorithm>::value && host_status == SolveStatus::running &&
+        scalars.status == SolveStatus::breakdown &&
+        breakdown_restarts < options.breakdown_restarts &&
+        scalars.iteration < options.max_iterations) {
+      // Breakdown restart: r_hat = r = b - A x, p = v = 0, rho_old = alpha = omega = 1.
+      ++breakdown_restarts;
+      scalars = compute_true_residual();
+      schedule.restart();
+      scalars.status = SolveStatus::running;
+      scalars.breakdown = BreakdownQuantity::none;
+      space.write_scalars(scalars);
+      algorithm.initialize(b, x, true, true_residual.data());
+      scalars = space.read_scalars();
+      continue;
     }
     if (host_status != SolveStatus::running || scalars.status != SolveStatus::converged) break;
     scalars = compute_true_residual();
@@ -177,6 +242,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       host_status != SolveStatus::running ? scalars.iteration : scalars.stop_iteration;
   result.iterations_executed = executed;
   result.residual_replacements = replacements;
+  result.breakdown_restarts = breakdown_restarts;
   result.threshold = scalars.threshold;
   result.b_norm = static_cast<double>(scalars.b_norm);
   result.initial_residual = scalars.initial_residual;
@@ -209,20 +275,25 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 
 }  // namespace detail
 
-// The Krylov methods, as one type: adding a method (GMRES, say) is its header plus one
-// entry here and one case in make_krylov_method.
+// The Krylov methods, as one type: adding a method is its header plus one entry here and one
+// case in make_krylov_method.
 template <class Space>
-using KrylovMethod = std::variant<ConjugateGradient<Space>, BiCgStab<Space>>;
+using KrylovMethod = std::variant<ConjugateGradient<Space>, BiCgStab<Space>, Gmres<Space>>;
 
 template <class Space>
 KrylovMethod<Space> make_krylov_method(Method method, Space& space,
                                        const LinearOperator<typename Space::value_type>& matrix,
                                        KrylovPreconditioner<Space>* preconditioner,
-                                       VectorOps vector_ops = VectorOps::cublas) {
+                                       VectorOps vector_ops = VectorOps::cublas,
+                                       int restart = 30) {
   switch (method) {
     case Method::bicgstab:
       return KrylovMethod<Space>(std::in_place_type<BiCgStab<Space>>, space, matrix, preconditioner,
                                  vector_ops == VectorOps::fused);
+    case Method::gmres:
+    case Method::fgmres:  // vector_ops does not apply: the basis operations are one pass each
+      return KrylovMethod<Space>(std::in_place_type<Gmres<Space>>, space, matrix, preconditioner,
+                                 restart, method == Method::fgmres);
     case Method::cg: break;
   }
   return KrylovMethod<Space>(std::in_place_type<ConjugateGradient<Space>>, space, matrix,
@@ -250,7 +321,7 @@ class KrylovIteration {
         options_(options),
         preconditioner_(std::move(preconditioner)),
         method_(make_krylov_method(options.method, space, matrix, preconditioner_.get(),
-                                   options.vector_ops)),
+                                   options.vector_ops, options.restart)),
         workspace_(space, static_cast<std::size_t>(matrix.rows()), options) {
     if (matrix.rows() != matrix.cols())
       throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +

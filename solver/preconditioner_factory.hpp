@@ -70,11 +70,13 @@ std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
                                                         level_operators.template of<T>());
     }
     case Preconditioner::ic0:
-      return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(space, FactorKind::ic0,
-                                                                            pattern, csr_values);
+      return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(
+          space, FactorKind::ic0, pattern, csr_values,
+          options.preconditioner_options.factorization);
     case Preconditioner::ilu0:
-      return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(space, FactorKind::ilu0,
-                                                                            pattern, csr_values);
+      return std::make_unique<IncompleteFactorizationPreconditioner<Space>>(
+          space, FactorKind::ilu0, pattern, csr_values,
+          options.preconditioner_options.factorization);
   }
   // Every kind has its case above (-Wswitch): only a value outside the enum gets here.
   throw BadInput("solver.preconditioner: no preconditioner for kind number " +

@@ -48,7 +48,12 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
       return "not converged: reached max_iterations = " + std::to_string(options.max_iterations) +
              " with " + residuals + "; " + target_text(result, options);
     case SolveStatus::breakdown:
-      return "breakdown" + at + ": " + breakdown_explanation(result.breakdown) + "; " + residuals;
+      return "breakdown" + at + ": " + breakdown_explanation(result.breakdown) +
+             (result.breakdown_restarts > 0
+                  ? " (after " + std::to_string(result.breakdown_restarts) +
+                        " restart(s) from r_hat = r, solver.breakdown_restarts)"
+                  : "") +
+             "; " + residuals;
     case SolveStatus::diverged:
       return "diverged" + at + ": residual " + scientific_text(result.recursive_residual) + " > " +
              scientific_text(options.divergence_factor) +
@@ -64,6 +69,11 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
       return "stopped by time_limit_s = " + scientific_text(options.time_limit_s) + at + " with " +
              residuals;
     case SolveStatus::interrupted: return "interrupted by the caller" + at + " with " + residuals;
+    case SolveStatus::no_progress:
+      return "no progress" + at + ": a GMRES cycle of " + std::to_string(options.restart) +
+             " steps (or a Krylov space that ended) did not reduce the residual, so restarting "
+             "cannot either (A singular with b outside its range, or solver.restart too short); " +
+             residuals;
     case SolveStatus::running: break;
   }
   return "solver ended in an unknown state";

@@ -13,6 +13,7 @@ const char* to_string(SolveStatus status) {
     case SolveStatus::stagnated: return "stagnated";
     case SolveStatus::time_limit: return "time_limit";
     case SolveStatus::interrupted: return "interrupted";
+    case SolveStatus::no_progress: return "no_progress";
   }
   return "?";
 }

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <string>
 
 #include "spkrylov/errors.hpp"
 #include "spkrylov/options.hpp"
@@ -9,12 +10,21 @@ void validate_solver_options(const SolverOptions& options) {
   if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance))
     throw BadInput("solver.tolerance must be a positive number");
   if (options.max_iterations < 0) throw BadInput("solver.max_iterations must be >= 0");
+  if (options.restart < 1)
+    throw BadInput("solver.restart must be >= 1 (GMRES steps per cycle), got " +
+                   std::to_string(options.restart));
+  if (options.breakdown_restarts < 0) throw BadInput("solver.breakdown_restarts must be >= 0");
+  const double shift = options.preconditioner_options.factorization.shift_value;
+  if (!(shift >= 0.0) || !std::isfinite(shift))
+    throw BadInput("solver.preconditioner_options.shift must be auto, none or a number >= 0");
 }
 
 const char* to_string(Method method) {
   switch (method) {
     case Method::cg: return "cg";
     case Method::bicgstab: return "bicgstab";
+    case Method::gmres: return "gmres";
+    case Method::fgmres: return "fgmres";
   }
   return "?";
 }
@@ -30,6 +40,15 @@ const char* to_string(ToleranceMode mode) {
 
 const char* to_string(VectorOps ops) {
   return ops == VectorOps::fused ? "fused" : "cublas";
+}
+
+const char* to_string(FactorShift shift) {
+  switch (shift) {
+    case FactorShift::automatic: return "auto";
+    case FactorShift::none: return "none";
+    case FactorShift::fixed: return "fixed";
+  }
+  return "?";
 }
 
 const char* to_string(Preconditioner preconditioner) {
@@ -56,6 +75,15 @@ const char* to_string(AmgPrecision precision) {
   switch (precision) {
     case AmgPrecision::solver: return "solver";
     case AmgPrecision::single: return "single";
+  }
+  return "?";
+}
+
+const char* to_string(NearNullspace space) {
+  switch (space) {
+    case NearNullspace::constant: return "constant";
+    case NearNullspace::rigid_body: return "rigid_body";
+    case NearNullspace::vectors: return "vectors";
   }
   return "?";
 }

@@ -46,6 +46,23 @@
 //   `then` (default NoScalarStep), the method's next scalar step, once their sums are final:
 //   the device space runs it in the reduction kernel's last block (no launch of its own), a
 //   distributed space after the sum over processes.
+//   GMRES's basis operations (solver/gmres.hpp). V is `columns` vectors of n entries, column k
+//   at V + k ld; `count` and `column` are ints in the space (device memory on the GPU), read by
+//   the operation itself, so a CUDA graph that replays it follows where the cycle stands:
+//   reserve_basis(max_count)             scratch for basis_dots of up to max_count columns
+//                                        (call before the first solve, never inside one)
+//   basis_dots(n, V, ld, count, max_count, w, result)   result[k] = (V_k, w) for k < *count,
+//                                        0 up to max_count: one pass over w and the columns; a
+//                                        distributed space sums all max_count in one reduction
+//   basis_combine(n, V, ld, count, c, alpha, y, assign, norm_square)   y = (assign ? 0 : y) +
+//                                        alpha sum_{k < *count} c[k] V_k, untouched when *count
+//                                        is 0; then *norm_square = (y, y) when given: one pass
+//   to_column(n, scale, w, v, V, ld, column)   when *column >= 0: V_column = *scale w, and
+//                                        v = the same when v is given; nothing when *column < 0
+//   require_free_memory(bytes, what)     throws OutOfDeviceMemory, before anything is
+//                                        allocated, when `bytes` do not fit (device space)
+//   global_count(n)                      n summed over the processes (n outside a distributed
+//                                        space): the whole vector's length
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)

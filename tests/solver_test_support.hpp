@@ -65,6 +65,26 @@ inline CsrMatrix<double> with_random_diagonal_shift(CsrMatrix<double> a, double 
   return a;
 }
 
+// The points of an n x n x n grid (x fastest, as the grid generators number them), 3
+// coordinates each: elasticity3d's node coordinates (AmgOptions::coordinates).
+inline std::vector<double> grid_points(int n) {
+  std::vector<double> points;
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) points.insert(points.end(), {1.0 * x, 1.0 * y, 1.0 * z});
+  return points;
+}
+
+// `a` with node `node`'s block rows and columns (block_size dofs per node) cut off from the
+// other nodes: their entries set to explicit zeros, which are never a strong connection, so the
+// node is isolated (a Dirichlet-like node) and the matrix stays symmetric.
+inline CsrMatrix<double> with_node_decoupled(CsrMatrix<double> a, index_t node, int block_size) {
+  for (index_t row = 0; row < a.rows; ++row)
+    for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k)
+      if ((row / block_size == node) != (a.columns[k] / block_size == node)) a.values[k] = 0.0;
+  return a;
+}
+
 inline bool all_finite(const std::vector<double>& x) {
   for (double value : x)
     if (!std::isfinite(value)) return false;

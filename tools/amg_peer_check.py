@@ -27,12 +27,27 @@ NumPy copy of solver/amg/aggregation.hpp put in place of PyAMG's standard_aggreg
 the same method, so only rounding and the rho estimates may differ.
 
   tools/amg_peer_check.py [--spkrylov build/apps/spkrylov] [--small] [--markdown]
+  tools/amg_peer_check.py --systems [--sizes 8,16]
 
 --small: the small sizes (the CTest AmgPeerCheck.PyamgOnTheCpuPath). Exit code 1 when a case
 fails, 77 when PyAMG (or SciPy) is not installed (CTest reads it as skipped).
+
+--systems: elasticity, the issue-30 reference numbers. For each beam3d size spkrylov writes
+its matrix, node coordinates and load (`spkrylov info --generate kind=beam3d,n=N --write ...
+--write-coordinates ... --write-load ...`: the exact system spkrylov solves), and PyAMG's
+smoothed_aggregation_solver is run three ways, b = the load (gravity), x0 = 0, CG to 1e-8:
+  scalar      CSR, B = None: one constant vector, dof-wise aggregation (spkrylov before issue 30)
+  constant    BSR 3x3 (nodal aggregation), B = None: PyAMG's default for BSR, the 3 block-constant
+              vectors (spkrylov's near_nullspace: constant with block_size 3)
+  rigid_body  BSR 3x3, B = the 6 rigid-body modes at the (centred) node coordinates
+each with PyAMG's defaults and with spkrylov's method (the Chebyshev V(1,1) cycle of the scalar
+cases above, theta = 0, max_coarse 500, no candidate improvement). spkrylov's own AMG-PCG runs
+on the same configs (device: cpu, near_nullspace constant and rigid_body); its numbers mean
+what the hierarchy does with near_nullspace at the time. Informational: no pass/fail.
 """
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -209,14 +224,15 @@ def mis2_aggregation(c):
     return agg_op, roots
 
 
-def run_pyamg(a, theta, max_coarse, smoother, aggregation="standard"):
-    """PyAMG's SA-AMG-PCG; aggregation "mis2" swaps PyAMG's standard aggregation for spkrylov's."""
+def run_pyamg(a, theta, max_coarse, smoother, aggregation="standard", candidates=None, b=None):
+    """PyAMG's SA-AMG-PCG; aggregation "mis2" swaps PyAMG's standard aggregation for spkrylov's.
+    candidates: PyAMG's B (None: constant); b: the right-hand side (None: ones)."""
     pyamg.aggregation.aggregation.standard_aggregation = (
         mis2_aggregation if aggregation == "mis2" else STANDARD_AGGREGATION)
     start = time.perf_counter()
     relaxation = ("jacobi", {"omega": PROLONGATOR_WEIGHT, "withrho": True, "iterations": 1})
     ml = pyamg.smoothed_aggregation_solver(
-        a, B=None, symmetry="hermitian", strength=("symmetric", {"theta": theta}),
+        a, B=candidates, symmetry="hermitian", strength=("symmetric", {"theta": theta}),
         aggregate="standard", smooth=("jacobi", {"omega": PROLONGATOR_WEIGHT, "degree": 1}),
         presmoother=relaxation, postsmoother=relaxation, improve_candidates=None,
         max_levels=MAX_LEVELS, max_coarse=max_coarse, coarse_solver="pinv", keep=False)
@@ -225,7 +241,12 @@ def run_pyamg(a, theta, max_coarse, smoother, aggregation="standard"):
             rho = rho_D_inv_A(level.A)
             level.presmoother = level.postsmoother = chebyshev_smoother(level.A.tocsr(), rho)
     setup_s = time.perf_counter() - start
-    b = np.ones(a.shape[0])
+    return pyamg_cg(a, ml, np.ones(a.shape[0]) if b is None else b, setup_s)
+
+
+def pyamg_cg(a, ml, b, setup_s):
+    """CG preconditioned by the hierarchy `ml`, x0 = 0, to TOLERANCE x ||b|| by the true residual
+    (restarting from x at most twice), with the hierarchy's numbers."""
     x = np.zeros_like(b)
     iterations = 0
     start = time.perf_counter()
@@ -246,6 +267,89 @@ def run_pyamg(a, theta, max_coarse, smoother, aggregation="standard"):
             "levels": len(ml.levels), "rows": [level.A.shape[0] for level in ml.levels],
             "operator_complexity": ml.operator_complexity(), "setup_s": setup_s,
             "solve_s": solve_s}
+
+
+def rigid_body_modes(coordinates):
+    """The 6 rigid-body modes of 3-D elasticity at the nodes (rows: nodes x 3), dofs interleaved,
+    rotations about the centroid: (nodes * 3) x 6."""
+    x = coordinates - coordinates.mean(axis=0)
+    nodes = x.shape[0]
+    modes = np.zeros((nodes, 3, 6))
+    for axis in range(3):
+        modes[:, axis, axis] = 1.0
+    # rotations: about z (-y, x, 0), about x (0, -z, y), about y (z, 0, -x)
+    modes[:, 0, 3], modes[:, 1, 3] = -x[:, 1], x[:, 0]
+    modes[:, 1, 4], modes[:, 2, 4] = -x[:, 2], x[:, 1]
+    modes[:, 0, 5], modes[:, 2, 5] = x[:, 2], -x[:, 0]
+    return modes.reshape(nodes * 3, 6)
+
+
+def run_pyamg_defaults(a, candidates, b):
+    """PyAMG's smoothed_aggregation_solver with its defaults (symmetric strength theta 0,
+    standard aggregation, Jacobi-smoothed P, block Gauss-Seidel, max_coarse 10) but B."""
+    start = time.perf_counter()
+    ml = pyamg.smoothed_aggregation_solver(a, B=candidates)
+    return pyamg_cg(a, ml, b, time.perf_counter() - start)
+
+
+def beam3d_files(spkrylov, n, work):
+    """spkrylov's beam3d system of size n: matrix, coordinates and load files (written once)."""
+    stem = os.path.join(work, f"beam3d_n{n}")
+    paths = (stem + ".mtx", stem + "_xyz.mtx", stem + "_load.mtx")
+    if not os.path.exists(paths[0]):
+        subprocess.run([spkrylov, "info", "--generate", f"kind=beam3d,n={n}", "--write", paths[0],
+                        "--write-coordinates", paths[1], "--write-load", paths[2]], check=True,
+                       stdout=subprocess.DEVNULL)
+    return paths
+
+
+def run_spkrylov_beam3d(spkrylov, n, near_nullspace, work):
+    return solve_with_report(
+        spkrylov,
+        f"matrix: {{generate: {{kind: beam3d, n: {n}}}}}\nrhs: load\n"
+        f"solver:\n  method: cg\n  tolerance: {TOLERANCE}\n  tolerance_mode: rhs\n"
+        f"  max_iterations: {MAX_ITERATIONS}\n  preconditioner: amg\n"
+        f"  preconditioner_options: {{near_nullspace: {near_nullspace}}}\n"
+        f"device: cpu\n", work)
+
+
+def systems_main(args):
+    """--systems: PyAMG (and spkrylov) on beam3d, constant against rigid-body near-null spaces."""
+    sizes = [int(size) for size in args.sizes.split(",")]
+    print(f"PyAMG {pyamg.__version__}, SciPy {scipy.__version__}; beam3d (spkrylov's), b = its "
+          f"load, x0 = 0, CG to {TOLERANCE:g} x ||b||; cells: iterations (rN: restarted N "
+          "times), true relative residual, levels, operator complexity, setup + solve s")
+    print("| beam3d | rows | nnz | near-null space | PyAMG defaults | PyAMG, spkrylov's method "
+          "| spkrylov |\n|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as work:
+        for n in sizes:
+            matrix, xyz, load = beam3d_files(args.spkrylov, n, work)
+            a = sp.csr_matrix(scipy.io.mmread(matrix)).astype(np.float64)
+            a.sort_indices()
+            coordinates = np.asarray(scipy.io.mmread(xyz), dtype=np.float64)
+            b = np.asarray(scipy.io.mmread(load), dtype=np.float64).ravel()
+            bsr = a.tobsr(blocksize=(3, 3))
+            variants = [("scalar (CSR, k=1)", a, None, None),
+                        ("constant (BSR, k=3)", bsr, None, "constant"),
+                        ("rigid_body (BSR, k=6)", bsr, rigid_body_modes(coordinates), "rigid_body")]
+            for label, matrix_form, candidates, ours_space in variants:
+                default = run_pyamg_defaults(matrix_form, candidates, b)
+                method = run_pyamg(matrix_form, 0.0, 500, "chebyshev", candidates=candidates, b=b)
+                cells = [result_text(r["iterations"], r["relative_residual"], r["levels"],
+                                     r["operator_complexity"], r["restarts"]) +
+                         f" {r['setup_s']:.1f}+{r['solve_s']:.1f}s" for r in (default, method)]
+                ours_text = "-"
+                if ours_space is not None:
+                    ours = run_spkrylov_beam3d(args.spkrylov, n, ours_space, work)
+                    if ours["status"] == "error":
+                        ours_text = "error: " + ours.get("message", "")[:120]
+                    else:
+                        info = ours["preconditioner"]
+                        ours_text = result_text(ours["iterations"], ours["relative_true_residual"],
+                                                len(info["levels"]), info["operator_complexity"])
+                print(f"| n={n} | {a.shape[0]} | {a.nnz} | {label} | {cells[0]} | {cells[1]} "
+                      f"| {ours_text} |", flush=True)
+    return 0
 
 
 def within(ours, reference, fraction):
@@ -286,8 +390,13 @@ def main():
     parser.add_argument("--spkrylov", default=os.path.join(ROOT, "build/apps/spkrylov"))
     parser.add_argument("--small", action="store_true", help="small sizes (the CTest)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--systems", action="store_true",
+                        help="beam3d elasticity: constant vs rigid-body near-null spaces")
+    parser.add_argument("--sizes", default="8,16", help="--systems: beam3d n values")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    if args.systems:
+        return systems_main(args)
     print(f"PyAMG {pyamg.__version__}, SciPy {scipy.__version__}, NumPy {np.__version__}; CG to "
           f"{TOLERANCE:g} x ||b||, b = ones, x0 = 0; V(1,1); cells: iterations (rN: PyAMG's CG "
           "restarted N times from x), true relative residual, levels, operator complexity")

@@ -116,14 +116,18 @@ void build_grid_rows(const GeneratorSpec& spec, RowBalance balance,
   });
 }
 
-// A file or a random generator (powerlaw, rmat, circuit): rank 0 builds the whole matrix and sends
-// the rows.
-void scatter_whole_matrix(const RunConfig& config, const Communicator& communicator,
-                          DistributedProblem& problem) {
+// A file or a generator built whole (powerlaw, rmat, circuit, beam3d): rank 0 builds the whole
+// matrix and sends the rows. Returns the generator's load vector on rank 0 (beam3d; empty
+// elsewhere), for rhs: load.
+std::vector<double> scatter_whole_matrix(const RunConfig& config, const Communicator& communicator,
+                                         DistributedProblem& problem) {
   CsrMatrix<double> whole;
+  std::vector<double> whole_load;
   on_every_process(communicator.get(), [&] {
     if (communicator.rank() != 0) return;
-    whole = load_matrix(config.matrix).matrix;
+    Problem loaded = load_matrix(config.matrix);
+    whole = std::move(loaded.matrix);
+    whole_load = std::move(loaded.load);
     check_solvable(problem.name, whole.rows, whole.cols, whole.nnz());
     problem.partition =
         partition_rows(whole.rows, communicator.size(), config.distributed.partition,
@@ -132,11 +136,13 @@ void scatter_whole_matrix(const RunConfig& config, const Communicator& communica
   problem.partition = broadcast_partition(communicator, problem.partition);
   problem.rows =
       scatter_rows(communicator, communicator.rank() == 0 ? &whole : nullptr, problem.partition);
+  return whole_load;
 }
 
-// This process's rows of b (and of x* for from_solution).
+// This process's rows of b (and of x* for from_solution). `whole_load`: the generator's load
+// vector on rank 0 (rhs: load).
 void build_rhs(const RunConfig& config, const Communicator& communicator,
-               DistributedProblem& problem) {
+               DistributedProblem& problem, const std::vector<double>& whole_load) {
   const RowBlock<double>& rows = problem.rows;
   const auto n = static_cast<std::size_t>(rows.rows);
   switch (config.rhs.kind) {
@@ -170,7 +176,30 @@ void build_rhs(const RunConfig& config, const Communicator& communicator,
       problem.exact_solution = std::move(exact);
       return;
     }
+    case RhsSpec::Kind::load: {
+      on_every_process(communicator.get(), [&] {
+        if (communicator.rank() == 0 && whole_load.empty())
+          throw BadInput("rhs: load: " + problem.name + " has no load vector (beam3d has)");
+      });
+      problem.rhs = scatter_vector(communicator, whole_load, problem.partition);
+      return;
+    }
   }
+}
+
+// One process with amg: the single-process problem, and the AMG's inputs in the options.
+void build_whole_problem(const RunConfig& config, const Communicator& communicator,
+                         DistributedProblem& problem) {
+  on_every_process(communicator.get(), [&] {
+    Problem whole = build_problem(config);
+    problem.partition =
+        partition_rows(whole.matrix.rows, 1, config.distributed.partition,
+                       [&](global_index_t row) { return whole.matrix.row_offsets[row]; });
+    problem.rows = rows_of(whole.matrix, 0, whole.matrix.rows);
+    problem.rhs = std::move(whole.rhs);
+    problem.exact_solution = std::move(whole.exact_solution);
+    set_amg_inputs(whole, problem.solver);
+  });
 }
 
 }  // namespace
@@ -180,11 +209,19 @@ DistributedProblem build_distributed_problem(const RunConfig& config,
   const auto start = std::chrono::steady_clock::now();
   DistributedProblem problem;
   problem.name = config.matrix.generate ? describe(*config.matrix.generate) : config.matrix.file;
+  problem.solver = config.solver;
+  if (communicator.size() == 1 && config.solver.preconditioner == Preconditioner::amg) {
+    build_whole_problem(config, communicator, problem);
+    problem.load_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return problem;
+  }
+  std::vector<double> whole_load;  // rank 0, rhs: load
   if (config.matrix.generate && is_grid_kind(config.matrix.generate->kind))
     build_grid_rows(*config.matrix.generate, config.distributed.partition, communicator, problem);
   else
-    scatter_whole_matrix(config, communicator, problem);
-  build_rhs(config, communicator, problem);
+    whole_load = scatter_whole_matrix(config, communicator, problem);
+  build_rhs(config, communicator, problem, whole_load);
   problem.load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return problem;
 }

@@ -7,13 +7,17 @@
 //                          partition from the entry counts in closed form: no process ever
 //                          holds the whole matrix, whose rows may exceed 2^31
 //   generate powerlaw,     rank 0 builds or reads the whole matrix (the single-process
-//   rmat, circuit,         memory: about 12 bytes per entry for the CSR, more while a file
+//   rmat, circuit, beam3d, memory: about 12 bytes per entry for the CSR, more while a file
 //   matrix.file            is parsed or a graph assembled), cuts it and sends each process
 //                          its rows
 //   rhs ones, random       each process its own rows (random: the single-process stream,
 //                          skipped to the process's first row)
-//   rhs file               read by rank 0, each process sent its rows
+//   rhs file, load         read (load: the generator's, built) by rank 0, each process sent
+//                          its rows
 //   rhs from_solution      x* as ones or random, b = A x* with the halo exchange
+//   one process, amg       the single-process problem (build_problem), whose block size,
+//                          coordinates and near-null-space vectors the AMG takes (amg runs
+//                          on one process only)
 //
 // Every step that can fail on one process runs as an agreed step (agreed_errors.hpp).
 #include <optional>
@@ -33,6 +37,7 @@ struct DistributedProblem {
   RowBlock<double> rows;
   std::vector<double> rhs;                            // this process's rows of b
   std::optional<std::vector<double>> exact_solution;  // and of x* (from_solution)
+  SolverOptions solver;  // the config's, with the AMG's inputs (set_amg_inputs) on one process
   double load_s = 0.0;
 };
 

@@ -34,6 +34,7 @@ std::string config_contents(const std::string& resolved) {
 template <class T>
 DistributedSolver<T> set_up_solver(const Communicator& communicator,
                                    const DistributedCsrArrays<T>& rows, const RunConfig& config,
+                                   const SolverOptions& solver_options,
                                    const std::string& problem_name) {
   try {
     DistributedOptions distributed;
@@ -42,7 +43,7 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
     distributed.watch_faults = config.distributed.watch_faults;
     return DistributedSolver<T>(
         communicator.get(), rows,
-        Options{config.solver, spmv_for(config.spmv, config.precision), config.device},
+        Options{solver_options, spmv_for(config.spmv, config.precision), config.device},
         distributed);
   } catch (const BadDiagonal& error) {
     BadInput reworded(bad_diagonal_message(problem_name, config.solver.preconditioner, error.row(),
@@ -60,7 +61,8 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
                                        bool quiet, RunReport& report, ProcessInfo& info,
                                        CommunicationTimes& times, std::string& transport) {
   const RowBlock<T> rows = convert_values<T>(problem.rows);
-  DistributedSolver<T> solver = set_up_solver(communicator, arrays_of(rows), config, problem.name);
+  DistributedSolver<T> solver =
+      set_up_solver(communicator, arrays_of(rows), config, problem.solver, problem.name);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
   ProgressLine progress(!quiet && communicator.rank() == 0);

@@ -34,12 +34,27 @@ int run_info_command(const InfoCommandOptions& options) {
     spec.file = options.matrix_path;
   else
     spec = generator_from_text(options.generate);
-  const Problem problem = load_matrix(spec);
+  const Problem problem = load_matrix(spec, !options.coordinates_path.empty());
+  if (!options.coordinates_path.empty() && problem.coordinates.empty())
+    throw BadInput("info --write-coordinates: " + problem.name + " has no coordinates");
+  if (!options.load_path.empty() && problem.load.empty())
+    throw BadInput("info --write-load: " + problem.name + " has no load vector (beam3d has)");
   std::cout << "matrix  " << problem.name << "\n"
             << format_matrix_stats(compute_matrix_stats(problem.matrix)) << "\n";
   if (!options.write_path.empty()) {
     write_matrix_market(options.write_path, problem.matrix);
     std::cout << "wrote   " << options.write_path << "\n";
+  }
+  if (!options.coordinates_path.empty()) {
+    const auto nodes = static_cast<index_t>(problem.coordinates.size() /
+                                            static_cast<std::size_t>(problem.dimension));
+    write_dense_market(options.coordinates_path,
+                       DenseMatrix{nodes, problem.dimension, problem.coordinates});
+    std::cout << "wrote   " << options.coordinates_path << "\n";
+  }
+  if (!options.load_path.empty()) {
+    write_vector_market(options.load_path, problem.load);
+    std::cout << "wrote   " << options.load_path << "\n";
   }
   return 0;
 }

@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
   info_command->add_option("--generate", info.generate,
                            "generator keys, e.g. kind=poisson3d,n=64,stencil=27");
   info_command->add_option("--write", info.write_path, "also write the matrix as Matrix Market");
+  info_command->add_option("--write-coordinates", info.coordinates_path,
+                           "also write the generator's node coordinates (Matrix Market array)");
+  info_command->add_option("--write-load", info.load_path,
+                           "also write the generator's load vector (beam3d; Matrix Market)");
 
   spk::app::BenchCommandOptions bench;
   CLI::App* bench_command = app.add_subcommand(

@@ -40,7 +40,7 @@ int read_int_choice(const ConfigValue& value, const std::vector<int>& choices) {
 GeneratorSpec read_generator(const ConfigValue& value) {
   const ConfigMap map(
       value, {"kind", "n", "stencil", "peclet", "convection", "avg_row_length", "exponent", "scale",
-              "edge_factor", "dense_rows", "dense_fraction", "seed"});
+              "edge_factor", "dense_rows", "dense_fraction", "poisson_ratio", "seed"});
   GeneratorSpec spec;
   map.if_present("kind", [&](const ConfigValue& v) { spec.kind = v.as_choice(generator_kinds()); });
   map.if_present("n", [&](const ConfigValue& v) {
@@ -81,6 +81,10 @@ GeneratorSpec read_generator(const ConfigValue& value) {
     spec.dense_fraction = v.as_double();
     require(v, spec.dense_fraction >= 0.0 && spec.dense_fraction <= 1.0, "from 0 to 1");
   });
+  map.if_present("poisson_ratio", [&](const ConfigValue& v) {
+    spec.poisson_ratio = v.as_double();
+    require(v, spec.poisson_ratio > 0.0 && spec.poisson_ratio <= 0.45, "> 0 and <= 0.45");
+  });
   map.if_present("seed", [&](const ConfigValue& v) { spec.seed = v.as_uint64(); });
   if (spec.kind == "circuit" && spec.dense_rows > spec.n) {
     const ConfigValue where = map.has("dense_rows") ? map.at("dense_rows")
@@ -102,7 +106,7 @@ GeneratorSpec read_generator(const ConfigValue& value) {
 }
 
 MatrixSpec read_matrix(const ConfigValue& value, const std::string& config_directory) {
-  const ConfigMap map(value, {"file", "generate"});
+  const ConfigMap map(value, {"file", "generate", "block_size", "coordinates"});
   if (map.has("file") == map.has("generate"))
     value.fail(map.has("file") ? "give either file or generate, not both"
                                : "give exactly one of file (a Matrix Market file) or generate "
@@ -110,6 +114,19 @@ MatrixSpec read_matrix(const ConfigValue& value, const std::string& config_direc
   MatrixSpec spec;
   if (map.has("file")) spec.file = resolve_input_file(map.at("file"), config_directory);
   if (map.has("generate")) spec.generate = read_generator(map.at("generate"));
+  // A generator knows its own block size: the key may only repeat it.
+  if (spec.generate) spec.block_size = generator_block_size(spec.generate->kind);
+  map.if_present("block_size", [&](const ConfigValue& v) {
+    const int given = v.as_int();
+    require(v, given >= 1 && given <= 6, "an integer from 1 to 6");
+    if (spec.generate && given != spec.block_size)
+      v.fail("generator " + spec.generate->kind + " has " + std::to_string(spec.block_size) +
+             " unknown(s) per node, not " + std::to_string(given) + " (leave block_size out)");
+    spec.block_size = given;
+  });
+  map.if_present("coordinates", [&](const ConfigValue& v) {
+    spec.coordinates = resolve_input_file(v, config_directory);
+  });
   return spec;
 }
 
@@ -122,8 +139,12 @@ RhsSpec read_rhs(const ConfigValue& value, const std::string& config_directory) 
       spec.kind = RhsSpec::Kind::random;
       return spec;
     }
+    if (text == to_string(RhsSpec::Kind::load)) {
+      spec.kind = RhsSpec::Kind::load;
+      return spec;
+    }
     value.fail("unknown value " + quoted_input(text) +
-               " (valid: ones, random, or a map such as {file: b.mtx}, "
+               " (valid: ones, random, load, or a map such as {file: b.mtx}, "
                "{from_solution: random} or {kind: random, seed: 7})");
   }
   const ConfigMap map(value, {"kind", "file", "from_solution", "seed"});
@@ -136,7 +157,7 @@ RhsSpec read_rhs(const ConfigValue& value, const std::string& config_directory) 
   } else if (map.has("from_solution")) {
     spec.kind = RhsSpec::Kind::from_solution;
   } else {
-    value.fail("give kind (ones, random, file, from_solution), file or from_solution");
+    value.fail("give kind (ones, random, file, from_solution, load), file or from_solution");
   }
   if (spec.kind == RhsSpec::Kind::file && !map.has("file"))
     value.fail("kind: file needs file: PATH");
@@ -178,9 +199,59 @@ void read_chebyshev(const ConfigMap& map, ChebyshevOptions& options, const char*
   });
 }
 
+// What solver.preconditioner_options.near_nullspace needs besides its own value: where its file
+// is looked for, the matrix (rigid_body needs coordinates and a block size of 2 or 3), and
+// where the file's path goes.
+struct NearNullspaceContext {
+  const std::string& config_directory;
+  const MatrixSpec& matrix;
+  std::string& file;
+};
+
+// near_nullspace: constant | rigid_body | PATH (a Matrix Market array file, n x k). The
+// messages name near_nullspace themselves: the key path before them is cut at 40 characters.
+void read_near_nullspace(const ConfigValue& value, AmgOptions& amg,
+                         const NearNullspaceContext& context) {
+  const std::string text = value.as_string();
+  context.file.clear();
+  if (text == to_string(NearNullspace::constant)) {
+    amg.near_nullspace = NearNullspace::constant;
+    return;
+  }
+  if (text == to_string(NearNullspace::rigid_body)) {
+    const MatrixSpec& matrix = context.matrix;
+    if (matrix.block_size != 2 && matrix.block_size != 3)
+      value.fail(
+          "near_nullspace rigid_body needs matrix.block_size 2 or 3 (unknowns per node "
+          "in 2-D or 3-D), got " +
+          std::to_string(matrix.block_size));
+    const bool generated = matrix.generate && generator_has_coordinates(matrix.generate->kind);
+    if (matrix.coordinates.empty() && !generated)
+      value.fail(
+          "near_nullspace rigid_body needs the nodes' coordinates: give "
+          "matrix.coordinates (a Matrix Market array file, nodes x " +
+          std::to_string(matrix.block_size) + ")");
+    amg.near_nullspace = NearNullspace::rigid_body;
+    return;
+  }
+  if (text == to_string(NearNullspace::vectors))
+    value.fail(
+        "near_nullspace takes the vectors' file itself (a Matrix Market array file, n x k), "
+        "not 'vectors'");
+  // Any other value is a file; a missing one is named with the two words it could have been.
+  try {
+    context.file = resolve_input_file(value, context.config_directory);
+  } catch (const BadInput& error) {
+    throw BadInput(std::string(error.what()) +
+                   " (near_nullspace: constant, rigid_body or a Matrix Market file)");
+  }
+  amg.near_nullspace = NearNullspace::vectors;
+}
+
 // solver.preconditioner_options: the keys of the chosen kind only.
 void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
-                                 PreconditionerOptions& options) {
+                                 PreconditionerOptions& options,
+                                 const NearNullspaceContext& near_nullspace) {
   switch (kind) {
     case Preconditioner::none:
     case Preconditioner::jacobi:
@@ -193,20 +264,41 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
     }
     case Preconditioner::ic0:
     case Preconditioner::ilu0: {
-      const ConfigMap map(value, {"sweeps"});
+      const ConfigMap map(value, {"sweeps", "shift"});
       map.if_present("sweeps", [&](const ConfigValue& v) {
         options.factorization.sweeps = v.as_int();
         require(v, options.factorization.sweeps >= 1 && options.factorization.sweeps <= 100,
                 "an integer from 1 to 100");
       });
+      map.if_present("shift", [&](const ConfigValue& v) {
+        const char* const rule = "auto, none or a number >= 0";
+        require(v, v.is_scalar(), rule);
+        const std::string text = v.as_optional_string();
+        if (text == to_string(FactorShift::automatic) || text == to_string(FactorShift::none)) {
+          options.factorization.shift = text == to_string(FactorShift::none)
+                                            ? FactorShift::none
+                                            : FactorShift::automatic;
+          return;
+        }
+        double shift = -1.0;
+        try {
+          shift = v.as_double();
+        } catch (const BadInput&) {
+          require(v, false, rule);
+        }
+        require(v, shift >= 0.0, rule);
+        options.factorization.shift = FactorShift::fixed;
+        options.factorization.shift_value = shift;
+      });
       return;
     }
     case Preconditioner::amg: {
       AmgOptions& amg = options.amg;
-      const ConfigMap map(value, {"strength_threshold", "max_levels", "max_coarse_rows",
-                                  "prolongator_weight", "smoother", "sweeps", "smoother_degree",
-                                  "jacobi_weight", "level_formats", "precision", "eigen_estimate",
-                                  "estimate_iterations", "upper_factor", "lower_ratio"});
+      const ConfigMap map(
+          value, {"strength_threshold", "max_levels", "max_coarse_rows", "prolongator_weight",
+                  "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
+                  "precision", "eigen_estimate", "estimate_iterations", "upper_factor",
+                  "lower_ratio", "near_nullspace"});
       map.if_present("strength_threshold", [&](const ConfigValue& v) {
         amg.strength_threshold = v.as_double();
         require(v, amg.strength_threshold >= 0.0 && amg.strength_threshold < 1.0, ">= 0 and < 1");
@@ -243,6 +335,8 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
         for (const ConfigValue& entry : v.as_list())
           amg.level_formats.push_back(entry.as_enum(format_names()));
       });
+      map.if_present("near_nullspace",
+                     [&](const ConfigValue& v) { read_near_nullspace(v, amg, near_nullspace); });
       // The smoother's Chebyshev polynomial (and every level's eigenvalue bound).
       read_chebyshev(map, amg.chebyshev, "smoother_degree");
       return;
@@ -250,7 +344,8 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
   }
 }
 
-SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
+SolverOptions read_solver(const ConfigValue& value, SolverOptions options,
+                          const NearNullspaceContext& near_nullspace) {
   const ConfigMap map(value, solver_key_names());
   map.if_present("method",
                  [&](const ConfigValue& v) { options.method = v.as_enum(method_names()); });
@@ -269,7 +364,8 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
     options.preconditioner = v.as_enum(preconditioner_names());
   });
   map.if_present("preconditioner_options", [&](const ConfigValue& v) {
-    read_preconditioner_options(v, options.preconditioner, options.preconditioner_options);
+    read_preconditioner_options(v, options.preconditioner, options.preconditioner_options,
+                                near_nullspace);
   });
   map.if_present("divergence_factor", [&](const ConfigValue& v) {
     options.divergence_factor = v.as_double();
@@ -288,6 +384,14 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options) {
   map.if_present("keep_history", [&](const ConfigValue& v) { options.keep_history = v.as_bool(); });
   map.if_present("vector_ops",
                  [&](const ConfigValue& v) { options.vector_ops = v.as_enum(vector_ops_names()); });
+  map.if_present("breakdown_restarts", [&](const ConfigValue& v) {
+    options.breakdown_restarts = v.as_int();
+    require(v, options.breakdown_restarts >= 0, "an integer >= 0");
+  });
+  map.if_present("restart", [&](const ConfigValue& v) {
+    options.restart = v.as_int();
+    require(v, options.restart >= 1, "an integer >= 1 (GMRES steps per cycle)");
+  });
   return options;
 }
 
@@ -416,9 +520,21 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
   RunConfig config = default_run_config();
   config.source = source_name;
   config.matrix = read_matrix(top.at("matrix"), config_directory);
-  top.if_present("rhs", [&](const ConfigValue& v) { config.rhs = read_rhs(v, config_directory); });
-  top.if_present("solver",
-                 [&](const ConfigValue& v) { config.solver = read_solver(v, config.solver); });
+  top.if_present("rhs", [&](const ConfigValue& v) {
+    config.rhs = read_rhs(v, config_directory);
+    const GeneratorSpec* generator = config.matrix.generate ? &*config.matrix.generate : nullptr;
+    if (config.rhs.kind == RhsSpec::Kind::load &&
+        !(generator && generator_has_load(generator->kind)))
+      v.fail("load is the generator's own load vector, and " +
+             (generator ? "generator " + generator->kind + " has none"
+                        : std::string("a matrix file has none")) +
+             " (beam3d has one)");
+  });
+  const NearNullspaceContext near_nullspace{config_directory, config.matrix,
+                                            config.near_nullspace_file};
+  top.if_present("solver", [&](const ConfigValue& v) {
+    config.solver = read_solver(v, config.solver, near_nullspace);
+  });
   top.if_present("spmv", [&](const ConfigValue& v) { config.spmv = read_spmv(v, config.spmv); });
   top.if_present("precision",
                  [&](const ConfigValue& v) { config.precision = v.as_enum(precision_names()); });

@@ -17,6 +17,7 @@ const char* to_string(RhsSpec::Kind kind) {
     case RhsSpec::Kind::random: return "random";
     case RhsSpec::Kind::file: return "file";
     case RhsSpec::Kind::from_solution: return "from_solution";
+    case RhsSpec::Kind::load: return "load";
   }
   return "?";
 }
@@ -49,7 +50,9 @@ const std::vector<std::string>& solver_key_names() {
                                                 "check_every",
                                                 "cuda_graph",
                                                 "keep_history",
-                                                "vector_ops"};
+                                                "vector_ops",
+                                                "breakdown_restarts",
+                                                "restart"};
   return keys;
 }
 
@@ -72,7 +75,8 @@ const std::vector<std::pair<std::string, Transport>>& transport_names() {
 }
 
 const std::vector<std::pair<std::string, Method>>& method_names() {
-  static const auto table = name_table({Method::cg, Method::bicgstab});
+  static const auto table =
+      name_table({Method::cg, Method::bicgstab, Method::gmres, Method::fgmres});
   return table;
 }
 
@@ -126,8 +130,9 @@ const std::vector<std::pair<std::string, Format>>& format_names() {
 }
 
 const std::vector<std::pair<std::string, RhsSpec::Kind>>& rhs_kind_names() {
-  static const auto table = name_table({RhsSpec::Kind::ones, RhsSpec::Kind::random,
-                                        RhsSpec::Kind::file, RhsSpec::Kind::from_solution});
+  static const auto table =
+      name_table({RhsSpec::Kind::ones, RhsSpec::Kind::random, RhsSpec::Kind::file,
+                  RhsSpec::Kind::from_solution, RhsSpec::Kind::load});
   return table;
 }
 

@@ -12,6 +12,7 @@ namespace spk {
 
 const char* to_string(Precision precision);  // "single" | "double" | "mixed"
 const char* to_string(RhsSpec::Kind kind);   // "ones" | "random" | "file" | "from_solution"
+                                             // | "load"
 
 // Name/value tables for ConfigValue::as_enum, in the order docs/config.md lists them.
 const std::vector<std::pair<std::string, Method>>& method_names();

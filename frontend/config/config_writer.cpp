@@ -39,6 +39,8 @@ void emit_generator(YAML::Emitter& out, const GeneratorSpec& spec) {
       << YAML::Comment("used by circuit");
   out << YAML::Key << "dense_fraction" << YAML::Value << shortest_round_trip(spec.dense_fraction)
       << YAML::Comment("used by circuit");
+  out << YAML::Key << "poisson_ratio" << YAML::Value << shortest_round_trip(spec.poisson_ratio)
+      << YAML::Comment("used by beam3d");
   out << YAML::Key << "seed" << YAML::Value << spec.seed;
   out << YAML::EndMap;
 }
@@ -50,6 +52,11 @@ void emit_matrix(YAML::Emitter& out, const MatrixSpec& matrix) {
     out << YAML::Key << "generate" << YAML::Value;
     emit_generator(out, *matrix.generate);
   }
+  // A generator's block size is its own (the key may only repeat it): written for files only,
+  // so that --set matrix.generate.kind=... on a resolved config takes the new kind's.
+  if (!matrix.generate) out << YAML::Key << "block_size" << YAML::Value << matrix.block_size;
+  if (!matrix.coordinates.empty())
+    out << YAML::Key << "coordinates" << YAML::Value << matrix.coordinates;
   out << YAML::EndMap;
 }
 
@@ -71,8 +78,10 @@ void emit_chebyshev(YAML::Emitter& out, const ChebyshevOptions& chebyshev, const
   out << YAML::Key << "lower_ratio" << YAML::Value << shortest_round_trip(chebyshev.lower_ratio);
 }
 
-// The chosen kind's keys, every one (none and jacobi have none).
-void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver) {
+// The chosen kind's keys, every one (none and jacobi have none). `near_nullspace_file`: amg's
+// near_nullspace when it names a file.
+void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver,
+                                 const std::string& near_nullspace_file) {
   const PreconditionerOptions& options = solver.preconditioner_options;
   switch (solver.preconditioner) {
     case Preconditioner::none:
@@ -86,6 +95,11 @@ void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver
     case Preconditioner::ilu0:
       out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
       out << YAML::Key << "sweeps" << YAML::Value << options.factorization.sweeps;
+      out << YAML::Key << "shift" << YAML::Value;
+      if (options.factorization.shift == FactorShift::fixed)
+        out << shortest_round_trip(options.factorization.shift_value);
+      else
+        out << to_string(options.factorization.shift);
       out << YAML::EndMap;
       return;
     case Preconditioner::amg: {
@@ -105,20 +119,25 @@ void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver
       for (const Format format : amg.level_formats) out << to_string(format);
       out << YAML::EndSeq;
       out << YAML::Key << "precision" << YAML::Value << to_string(amg.precision);
+      out << YAML::Key << "near_nullspace" << YAML::Value
+          << (amg.near_nullspace == NearNullspace::vectors && !near_nullspace_file.empty()
+                  ? near_nullspace_file
+                  : std::string(to_string(amg.near_nullspace)));
       out << YAML::EndMap;
       return;
     }
   }
 }
 
-void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
+void emit_solver(YAML::Emitter& out, const SolverOptions& solver,
+                 const std::string& near_nullspace_file) {
   out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "method" << YAML::Value << to_string(solver.method);
   out << YAML::Key << "tolerance" << YAML::Value << shortest_round_trip(solver.tolerance);
   out << YAML::Key << "tolerance_mode" << YAML::Value << to_string(solver.tolerance_mode);
   out << YAML::Key << "max_iterations" << YAML::Value << solver.max_iterations;
   out << YAML::Key << "preconditioner" << YAML::Value << to_string(solver.preconditioner);
-  emit_preconditioner_options(out, solver);
+  emit_preconditioner_options(out, solver, near_nullspace_file);
   out << YAML::Key << "divergence_factor" << YAML::Value
       << shortest_round_trip(solver.divergence_factor);
   out << YAML::Key << "time_limit_s" << YAML::Value << shortest_round_trip(solver.time_limit_s);
@@ -126,6 +145,8 @@ void emit_solver(YAML::Emitter& out, const SolverOptions& solver) {
   out << YAML::Key << "cuda_graph" << YAML::Value << solver.cuda_graph;
   out << YAML::Key << "keep_history" << YAML::Value << solver.keep_history;
   out << YAML::Key << "vector_ops" << YAML::Value << to_string(solver.vector_ops);
+  out << YAML::Key << "breakdown_restarts" << YAML::Value << solver.breakdown_restarts;
+  out << YAML::Key << "restart" << YAML::Value << solver.restart;
   out << YAML::EndMap;
 }
 
@@ -165,7 +186,7 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::BeginMap;
   emit_matrix(out, config.matrix);
   emit_rhs(out, config.rhs);
-  emit_solver(out, config.solver);
+  emit_solver(out, config.solver, config.near_nullspace_file);
   out << YAML::Key << "spmv" << YAML::Value;
   emit_spmv_keys(out, config.spmv);
   out << YAML::Key << "precision" << YAML::Value << to_string(config.precision);

@@ -13,15 +13,20 @@
 
 namespace spk {
 
-// matrix: {file: PATH} or matrix: {generate: {kind: ..., n: ..., ...}}
+// matrix: {file: PATH} or matrix: {generate: {kind: ..., n: ..., ...}}, with optional
+// block_size and coordinates
 struct MatrixSpec {
   std::string file;                       // set when reading a Matrix Market file
   std::optional<GeneratorSpec> generate;  // set when generating
+  // Unknowns per node (1..6), interleaved (x, y, z of node 0, then node 1, ...): the key, or
+  // the generator's own (generator_block_size) when the key is absent.
+  int block_size = 1;
+  std::string coordinates;  // Matrix Market array file, nodes x dimension; empty: none given
 };
 
-// rhs: ones | random | {file: b.mtx} | {from_solution: random|ones}
+// rhs: ones | random | load | {file: b.mtx} | {from_solution: random|ones}
 struct RhsSpec {
-  enum class Kind { ones, random, file, from_solution };
+  enum class Kind { ones, random, file, from_solution, load };  // load: the generator's own
   Kind kind = Kind::ones;
   std::string file;                 // Kind::file
   std::string solution = "random";  // Kind::from_solution: random | ones
@@ -65,6 +70,9 @@ struct RunConfig {
   MatrixSpec matrix;
   RhsSpec rhs;
   SolverOptions solver;
+  // solver.preconditioner_options.near_nullspace given as a Matrix Market array file (n x k;
+  // solver.preconditioner_options.amg.near_nullspace is then vectors); empty otherwise.
+  std::string near_nullspace_file;
   SpmvOptions spmv;
   Precision precision = Precision::double_precision;
   Device device = Device::automatic;

@@ -19,7 +19,9 @@ namespace spk {
 
 // ---- solver.* -------------------------------------------------------------------------
 
-enum class Method { cg, bicgstab };
+// gmres: restarted GMRES(restart), right-preconditioned; fgmres: flexible GMRES (Z = M^-1 V
+// stored), for a preconditioner that changes between iterations (solver/gmres.hpp).
+enum class Method { cg, bicgstab, gmres, fgmres };
 enum class ToleranceMode {
   rhs,       // stop when ||r|| <= tolerance * ||b||
   initial,   // stop when ||r|| <= tolerance * ||r0||
@@ -64,8 +66,29 @@ enum class AmgPrecision {
   single,  // fp32 cycle
 };
 
+// The near-null space smoothed aggregation's tentative prolongator reproduces (k vectors;
+// coarse levels get k dofs per aggregate).
+enum class NearNullspace {
+  constant,    // the constant vector per dof (k = block_size): scalar problems, the default
+  rigid_body,  // the rigid-body modes from AmgOptions::coordinates (k = 3 in 2-D, 6 in 3-D)
+  vectors,     // AmgOptions::near_nullspace_vectors, given (PyAMG's B)
+};
+
 // solver.preconditioner_options for amg: smoothed aggregation, V-cycle (solver/amg/).
 struct AmgOptions {
+  // Unknowns per node (matrix.block_size, 1..6), interleaved: rows b*i .. b*i + b - 1 are the
+  // dofs of node i (x, y, z of node 0, then node 1, ...). With b > 1 the strength of
+  // connection and the aggregates are computed between nodes, and every dof of a node goes to
+  // its node's aggregate.
+  int block_size = 1;
+  NearNullspace near_nullspace = NearNullspace::constant;
+  // rigid_body: the nodes' coordinates, row-major (nodes x dimension), nodes = rows /
+  // block_size, dimension = block_size (2 or 3).
+  std::vector<double> coordinates;
+  // vectors: B, row-major (rows x near_nullspace_count).
+  std::vector<double> near_nullspace_vectors;
+  int near_nullspace_count = 0;
+
   double strength_threshold = 0.0;        // |a_ij| >= theta sqrt(|a_ii a_jj|) is strong; 0 = all
   int max_levels = 10;                    // levels including the finest
   int max_coarse_rows = 500;              // stop coarsening at or below this; dense solve there
@@ -81,9 +104,21 @@ struct AmgOptions {
   std::vector<Format> level_formats;
 };
 
+// How IC(0)/ILU(0) get past a pivot that breaks them (preconditioner_options.shift):
+// factor A + alpha diag(A) (Manteuffel 1980; PETSc's shift_type positive_definite) and, for
+// ILU(0), replace a zero or tiny pivot (solver/incomplete_factorization.hpp says the rules).
+enum class FactorShift {
+  automatic,  // "auto": IC(0) tries alpha = 0, then 1e-3 doubling up to 1e3 until every
+              // pivot is > 0; ILU(0): alpha = 0 with tiny pivots replaced
+  none,       // "none": no shift, no replacement: a bad pivot is BadDiagonal
+  fixed,      // a number: that alpha only (ILU(0): with tiny pivots replaced)
+};
+
 // solver.preconditioner_options for ic0 and ilu0: the fine-grained iterative factorization.
 struct FactorizationOptions {
   int sweeps = 5;  // ParIC/ParILU fixed-point sweeps (Chow & Patel 2015)
+  FactorShift shift = FactorShift::automatic;
+  double shift_value = 0.0;  // fixed: alpha >= 0
 };
 
 struct PreconditionerOptions {
@@ -123,9 +158,16 @@ struct SolverOptions {
   bool keep_history = true;
   // cublas (default) or fused (CG and BiCGSTAB: fewer passes over the vectors, Jacobi folded in).
   VectorOps vector_ops = VectorOps::cublas;
+  // BiCGSTAB: when rho, (r_hat, v) or omega vanishes (status breakdown), restart from x with
+  // r_hat = r = b - A x, at most this many times in a solve, before reporting the breakdown
+  // (SolveResult::breakdown_restarts counts them). 0: stop at the first breakdown.
+  int breakdown_restarts = 3;
+  // GMRES and FGMRES: Arnoldi steps per cycle (m, >= 1; PETSc's default 30), clipped to the
+  // number of rows. The basis holds m + 1 vectors (FGMRES: 2m + 1).
+  int restart = 30;
 };
 
-// SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2).
+// SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2, GMRES and FGMRES 1).
 inline int spmv_per_iteration(Method method) {
   return method == Method::bicgstab ? 2 : 1;
 }
@@ -140,7 +182,9 @@ const char* to_string(Preconditioner preconditioner);
 const char* to_string(EigenEstimate estimate);
 const char* to_string(AmgSmoother smoother);
 const char* to_string(AmgPrecision precision);  // "solver" | "single"
+const char* to_string(NearNullspace space);      // "constant" | "rigid_body" | "vectors"
 const char* to_string(VectorOps ops);           // "cublas" | "fused"
+const char* to_string(FactorShift shift);       // "auto" | "none" | "fixed"
 
 // ---- spmv.* ---------------------------------------------------------------------------
 

@@ -28,6 +28,9 @@ enum class SolveStatus : int {
   stagnated,       // the recursive residual met the tolerance but the true one did not
   time_limit,      // solver.time_limit_s passed
   interrupted,     // the progress callback asked the solve to stop (Progress::request_stop)
+  no_progress,     // GMRES: a restart cycle (or an exhausted Krylov space) did not reduce the
+                   // residual: restarted GMRES stagnates on this system (A singular on the
+                   // Krylov space, b not in its range, or solver.restart too short)
 };
 
 enum class BreakdownQuantity : int {
@@ -54,6 +57,7 @@ struct SolveResult {
   int iterations = 0;             // iterations that produced the returned x
   int iterations_executed = 0;    // loop iterations the device ran (>= iterations)
   int residual_replacements = 0;  // restarts from r = b - A x after a false convergence
+  int breakdown_restarts = 0;     // BiCGSTAB: restarts from r_hat = r = b - A x after a breakdown
   double threshold = 0.0;         // the absolute residual norm the tolerance asked for
   double b_norm = 0.0;
   double initial_residual = 0.0;        // ||r0||

@@ -512,7 +512,7 @@ def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
         x, result = solver.solve(rhs, x0, callback)
     if result.status == "converged":
         return x, 0
-    if result.status in ("max_iterations", "time_limit", "stagnated"):
+    if result.status in ("max_iterations", "time_limit", "stagnated", "no_progress"):
         return x, result.iterations_executed or 1
     return x, -1  # breakdown, non-finite, diverged: SciPy's "illegal input or breakdown"
 

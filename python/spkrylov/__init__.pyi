@@ -14,6 +14,7 @@ class SolveResult:
     iterations: int
     iterations_executed: int
     residual_replacements: int
+    breakdown_restarts: int
     threshold: float
     b_norm: float
     initial_residual: float

@@ -107,6 +107,17 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
 
   std::string name() const override { return "amg"; }
 
+  // "constant (k = 1)", or for systems e.g. "rigid_body (k = 6), block_size 3, nodal
+  // aggregation, 12 columns completed, 0 nodes left out"
+  std::string near_nullspace_text() const {
+    std::string text = std::string(to_string(options_.near_nullspace)) +
+                       " (k = " + std::to_string(hierarchy_->candidate_count()) + ")";
+    if (!hierarchy_->systems()) return text;
+    return text + ", block_size " + std::to_string(options_.block_size) + ", nodal aggregation, " +
+           std::to_string(hierarchy_->completed_columns()) + " columns completed, " +
+           std::to_string(hierarchy_->left_out_nodes()) + " nodes left out";
+  }
+
   PreconditionerInfo info() const override {
     PreconditionerInfo info;
     info.name = name();
@@ -137,7 +148,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         {"coarsening_stopped", hierarchy_->stop_reason()},
         {"setup_on", Build::where},
         {"sparse_products", sparse_products.empty() ? "none (one level)" : sparse_products},
-        {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")}};
+        {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")},
+        {"near_nullspace", near_nullspace_text()}};
     info.setup_phases_s = hierarchy_->setup_phases();
     info.setup_phases_s.emplace_back("level_operators", level_operator_s_);
     for (const auto& [phase, seconds] : hierarchy_->update_phases())

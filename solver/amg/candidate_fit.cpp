@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "solver/amg/candidate_fit_rules.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -15,8 +16,9 @@ void check_fit_input(const Aggregates& aggregates, int block_size,
   if (block_size < 1)
     throw BadInput("amg near-null space: block_size must be >= 1, got " +
                    std::to_string(block_size));
-  if (candidates < 1 || candidates > 16)
-    throw BadInput("amg near-null space: the number of vectors must be 1..16, got " +
+  if (candidates < 1 || candidates > candidate_fit_rules::max_candidates)
+    throw BadInput("amg near-null space: the number of vectors must be 1.." +
+                   std::to_string(candidate_fit_rules::max_candidates) + ", got " +
                    std::to_string(candidates));
   const std::size_t rows = aggregates.aggregate_of.size() * static_cast<std::size_t>(block_size);
   if (near_nullspace.size() != rows * static_cast<std::size_t>(candidates))
@@ -30,89 +32,75 @@ void check_fit_input(const Aggregates& aggregates, int block_size,
                      std::to_string(k % static_cast<std::size_t>(candidates)));
 }
 
-// The dofs (rows) of each aggregate, in increasing row order: CSR-like offsets and rows.
-void dofs_of_aggregates(const Aggregates& aggregates, int block_size, std::vector<index_t>& offsets,
-                        std::vector<index_t>& dofs) {
-  offsets.assign(static_cast<std::size_t>(aggregates.count) + 1, 0);
+}  // namespace
+
+AggregateMembers aggregate_members(const Aggregates& aggregates) {
+  AggregateMembers members;
+  members.offsets.assign(static_cast<std::size_t>(aggregates.count) + 1, 0);
   for (const index_t aggregate : aggregates.aggregate_of)
-    offsets[static_cast<std::size_t>(aggregate) + 1] += block_size;
+    if (aggregate >= 0) ++members.offsets[static_cast<std::size_t>(aggregate) + 1];
   for (std::size_t j = 0; j < static_cast<std::size_t>(aggregates.count); ++j)
-    offsets[j + 1] += offsets[j];
-  dofs.resize(static_cast<std::size_t>(offsets.back()));
-  std::vector<index_t> next(offsets.begin(), offsets.end() - 1);
-  for (std::size_t node = 0; node < aggregates.aggregate_of.size(); ++node)
-    for (int b = 0; b < block_size; ++b)
-      dofs[static_cast<std::size_t>(next[aggregates.aggregate_of[node]]++)] =
-          static_cast<index_t>(node) * block_size + b;
+    members.offsets[j + 1] += members.offsets[j];
+  members.nodes.resize(static_cast<std::size_t>(members.offsets.back()));
+  std::vector<index_t> next(members.offsets.begin(), members.offsets.end() - 1);
+  for (std::size_t node = 0; node < aggregates.aggregate_of.size(); ++node) {
+    const index_t aggregate = aggregates.aggregate_of[node];
+    if (aggregate >= 0)
+      members.nodes[static_cast<std::size_t>(next[static_cast<std::size_t>(aggregate)]++)] =
+          static_cast<index_t>(node);
+  }
+  return members;
 }
 
-}  // namespace
+std::string too_few_dofs_message(index_t aggregate, index_t dofs, int candidates) {
+  return "amg near-null space: aggregate " + std::to_string(aggregate) + " has " +
+         std::to_string(dofs) + " unknowns for " + std::to_string(candidates) +
+         " near-null-space vectors (an aggregate needs at least as many unknowns as vectors): "
+         "use fewer vectors, or matrix.block_size to group the unknowns of a node";
+}
 
 CandidateFit fit_candidates(const Aggregates& aggregates, int block_size,
                             const std::vector<double>& near_nullspace, int candidates,
                             double drop_tolerance) {
   check_fit_input(aggregates, block_size, near_nullspace, candidates);
   const auto k = static_cast<std::size_t>(candidates);
-  const auto rows = static_cast<index_t>(aggregates.aggregate_of.size()) * block_size;
-  std::vector<index_t> offsets, dofs;
-  dofs_of_aggregates(aggregates, block_size, offsets, dofs);
+  const auto nodes = static_cast<index_t>(aggregates.aggregate_of.size());
+  const AggregateMembers members = aggregate_members(aggregates);
 
   CandidateFit fit;
   fit.candidates = candidates;
   fit.coarse_candidates.assign(static_cast<std::size_t>(aggregates.count) * k * k, 0.0);
   CsrMatrix<double>& t = fit.matrix;
-  t.rows = rows;
+  t.rows = nodes * block_size;
   t.cols = static_cast<index_t>(aggregates.count * static_cast<index_t>(k));
-  t.row_offsets.resize(static_cast<std::size_t>(rows) + 1);
-  for (index_t row = 0; row <= rows; ++row)
-    t.row_offsets[static_cast<std::size_t>(row)] = row * static_cast<index_t>(k);
-  t.columns.resize(static_cast<std::size_t>(rows) * k);
-  t.values.assign(static_cast<std::size_t>(rows) * k, 0.0);
+  // k entries in each row of a node in an aggregate, none in a left-out node's
+  t.row_offsets.assign(static_cast<std::size_t>(t.rows) + 1, 0);
+  for (index_t row = 0; row < t.rows; ++row)
+    t.row_offsets[static_cast<std::size_t>(row) + 1] =
+        t.row_offsets[static_cast<std::size_t>(row)] +
+        (aggregates.aggregate_of[static_cast<std::size_t>(row / block_size)] >= 0
+             ? static_cast<index_t>(k)
+             : 0);
+  t.columns.resize(static_cast<std::size_t>(t.row_offsets.back()));
+  t.values.assign(t.columns.size(), 0.0);
+  for (index_t row = 0; row < t.rows; ++row) {
+    const index_t aggregate = aggregates.aggregate_of[static_cast<std::size_t>(row / block_size)];
+    for (index_t c = 0; c < static_cast<index_t>(k) && aggregate >= 0; ++c)
+      t.columns[static_cast<std::size_t>(t.row_offsets[static_cast<std::size_t>(row)] + c)] =
+          aggregate * static_cast<index_t>(k) + c;
+  }
 
-  std::vector<double> q;  // the aggregate's block, column-major: q[c * m + i]
   for (index_t j = 0; j < aggregates.count; ++j) {
-    const index_t first = offsets[static_cast<std::size_t>(j)];
-    const auto m = static_cast<std::size_t>(offsets[static_cast<std::size_t>(j) + 1] - first);
-    q.assign(m * k, 0.0);
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t c = 0; c < k; ++c)
-        q[c * m + i] = near_nullspace[static_cast<std::size_t>(dofs[first + i]) * k + c];
-    double* const r = fit.coarse_candidates.data() + static_cast<std::size_t>(j) * k * k;
-    for (std::size_t c = 0; c < k; ++c) {
-      double* const column = q.data() + c * m;
-      double before = 0.0;
-      for (std::size_t i = 0; i < m; ++i) before += column[i] * column[i];
-      before = std::sqrt(before);
-      // q_c -= sum_{p<c} (q_p, q_c) q_p, twice (modified Gram-Schmidt, re-orthogonalised);
-      // R_pc gathers both passes' coefficients
-      for (int pass = 0; pass < 2; ++pass)
-        for (std::size_t p = 0; p < c; ++p) {
-          const double* const earlier = q.data() + p * m;
-          double coefficient = 0.0;
-          for (std::size_t i = 0; i < m; ++i) coefficient += earlier[i] * column[i];
-          for (std::size_t i = 0; i < m; ++i) column[i] -= coefficient * earlier[i];
-          r[p * k + c] += coefficient;
-        }
-      double after = 0.0;
-      for (std::size_t i = 0; i < m; ++i) after += column[i] * column[i];
-      after = std::sqrt(after);
-      if (after <= drop_tolerance * before || after == 0.0) {
-        // dependent on the earlier columns: a zero Q column and R_cc = 0; R_pc (p < c) stay,
-        // so B_c still gives T B_c = B to the tolerance
-        for (std::size_t i = 0; i < m; ++i) column[i] = 0.0;
-        ++fit.dependent_columns;
-        continue;
-      }
-      r[c * k + c] = after;  // R_cc = ||q_c||, q_c /= R_cc
-      for (std::size_t i = 0; i < m; ++i) column[i] /= after;
-    }
-    for (std::size_t i = 0; i < m; ++i) {
-      const auto row = static_cast<std::size_t>(dofs[first + i]);
-      for (std::size_t c = 0; c < k; ++c) {
-        t.columns[row * k + c] = static_cast<index_t>(static_cast<std::size_t>(j) * k + c);
-        t.values[row * k + c] = q[c * m + i];
-      }
-    }
+    const index_t first = members.offsets[static_cast<std::size_t>(j)];
+    const candidate_fit_rules::AggregateDofs dofs{
+        members.nodes.data() + first, members.offsets[static_cast<std::size_t>(j) + 1] - first,
+        block_size};
+    const int completed = candidate_fit_rules::fit_aggregate(
+        dofs, near_nullspace.data(), candidates, t.row_offsets.data(), t.values.data(),
+        fit.coarse_candidates.data() + static_cast<std::size_t>(j) * k * k, drop_tolerance);
+    if (completed == candidate_fit_rules::too_few_dofs)
+      throw BadInput(too_few_dofs_message(j, dofs.count(), candidates));
+    fit.dependent_columns += completed;
   }
   return fit;
 }

@@ -13,11 +13,14 @@
 #include <cstddef>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "solver/amg/amg_build.hpp"
 #include "solver/amg/device_aggregation.hpp"
+#include "solver/amg/device_candidate_fit.hpp"
 #include "solver/amg/device_csr_matrix.hpp"
 #include "solver/amg/device_galerkin_product.hpp"
+#include "solver/amg/device_nodal_aggregation.hpp"
 #include "solver/amg/device_smoothed_prolongator.hpp"
 #include "solver/amg/device_strength.hpp"
 #include "solver/amg/device_tentative_prolongator.hpp"
@@ -63,6 +66,21 @@ class DeviceAmgBuild {
   Aggregates aggregate(const Graph& graph) { return device_aggregate_mis2(graph, setup_); }
   Tentative tentative(const Aggregates& aggregates, const Array<double>& candidates) {
     return device_tentative_prolongator(aggregates, candidates, setup_);
+  }
+  // AMG for systems (solver/amg/hierarchy.hpp): nodal strength, isolated nodes left out, the
+  // batched per-aggregate QR of B.
+  Array<double> upload(const std::vector<double>& values) {
+    return Array<double>(values, "amg near-null space");
+  }
+  Graph nodal_strength(const Matrix& a, int block_size, double theta) {
+    return device_nodal_strength_graph(a, block_size, theta, setup_);
+  }
+  void leave_out_isolated(Aggregates& aggregates, const Graph& graph) {
+    device_leave_out_isolated_nodes(aggregates, graph, setup_);
+  }
+  DeviceCandidateFit fit(const Aggregates& aggregates, int block_size,
+                         const Array<double>& candidates, int count) {
+    return device_fit_candidates(aggregates, block_size, candidates, count, setup_);
   }
   std::unique_ptr<Prolongator> prolongator(const Matrix& a, Matrix tentative, double weight) {
     return std::make_unique<Prolongator>(a, std::move(tentative), weight, setup_);

@@ -9,28 +9,31 @@ namespace spk {
 
 namespace {
 
-// position[i] = where column agg(i) sits in row i of P (binary search in the sorted row);
-// *missing lowers to the first row without it (stays `rows` otherwise).
+// position[t] = where T's entry t (column c of row i) sits in row i of P (binary search in the
+// sorted row); *missing lowers to the first row without it (stays `rows` otherwise).
 __global__ void __launch_bounds__(kSetupBlockSize)
     tentative_positions_kernel(index_t rows, const index_t* __restrict__ row_offsets,
                                const index_t* __restrict__ columns,
-                               const index_t* __restrict__ aggregate_of,
+                               const index_t* __restrict__ t_offsets,
+                               const index_t* __restrict__ t_columns,
                                index_t* __restrict__ position, index_t* missing) {
   for_each_index(rows, [&](index_t row) {
-    const index_t wanted = aggregate_of[row];
-    index_t low = row_offsets[row], high = row_offsets[row + 1];
-    while (low < high) {  // the first entry >= wanted
-      const index_t middle = low + (high - low) / 2;
-      if (columns[middle] < wanted)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-    if (low == row_offsets[row + 1] || columns[low] != wanted) {
-      atomicMin(missing, row);
-      position[row] = -1;
-    } else {
-      position[row] = low;
+    for (index_t t = t_offsets[row]; t < t_offsets[row + 1]; ++t) {
+      const index_t wanted = t_columns[t];
+      index_t low = row_offsets[row], high = row_offsets[row + 1];
+      while (low < high) {  // the first entry >= wanted
+        const index_t middle = low + (high - low) / 2;
+        if (columns[middle] < wanted)
+          low = middle + 1;
+        else
+          high = middle;
+      }
+      if (low == row_offsets[row + 1] || columns[low] != wanted) {
+        atomicMin(missing, row);
+        position[t] = -1;
+      } else {
+        position[t] = low;
+      }
     }
   });
 }
@@ -39,10 +42,11 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 __global__ void __launch_bounds__(kSetupBlockSize)
     smooth_kernel(index_t rows, const index_t* __restrict__ row_offsets, double* values,
                   const double* __restrict__ inverse_diagonal, double step,
-                  const index_t* __restrict__ position, const double* __restrict__ tentative) {
+                  const index_t* __restrict__ t_offsets, const index_t* __restrict__ position,
+                  const double* __restrict__ tentative) {
   for_each_index(rows, [&](index_t row) {
     smooth_prolongator_row(row, row_offsets, values, rounded_product(-step, inverse_diagonal[row]),
-                           position[row], tentative[row]);
+                           t_offsets, position, tentative);
   });
 }
 
@@ -58,11 +62,12 @@ DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix<doubl
   product_fresh_ = true;
   const index_t rows = a.rows;
   tentative_position_ =
-      DeviceBuffer<index_t>(static_cast<std::size_t>(rows), "prolongator T positions");
+      DeviceBuffer<index_t>(static_cast<std::size_t>(tentative_.nnz()), "prolongator T positions");
   DeviceBuffer<index_t> missing(std::vector<index_t>{rows}, "prolongator check");
   tentative_positions_kernel<<<setup_grid(rows), kSetupBlockSize, 0, context_.stream()>>>(
-      rows, prolongator_.row_offsets.data(), prolongator_.columns.data(), tentative_.columns.data(),
-      tentative_position_.data(), missing.data());
+      rows, prolongator_.row_offsets.data(), prolongator_.columns.data(),
+      tentative_.row_offsets.data(), tentative_.columns.data(), tentative_position_.data(),
+      missing.data());
   SPK_CHECK_LAUNCH("tentative_positions_kernel");
   context_.synchronize();
   const index_t first_missing = missing.to_host()[0];
@@ -80,7 +85,7 @@ void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix<double>& a,
   const double step = weight_ / lambda_max;
   smooth_kernel<<<setup_grid(a.rows), kSetupBlockSize, 0, context_.stream()>>>(
       a.rows, prolongator_.row_offsets.data(), prolongator_.values.data(), inverse_diagonal.data(),
-      step, tentative_position_.data(), tentative_.values.data());
+      step, tentative_.row_offsets.data(), tentative_position_.data(), tentative_.values.data());
   SPK_CHECK_LAUNCH("smooth_kernel");
 }
 

@@ -40,7 +40,7 @@ class DeviceSmoothedProlongator {
   DeviceCsrMatrix<double> prolongator_;           // pattern of A T (empty when weight_ == 0)
   std::unique_ptr<DeviceSparseProduct> product_;  // A T
   bool product_fresh_ = false;                    // the constructor's A T is still current
-  DeviceBuffer<index_t> tentative_position_;      // per row i: the entry (i, agg(i)) in P
+  DeviceBuffer<index_t> tentative_position_;      // per entry of T: where it sits in P
 };
 
 }  // namespace spk

@@ -13,6 +13,21 @@
 //      coarse vector T_l gives; solver/amg/tentative_prolongator.hpp),
 //      P_l = (I - omega/lambda_l D_l^-1 A_l) T_l;
 //   7. R_l = P_l^T, A_{l+1} = R_l A_l P_l (solver/amg/galerkin_product.hpp).
+//
+// AMG for systems (AmgOptions::block_size > 1, or a near-null space other than `constant`:
+// elasticity's rigid-body modes; Vanek, Mandel & Brezina 1996, sec. 4; PyAMG's B and BSR
+// strength): B_0 holds k vectors (near_nullspace.hpp, fine_near_nullspace), steps 3-6 work on
+// nodes of block_size dofs:
+//   3. the strength graph is the nodal matrix's (Frobenius norms of the blocks;
+//      solver/amg/nodal_aggregation.hpp);
+//   4. the nodes are aggregated; a node with no strong neighbour is left out of every
+//      aggregate (its rows of T are empty, as PyAMG does, and the smoother alone treats it);
+//      every other aggregate has at least 2 nodes; the test for stalling counts k coarse dofs
+//      per aggregate;
+//   6. T_l is the per-aggregate thin QR of B_l (solver/amg/candidate_fit.hpp): k orthonormal
+//      columns per aggregate, rank-deficient blocks completed (counted), B_{l+1} = the R
+//      factors, and level l+1 has k dofs per aggregate (its block size is k).
+// Scalar problems (block_size 1, constant) keep the path above exactly.
 // The coarsest level is factored (solver/amg/dense_lu.hpp) and inverted.
 //
 // update_values() keeps the aggregates, T and every pattern and recomputes the numbers: D^-1,
@@ -58,7 +73,9 @@ struct AmgLevelOn {
   Matrix matrix;                      // A_l
   Array<double> inverse_diagonal;     // D_l^-1
   Array<index_t> diagonal_positions;  // where a_ii sits in A_l's values (-1: nowhere)
-  Array<double> candidates;           // B_l, the near-null-space vector (B_0 = ones)
+  Array<double> candidates;           // B_l, the near-null space (rows x candidate_count)
+  int block_size = 1;                 // dofs per node (level 0: AmgOptions::block_size; k below)
+  int candidate_count = 1;            // k, the near-null-space vectors (columns of B_l)
   // Levels above the coarsest only:
   EigenBound bound;  // lambda_max(D_l^-1 A_l) before any safety factor
   typename Build::Aggregates aggregates;
@@ -98,6 +115,12 @@ class AmgHierarchyOn {
   // A_coarsest^-1, dense, stored as CSR.
   const Matrix& coarse_inverse() const { return coarse_inverse_; }
   double coarse_pivot_ratio() const { return coarse_pivot_ratio_; }
+  // AMG for systems: whether it is on, the near-null space's vectors per aggregate (k), the
+  // Q columns completed over all levels and the nodes left out (no strong neighbour).
+  bool systems() const { return systems_; }
+  int candidate_count() const { return levels_[0].candidate_count; }
+  index_t completed_columns() const { return completed_columns_; }
+  index_t left_out_nodes() const { return left_out_nodes_; }
   // Why the coarsening stopped: "max_coarse_rows", "max_levels" or "coarsening stalled".
   const std::string& stop_reason() const { return stop_reason_; }
   // sum nnz(A_l) / nnz(A_0) and sum rows(A_l) / rows(A_0).
@@ -122,6 +145,9 @@ class AmgHierarchyOn {
   std::vector<Level> levels_;
   Matrix coarse_inverse_;
   double coarse_pivot_ratio_ = 0.0;
+  bool systems_ = false;
+  index_t completed_columns_ = 0;
+  index_t left_out_nodes_ = 0;
   std::string stop_reason_;
   PhaseTimes setup_phases_, update_phases_;
 };

@@ -11,6 +11,7 @@
 #include "core/nvtx_range.hpp"
 #include "solver/amg/dense_lu.hpp"
 #include "solver/amg/hierarchy.hpp"
+#include "solver/amg/near_nullspace.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
@@ -112,7 +113,16 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
   levels_.reserve(static_cast<std::size_t>(std::max(1, options.max_levels)));
   levels_.emplace_back();
   levels_[0].matrix = std::move(fine);
-  levels_[0].candidates = build_->ones(Build::rows(levels_[0].matrix));
+  systems_ = is_systems_amg(options);
+  if (systems_) {  // B_0: the near-null space's k vectors
+    NearNullspaceVectors fine_space = fine_near_nullspace(options, Build::rows(levels_[0].matrix));
+    levels_[0].candidates = build_->upload(fine_space.vectors);
+    levels_[0].block_size = options.block_size;
+    levels_[0].candidate_count = fine_space.count;
+  } else {
+    levels_[0].candidates = build_->ones(Build::rows(levels_[0].matrix));
+  }
+  const int k = levels_[0].candidate_count;
   for (std::size_t l = 0;; ++l) {
     Level& level = levels_[l];  // levels_ never grows past its reserve: stays valid
     const Matrix& a = level.matrix;
@@ -126,21 +136,39 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
       stop_reason_ = "max_levels";
       break;
     }
-    auto graph =
-        timed(phases, "strength", [&] { return build_->strength(a, options.strength_threshold); });
-    auto aggregates = timed(phases, "aggregation", [&] { return build_->aggregate(graph); });
-    if (static_cast<std::int64_t>(aggregates.count) * 10 > static_cast<std::int64_t>(rows) * 9) {
+    auto graph = timed(phases, "strength", [&] {
+      return systems_ ? build_->nodal_strength(a, level.block_size, options.strength_threshold)
+                      : build_->strength(a, options.strength_threshold);
+    });
+    auto aggregates = timed(phases, "aggregation", [&] {
+      auto found = build_->aggregate(graph);
+      if (systems_) build_->leave_out_isolated(found, graph);  // no strong neighbour: left out
+      return found;
+    });
+    const std::int64_t coarse_rows = static_cast<std::int64_t>(aggregates.count) * k;
+    if (aggregates.count == 0 || coarse_rows * 10 > static_cast<std::int64_t>(rows) * 9) {
       stop_reason_ = "coarsening stalled";
       break;
     }
+    if (systems_) left_out_nodes_ += aggregates.isolated;
     level.aggregates = std::move(aggregates);
     timed(phases, "eigen_estimate", [&] { estimate_bound(l); });
     levels_.emplace_back();
     timed(phases, "prolongator", [&] {
-      auto tentative = build_->tentative(level.aggregates, level.candidates);
-      levels_[l + 1].candidates = std::move(tentative.coarse_candidates);
-      level.prolongator =
-          build_->prolongator(a, std::move(tentative.matrix), options.prolongator_weight);
+      Matrix tentative;
+      if (systems_) {  // T: the thin QR of B_l on each aggregate, k columns each
+        auto fit = build_->fit(level.aggregates, level.block_size, level.candidates, k);
+        completed_columns_ += fit.dependent_columns;
+        tentative = std::move(fit.matrix);
+        levels_[l + 1].candidates = std::move(fit.coarse_candidates);
+        levels_[l + 1].block_size = k;
+        levels_[l + 1].candidate_count = k;
+      } else {
+        auto fit = build_->tentative(level.aggregates, level.candidates);
+        tentative = std::move(fit.matrix);
+        levels_[l + 1].candidates = std::move(fit.coarse_candidates);
+      }
+      level.prolongator = build_->prolongator(a, std::move(tentative), options.prolongator_weight);
       level.prolongator->compute(a, level.inverse_diagonal, level.bound.lambda_max);
     });
     timed(phases, "galerkin_product", [&] {

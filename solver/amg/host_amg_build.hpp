@@ -12,8 +12,10 @@
 
 #include "solver/amg/aggregation.hpp"
 #include "solver/amg/amg_build.hpp"
+#include "solver/amg/candidate_fit.hpp"
 #include "solver/amg/galerkin_product.hpp"
 #include "solver/amg/hierarchy.hpp"
+#include "solver/amg/nodal_aggregation.hpp"
 #include "solver/amg/smoothed_prolongator.hpp"
 #include "solver/amg/strength.hpp"
 #include "solver/amg/tentative_prolongator.hpp"
@@ -52,6 +54,19 @@ class HostAmgBuild {
   Aggregates aggregate(const Graph& graph) { return aggregate_mis2(graph); }
   Tentative tentative(const Aggregates& aggregates, const Array<double>& candidates) {
     return tentative_prolongator(aggregates, candidates);
+  }
+  // AMG for systems (solver/amg/hierarchy.hpp): nodal strength, isolated nodes left out, the
+  // per-aggregate QR of B.
+  Array<double> upload(const std::vector<double>& values) { return values; }
+  Graph nodal_strength(const Matrix& a, int block_size, double theta) {
+    return nodal_strength_graph(a, block_size, theta);
+  }
+  void leave_out_isolated(Aggregates& aggregates, const Graph& graph) {
+    leave_out_isolated_nodes(aggregates, graph);
+  }
+  CandidateFit fit(const Aggregates& aggregates, int block_size, const Array<double>& candidates,
+                   int count) {
+    return fit_candidates(aggregates, block_size, candidates, count);
   }
   std::unique_ptr<Prolongator> prolongator(const Matrix& a, Matrix tentative, double weight) {
     return std::make_unique<Prolongator>(a, std::move(tentative), weight);

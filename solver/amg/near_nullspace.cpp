@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "solver/amg/nodal_rules.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -54,10 +55,62 @@ std::vector<double> rigid_body_modes(const std::vector<double>& coordinates, int
   return b;
 }
 
+NearNullspaceVectors fine_near_nullspace(const AmgOptions& options, index_t rows) {
+  const int b = options.block_size;
+  if (b < 1 || b > 6)
+    throw BadInput("matrix.block_size: must be 1..6 dofs per node, got " + std::to_string(b));
+  if (rows % b != 0)
+    throw BadInput("matrix.block_size: " + std::to_string(b) + " does not divide the " +
+                   std::to_string(rows) + " rows");
+  const auto nodes = static_cast<std::size_t>(rows / b);
+  NearNullspaceVectors space;
+  switch (options.near_nullspace) {
+    case NearNullspace::constant:  // kron(ones(nodes), I_b)
+      space.count = b;
+      space.vectors.assign(nodes * static_cast<std::size_t>(b * b), 0.0);
+      for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row)
+        space.vectors[row * static_cast<std::size_t>(b) + row % static_cast<std::size_t>(b)] = 1.0;
+      return space;
+    case NearNullspace::rigid_body:
+      if (b != 2 && b != 3)
+        throw BadInput(
+            "preconditioner_options.near_nullspace: rigid_body needs matrix.block_size "
+            "2 or 3 (the dimension), got " +
+            std::to_string(b));
+      if (options.coordinates.size() != nodes * static_cast<std::size_t>(b))
+        throw BadInput(
+            "matrix.coordinates: " + std::to_string(options.coordinates.size()) + " values for " +
+            std::to_string(nodes) + " nodes x " + std::to_string(b) +
+            " dimensions (rows / matrix.block_size nodes)" +
+            (options.coordinates.empty() ? ": rigid_body needs the node coordinates" : ""));
+      space.count = rigid_body_mode_count(b);
+      space.vectors = rigid_body_modes(options.coordinates, b);
+      return space;
+    case NearNullspace::vectors: break;
+  }
+  const int k = options.near_nullspace_count;
+  if (k < 1 || k > 16)
+    throw BadInput("preconditioner_options.near_nullspace: 1..16 vectors, got " +
+                   std::to_string(k));
+  if (options.near_nullspace_vectors.size() !=
+      static_cast<std::size_t>(rows) * static_cast<std::size_t>(k))
+    throw BadInput("preconditioner_options.near_nullspace: " +
+                   std::to_string(options.near_nullspace_vectors.size()) + " values for " +
+                   std::to_string(rows) + " rows x " + std::to_string(k) + " vectors");
+  for (std::size_t i = 0; i < options.near_nullspace_vectors.size(); ++i)
+    if (!std::isfinite(options.near_nullspace_vectors[i]))
+      throw BadInput("preconditioner_options.near_nullspace: non-finite value at row " +
+                     std::to_string(i / static_cast<std::size_t>(k)) + ", vector " +
+                     std::to_string(i % static_cast<std::size_t>(k)));
+  space.count = k;
+  space.vectors = options.near_nullspace_vectors;
+  return space;
+}
+
 CsrMatrix<double> nodal_matrix(const CsrMatrix<double>& a, int block_size) {
-  if (block_size < 1 || block_size > 6)
-    throw BadInput("matrix.block_size: must be 1..6 dofs per node, got " +
-                   std::to_string(block_size));
+  if (block_size < 1 || block_size > nodal_rules::max_block_size)
+    throw BadInput("matrix.block_size: must be 1.." + std::to_string(nodal_rules::max_block_size) +
+                   " dofs per node, got " + std::to_string(block_size));
   if (a.rows != a.cols || a.rows % block_size != 0)
     throw BadInput("matrix.block_size: " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
                    " is not square with a multiple of " + std::to_string(block_size) + " rows");
@@ -65,28 +118,26 @@ CsrMatrix<double> nodal_matrix(const CsrMatrix<double>& a, int block_size) {
   CsrMatrix<double> nodal;
   nodal.rows = nodal.cols = nodes;
   nodal.row_offsets.assign(static_cast<std::size_t>(nodes) + 1, 0);
-  std::vector<double> squares(static_cast<std::size_t>(nodes), 0.0);  // per neighbour node
-  std::vector<index_t> seen(static_cast<std::size_t>(nodes), -1);     // node I that saw J
-  std::vector<index_t> neighbours;
+#pragma omp parallel for schedule(static)
+  for (index_t node = 0; node < nodes; ++node) {  // the size of each nodal row
+    index_t count = 0;
+    nodal_rules::for_each_nodal_entry(node, block_size, a.row_offsets.data(), a.columns.data(),
+                                      nullptr, [&](index_t, double) { ++count; });
+    nodal.row_offsets[static_cast<std::size_t>(node) + 1] = count;
+  }
+  for (index_t node = 0; node < nodes; ++node)
+    nodal.row_offsets[static_cast<std::size_t>(node) + 1] +=
+        nodal.row_offsets[static_cast<std::size_t>(node)];
+  nodal.columns.resize(static_cast<std::size_t>(nodal.row_offsets.back()));
+  nodal.values.resize(nodal.columns.size());
+#pragma omp parallel for schedule(static)
   for (index_t node = 0; node < nodes; ++node) {
-    neighbours.clear();
-    for (index_t row = node * block_size; row < (node + 1) * block_size; ++row)
-      for (index_t k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k) {
-        const index_t other = a.columns[k] / block_size;
-        if (seen[static_cast<std::size_t>(other)] != node) {
-          seen[static_cast<std::size_t>(other)] = node;
-          squares[static_cast<std::size_t>(other)] = 0.0;
-          neighbours.push_back(other);
-        }
-        squares[static_cast<std::size_t>(other)] += a.values[k] * a.values[k];
-      }
-    std::sort(neighbours.begin(), neighbours.end());
-    for (const index_t other : neighbours) {
-      nodal.columns.push_back(other);
-      nodal.values.push_back(std::sqrt(squares[static_cast<std::size_t>(other)]));
-    }
-    nodal.row_offsets[static_cast<std::size_t>(node) + 1] =
-        static_cast<index_t>(nodal.columns.size());
+    auto at = static_cast<std::size_t>(nodal.row_offsets[static_cast<std::size_t>(node)]);
+    nodal_rules::for_each_nodal_entry(node, block_size, a.row_offsets.data(), a.columns.data(),
+                                      a.values.data(), [&](index_t other, double norm) {
+                                        nodal.columns[at] = other;
+                                        nodal.values[at++] = norm;
+                                      });
   }
   return nodal;
 }

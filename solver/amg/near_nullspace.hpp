@@ -16,6 +16,7 @@
 //                       of a node go to the same aggregate.
 #include <vector>
 
+#include "spkrylov/options.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
 namespace spk {
@@ -28,8 +29,28 @@ inline int rigid_body_mode_count(int dimension) {
   return dimension == 2 ? 3 : 6;
 }
 
-// Throws BadInput when block_size is outside 1..6, A is not square, or its rows are not a
-// multiple of block_size (naming matrix.block_size).
+// Whether the options ask for AMG for systems: block_size > 1 or a near-null space other than
+// the constant vector (solver/amg/hierarchy.hpp).
+inline bool is_systems_amg(const AmgOptions& options) {
+  return options.block_size > 1 || options.near_nullspace != NearNullspace::constant;
+}
+
+// B_0 of AMG for systems, rows x count, row-major, from the options (AmgOptions):
+//   constant    the constant vector of each dof component, kron(ones(nodes), I_b): k = b
+//               (PyAMG's default B for a block size b);
+//   rigid_body  rigid_body_modes of the coordinates, dimension = block_size (2 or 3);
+//   vectors     near_nullspace_vectors as given (k = near_nullspace_count, 1..16).
+// Throws BadInput naming the key: matrix.block_size outside 1..6 or not dividing the rows,
+// rigid_body without coordinates or with a block size other than 2 or 3, a coordinate count
+// that is not rows / block_size nodes x block_size, vectors of the wrong size or non-finite.
+struct NearNullspaceVectors {
+  std::vector<double> vectors;
+  int count = 1;
+};
+NearNullspaceVectors fine_near_nullspace(const AmgOptions& options, index_t rows);
+
+// Throws BadInput when block_size is outside 1..16 (a coarse level's is k), A is not square, or its
+// rows are not a multiple of block_size (naming matrix.block_size).
 CsrMatrix<double> nodal_matrix(const CsrMatrix<double>& a, int block_size);
 
 }  // namespace spk

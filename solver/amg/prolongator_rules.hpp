@@ -30,14 +30,18 @@ SPK_HOST_DEVICE inline double add_square(double sum, double b) {
 }
 
 // Row `row` of P = T - (omega / lambda) D^-1 A T, from its entries holding (A T)_row: each
-// scaled by scale = -(omega / lambda) / a_ii, then T's entry (at tentative_position) added.
+// scaled by scale = -(omega / lambda) / a_ii, then T's entries of the row (t_offsets[row] ..
+// t_offsets[row + 1], one for a scalar problem, k for a system, none for a left-out node)
+// added where they sit in P's row (t_positions).
 SPK_HOST_DEVICE inline void smooth_prolongator_row(index_t row, const index_t* row_offsets,
                                                    double* values, double scale,
-                                                   index_t tentative_position,
-                                                   double tentative_value) {
+                                                   const index_t* t_offsets,
+                                                   const index_t* t_positions,
+                                                   const double* t_values) {
   for (index_t k = row_offsets[row]; k < row_offsets[row + 1]; ++k)
     values[k] = rounded_product(values[k], scale);  // -(omega / lambda) D^-1 A T
-  values[tentative_position] = rounded_sum(values[tentative_position], tentative_value);  // + T
+  for (index_t t = t_offsets[row]; t < t_offsets[row + 1]; ++t)
+    values[t_positions[t]] = rounded_sum(values[t_positions[t]], t_values[t]);  // + T
 }
 
 }  // namespace spk

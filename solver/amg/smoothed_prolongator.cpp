@@ -14,16 +14,18 @@ SmoothedProlongator::SmoothedProlongator(const CsrMatrix<double>& a, CsrMatrix<d
     : tentative_(std::move(tentative)), weight_(weight) {
   if (weight_ == 0.0) return;
   prolongator_ = product_pattern(a, tentative_);
-  tentative_position_.resize(static_cast<std::size_t>(a.rows));
+  tentative_position_.resize(static_cast<std::size_t>(tentative_.nnz()));
   for (index_t row = 0; row < a.rows; ++row) {
     const auto begin = prolongator_.columns.begin() + prolongator_.row_offsets[row];
     const auto end = prolongator_.columns.begin() + prolongator_.row_offsets[row + 1];
-    const auto found = std::lower_bound(begin, end, tentative_.columns[row]);
-    if (found == end || *found != tentative_.columns[row])
-      throw Error("amg prolongator: row " + std::to_string(row) +
-                  " of A T lacks T's entry (internal error: a_ii not stored)");
-    tentative_position_[static_cast<std::size_t>(row)] =
-        static_cast<index_t>(found - prolongator_.columns.begin());
+    for (index_t t = tentative_.row_offsets[row]; t < tentative_.row_offsets[row + 1]; ++t) {
+      const auto found = std::lower_bound(begin, end, tentative_.columns[t]);
+      if (found == end || *found != tentative_.columns[t])
+        throw Error("amg prolongator: row " + std::to_string(row) +
+                    " of A T lacks T's entry (internal error: a_ii not stored)");
+      tentative_position_[static_cast<std::size_t>(t)] =
+          static_cast<index_t>(found - prolongator_.columns.begin());
+    }
   }
 }
 
@@ -36,8 +38,8 @@ void SmoothedProlongator::compute(const CsrMatrix<double>& a,
   for (index_t row = 0; row < a.rows; ++row)  // P = T - (omega / lambda) D^-1 A T
     smooth_prolongator_row(row, prolongator_.row_offsets.data(), prolongator_.values.data(),
                            -step * inverse_diagonal[static_cast<std::size_t>(row)],
-                           tentative_position_[static_cast<std::size_t>(row)],
-                           tentative_.values[row]);
+                           tentative_.row_offsets.data(), tentative_position_.data(),
+                           tentative_.values.data());
 }
 
 }  // namespace spk

@@ -30,7 +30,7 @@ class SmoothedProlongator {
   CsrMatrix<double> tentative_;
   double weight_;
   CsrMatrix<double> prolongator_;            // pattern of A T (empty when weight_ == 0)
-  std::vector<index_t> tentative_position_;  // per row i: the entry (i, agg(i)) in P
+  std::vector<index_t> tentative_position_;  // per entry of T: where it sits in P
 };
 
 }  // namespace spk

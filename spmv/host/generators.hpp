@@ -58,13 +58,29 @@
 //                 (mean ~4 + 2 dense_rows dense_fraction). Same matrix for any thread count.
 //                 rmat and circuit rows sum to 1 (A ones = ones): b = ones is a trivial
 //                 right-hand side for them.
+//   beam3d        linear elasticity of a cantilever (beam3d_generator.cpp): the beam
+//                 [0, 8] x [0, 1] x [0, 1], n trilinear hexahedra (Q1, hex8_elasticity.hpp)
+//                 across each side of the cross-section and 8n along it, isotropic, Young's
+//                 modulus 1, Poisson's ratio `poisson_ratio` (0 < nu <= 0.45), 2x2x2 Gauss
+//                 quadrature. Clamped at x = 0: those nodes' dofs are eliminated (not kept as
+//                 identity rows), so rows 3 * 8n (n+1)^2 (n = 16: 110,976; n = 48: 2,765,952)
+//                 with 3 dofs a node interleaved (x, y, z of node 0, then node 1, ...), nodes
+//                 numbered x fastest, then y, then z. 81 entries in an interior row, nnz
+//                 9 (24n - 2)(3n + 1)^2. Symmetric (exactly), SPD; not an M-matrix. Its load
+//                 (rhs: load) is gravity, a unit body force along -z, as consistent nodal
+//                 loads; its coordinates are the unclamped nodes' (h i, h j, h k), h = 1/n.
+//
+// The grid kinds' coordinates (generate_system) are their grid points, h (i+1, j+1[, k+1]) with
+// h = 1/(n+1), one node per block_size unknowns.
 //
 // Bad parameters (n < 1, stencil not 7/27, peclet < 0 or not finite, unknown convection,
 // avg_row_length outside [1, n], exponent <= 1, rmat scale outside [0, 30] or edge_factor
-// < 1, circuit dense_rows outside [0, n] or dense_fraction outside [0, 1], unknown kind) throw
+// < 1, circuit dense_rows outside [0, n] or dense_fraction outside [0, 1], beam3d poisson_ratio
+// outside (0, 0.45], unknown kind) throw
 // BadInput naming the generator and the parameter.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/host/generator_spec.hpp"
@@ -74,7 +90,20 @@ namespace spk {
 
 enum class ConvectionScheme { upwind, central };
 
+// A generated system: the matrix and what its generator knows besides it.
+struct GeneratedSystem {
+  CsrMatrix<double> matrix;
+  int block_size = 1;               // unknowns per node, interleaved (generator_block_size)
+  int dimension = 0;                // coordinates per node; 0: no coordinates
+  std::vector<double> coordinates;  // nodes x dimension, row-major, nodes = rows / block_size
+  std::vector<double> load;         // the generator's own right-hand side; empty: none
+};
+
 CsrMatrix<double> generate_matrix(const GeneratorSpec& spec);
+// The matrix with its block size, its load (beam3d) and, when `with_coordinates` and the kind
+// has them (generator_has_coordinates), its nodes' coordinates (3 doubles a node: asked for
+// only when needed, they would add ~20% to a scalar grid matrix).
+GeneratedSystem generate_system(const GeneratorSpec& spec, bool with_coordinates);
 
 // The stencil of a grid kind (powerlaw, rmat, circuit: nullopt), its parameters checked (BadInput),
 // for building a range of rows only (assemble_grid_rows, grid_entries_before).
@@ -92,5 +121,6 @@ CsrMatrix<double> generate_powerlaw(int n, double avg_row_length, double exponen
 CsrMatrix<double> generate_rmat(int scale, int edge_factor, std::uint64_t seed);
 CsrMatrix<double> generate_circuit(int n, int dense_rows, double dense_fraction,
                                    std::uint64_t seed);
+GeneratedSystem generate_beam3d(int n, double poisson_ratio, bool with_coordinates);
 
 }  // namespace spk

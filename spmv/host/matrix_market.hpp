@@ -19,7 +19,12 @@
 // (i,j) ..."; no single line is at fault). Sizes past the 32-bit index range are refused
 // before anything is allocated.
 //
-// Writing: coordinate real general (matrices) and array real general (vectors), values in
+// Reading dense matrices (node coordinates, near-null-space vectors): an `array` file, rows x
+// columns, real or integer (symmetric/skew-symmetric: the lower triangle, mirrored), returned
+// row-major; a `coordinate` file is refused (its declared size could not bound the dense
+// allocation).
+//
+// Writing: coordinate real general (matrices) and array real general (vectors, dense), values in
 // shortest round-trip form (std::to_chars; reads back bit-identical, like %.17g). A file
 // that cannot be opened or written throws BadInput naming the path.
 #include <iosfwd>
@@ -36,7 +41,18 @@ CsrMatrix<double> parse_matrix_market(std::istream& in, const std::string& name)
 std::vector<double> read_vector_market(const std::string& path);
 std::vector<double> parse_vector_market(std::istream& in, const std::string& name);
 
+// A dense matrix, row-major: entry (i, j) is values[i * cols + j].
+struct DenseMatrix {
+  index_t rows = 0;
+  index_t cols = 0;
+  std::vector<double> values;
+};
+
+DenseMatrix read_dense_market(const std::string& path);
+DenseMatrix parse_dense_market(std::istream& in, const std::string& name);
+
 void write_matrix_market(const std::string& path, const CsrMatrix<double>& matrix);
+void write_dense_market(const std::string& path, const DenseMatrix& matrix);
 void write_vector_market(const std::string& path, const std::vector<double>& vector);
 
 }  // namespace spk

@@ -1,4 +1,5 @@
-// Matrix Market reading: banner and size line, coordinate entries, array values.
+// Matrix Market reading: banner and size line, coordinate entries, array values (into a CSR, a
+// vector or a dense matrix).
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -417,6 +418,37 @@ std::vector<double> parse_vector_text(std::string_view text, const std::string& 
   return vector;
 }
 
+DenseMatrix parse_dense_text(std::string_view text, const std::string& name) {
+  MarketScanner scanner(text, name);
+  const MarketHeader header = parse_header(scanner);
+  if (header.format != MarketFormat::array)
+    scanner.fail_at(1, "expected a dense 'array' file (rows x columns), found 'coordinate'");
+  DenseMatrix dense;
+  dense.rows = header.rows;
+  dense.cols = header.cols;
+  // (row, column, value) in file order first: the declared size is not trusted for allocation
+  // until the values are there.
+  struct Stored {
+    index_t row, column;
+    double value;
+  };
+  std::vector<Stored> stored;
+  stored.reserve(
+      std::min(static_cast<std::size_t>(header.stored_count), scanner.remaining_bytes() / 2 + 1));
+  scan_array_values(scanner, header, [&stored](index_t row, index_t column, double value) {
+    stored.push_back({row, column, value});
+  });
+  const double mirror_sign = header.symmetry == MarketSymmetry::skew_symmetric ? -1.0 : 1.0;
+  dense.values.assign(static_cast<std::size_t>(dense.rows) * dense.cols, 0.0);
+  const auto cols = static_cast<std::size_t>(dense.cols);
+  for (const Stored& entry : stored) {
+    dense.values[entry.row * cols + entry.column] = entry.value;
+    if (header.symmetry != MarketSymmetry::general && entry.row != entry.column)
+      dense.values[entry.column * cols + entry.row] = mirror_sign * entry.value;
+  }
+  return dense;
+}
+
 std::string read_whole_file(const std::string& path) {
   require_input_file(path);
   std::FILE* file = std::fopen(path.c_str(), "rb");
@@ -463,6 +495,14 @@ std::vector<double> read_vector_market(const std::string& path) {
 
 std::vector<double> parse_vector_market(std::istream& in, const std::string& name) {
   return parse_vector_text(read_whole_stream(in), name);
+}
+
+DenseMatrix read_dense_market(const std::string& path) {
+  return parse_dense_text(read_whole_file(path), path);
+}
+
+DenseMatrix parse_dense_market(std::istream& in, const std::string& name) {
+  return parse_dense_text(read_whole_stream(in), name);
 }
 
 }  // namespace spk

@@ -1,4 +1,5 @@
-// Matrix Market writing: coordinate real general matrices and array real general vectors.
+// Matrix Market writing: coordinate real general matrices, array real general vectors and
+// dense matrices.
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -105,6 +106,22 @@ void write_vector_market(const std::string& path, const std::vector<double>& vec
     out.real(value);
     out.newline();
   }
+  out.close();
+}
+
+void write_dense_market(const std::string& path, const DenseMatrix& matrix) {
+  MarketWriter out(path);
+  out.text("%%MatrixMarket matrix array real general\n% written by spkrylov\n");
+  out.integer(matrix.rows);
+  out.space();
+  out.integer(matrix.cols);
+  out.newline();
+  const auto cols = static_cast<std::size_t>(matrix.cols);
+  for (std::size_t column = 0; column < cols; ++column)  // column-major, as the format says
+    for (std::size_t row = 0; row < static_cast<std::size_t>(matrix.rows); ++row) {
+      out.real(matrix.values[row * cols + column]);
+      out.newline();
+    }
   out.close();
 }
 

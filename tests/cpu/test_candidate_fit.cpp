@@ -43,7 +43,7 @@ std::vector<double> rigid_body_modes(int n) {
   return b;
 }
 
-// max |T^T T - I| over the nonzero columns, and max |T B_c - B| / max |B|.
+// max |T^T T - I| (every column, completed ones included), and max |T B_c - B| / max |B|.
 struct FitErrors {
   double orthonormality = 0.0;
   double reproduction = 0.0;
@@ -60,13 +60,10 @@ FitErrors errors_of(const CandidateFit& fit, const std::vector<double>& b) {
         gram[static_cast<std::size_t>(t.columns[a]) * cols + t.columns[c]] +=
             t.values[a] * t.values[c];
   FitErrors errors;
-  for (std::size_t i = 0; i < cols; ++i) {
-    if (gram[i * cols + i] == 0.0) continue;  // a dependent (zero) column
+  for (std::size_t i = 0; i < cols; ++i)
     for (std::size_t j = 0; j < cols; ++j)
-      if (gram[j * cols + j] != 0.0)
-        errors.orthonormality =
-            std::max(errors.orthonormality, std::abs(gram[i * cols + j] - (i == j ? 1.0 : 0.0)));
-  }
+      errors.orthonormality =
+          std::max(errors.orthonormality, std::abs(gram[i * cols + j] - (i == j ? 1.0 : 0.0)));
   double scale = 0.0;
   for (const double value : b) scale = std::max(scale, std::abs(value));
   for (index_t row = 0; row < t.rows; ++row)
@@ -107,15 +104,62 @@ TEST(CandidateFit, RandomCandidatesAndAShortLastAggregate) {
   SCOPED_TRACE("random seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
-  const Aggregates aggregates = consecutive_aggregates(50, 7);  // last aggregate: 1 node
-  std::vector<double> b(50 * 2 * 3);
+  const Aggregates aggregates = consecutive_aggregates(51, 7);  // last aggregate: 2 nodes
+  std::vector<double> b(51 * 2 * 3);
   for (double& v : b) v = value(rng);
   const CandidateFit fit = fit_candidates(aggregates, 2, b, 3);
-  // The one-node aggregate has 2 dofs for 3 vectors: its third column is dependent.
-  EXPECT_EQ(fit.dependent_columns, 1);
+  EXPECT_EQ(fit.dependent_columns, 0);  // 4 dofs of random values: rank 3
   const FitErrors errors = errors_of(fit, b);
   EXPECT_LT(errors.orthonormality, 1e-13);
   EXPECT_LT(errors.reproduction, 1e-12);
+}
+
+TEST(CandidateFit, TwoNodeAggregatesCompleteTheRotationTheirModesLack) {
+  // 2 nodes span 5 of the 6 rigid-body modes (the rotation about the line through them moves
+  // neither): each aggregate completes one column, T stays orthonormal and T B_c = B.
+  const int n = 4;
+  const Aggregates aggregates = consecutive_aggregates(n * n * n, 2);
+  const std::vector<double> b = rigid_body_modes(n);
+  const CandidateFit fit = fit_candidates(aggregates, 3, b, 6);
+  EXPECT_EQ(fit.dependent_columns, aggregates.count);
+  const FitErrors errors = errors_of(fit, b);
+  EXPECT_LT(errors.orthonormality, 1e-13);
+  EXPECT_LT(errors.reproduction, 1e-13);
+}
+
+TEST(CandidateFit, LeftOutNodesHaveEmptyRows) {
+  Aggregates aggregates = consecutive_aggregates(12, 3);
+  aggregates.aggregate_of[4] = -1;  // node 4 left out: aggregate 1 keeps nodes 3 and 5
+  std::vector<double> b(12 * 2 * 2);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.7 * static_cast<double>(i));
+  const CandidateFit fit = fit_candidates(aggregates, 2, b, 2);
+  EXPECT_EQ(fit.matrix.row_offsets[9] - fit.matrix.row_offsets[8], 0);  // dofs 8, 9: node 4
+  EXPECT_EQ(fit.matrix.row_offsets[10] - fit.matrix.row_offsets[9], 0);
+  EXPECT_EQ(fit.matrix.nnz(), (12 - 1) * 2 * 2);
+  EXPECT_LT(errors_of(fit, b).orthonormality, 1e-13);
+  // T B_c = B on every row but node 4's
+  for (index_t row = 0; row < fit.matrix.rows; ++row) {
+    if (row / 2 == 4) continue;
+    for (int c = 0; c < 2; ++c) {
+      double sum = 0.0;
+      for (index_t a = fit.matrix.row_offsets[row]; a < fit.matrix.row_offsets[row + 1]; ++a)
+        sum += fit.matrix.values[a] *
+               fit.coarse_candidates[static_cast<std::size_t>(fit.matrix.columns[a]) * 2 + c];
+      EXPECT_NEAR(sum, b[static_cast<std::size_t>(row) * 2 + c], 1e-14);
+    }
+  }
+}
+
+TEST(CandidateFit, AnAggregateWithFewerUnknownsThanVectorsIsRefused) {
+  const Aggregates aggregates = consecutive_aggregates(50, 7);  // last aggregate: 1 node
+  const std::vector<double> b(50 * 2 * 3, 1.0);
+  try {
+    fit_candidates(aggregates, 2, b, 3);
+    FAIL() << "2 unknowns for 3 vectors were accepted";
+  } catch (const BadInput& error) {
+    EXPECT_NE(std::string(error.what()).find("aggregate 7 has 2 unknowns for 3"), std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(CandidateFit, OneVectorIsTheTentativeProlongator) {
@@ -132,12 +176,13 @@ TEST(CandidateFit, OneVectorIsTheTentativeProlongator) {
     EXPECT_NEAR(fit.coarse_candidates[j], reference.coarse_candidates[j], 1e-14);
 }
 
-TEST(CandidateFit, EqualVectorsLeaveOneColumnAndStillReproduceB) {
+TEST(CandidateFit, EqualVectorsCompleteTheBasisAndStillReproduceB) {
   const Aggregates aggregates = consecutive_aggregates(12, 4);
   std::vector<double> b;
   for (int row = 0; row < 12; ++row) b.insert(b.end(), {1.0 + row, 1.0 + row});  // k = 2, equal
   const CandidateFit fit = fit_candidates(aggregates, 1, b, 2);
-  EXPECT_EQ(fit.dependent_columns, 3);  // one per aggregate
+  EXPECT_EQ(fit.dependent_columns, 3);  // one per aggregate, completed
+  EXPECT_LT(errors_of(fit, b).orthonormality, 1e-14);
   EXPECT_LT(errors_of(fit, b).reproduction, 1e-14);
 }
 

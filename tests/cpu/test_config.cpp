@@ -34,6 +34,7 @@ void expect_same_generator(const GeneratorSpec& a, const GeneratorSpec& b) {
   EXPECT_EQ(a.edge_factor, b.edge_factor);
   EXPECT_EQ(a.dense_rows, b.dense_rows);
   EXPECT_EQ(a.dense_fraction, b.dense_fraction);
+  EXPECT_EQ(a.poisson_ratio, b.poisson_ratio);
   EXPECT_EQ(a.seed, b.seed);
 }
 
@@ -64,6 +65,8 @@ void expect_same_preconditioner_options(const PreconditionerOptions& a,
                                         const PreconditionerOptions& b) {
   expect_same_chebyshev(a.chebyshev, b.chebyshev);
   EXPECT_EQ(a.factorization.sweeps, b.factorization.sweeps);
+  EXPECT_EQ(a.factorization.shift, b.factorization.shift);
+  EXPECT_EQ(a.factorization.shift_value, b.factorization.shift_value);
   EXPECT_EQ(a.amg.strength_threshold, b.amg.strength_threshold);
   EXPECT_EQ(a.amg.max_levels, b.amg.max_levels);
   EXPECT_EQ(a.amg.max_coarse_rows, b.amg.max_coarse_rows);
@@ -73,12 +76,16 @@ void expect_same_preconditioner_options(const PreconditionerOptions& a,
   EXPECT_EQ(a.amg.jacobi_weight, b.amg.jacobi_weight);
   expect_same_chebyshev(a.amg.chebyshev, b.amg.chebyshev);
   EXPECT_EQ(a.amg.level_formats, b.amg.level_formats);
+  EXPECT_EQ(a.amg.near_nullspace, b.amg.near_nullspace);
 }
 
 void expect_same_config(const RunConfig& a, const RunConfig& b) {
   EXPECT_EQ(a.matrix.file, b.matrix.file);
   ASSERT_EQ(a.matrix.generate.has_value(), b.matrix.generate.has_value());
   if (a.matrix.generate) expect_same_generator(*a.matrix.generate, *b.matrix.generate);
+  EXPECT_EQ(a.matrix.block_size, b.matrix.block_size);
+  EXPECT_EQ(a.matrix.coordinates, b.matrix.coordinates);
+  EXPECT_EQ(a.near_nullspace_file, b.near_nullspace_file);
   EXPECT_EQ(a.rhs.kind, b.rhs.kind);
   EXPECT_EQ(a.rhs.file, b.rhs.file);
   EXPECT_EQ(a.rhs.solution, b.rhs.solution);
@@ -95,6 +102,7 @@ void expect_same_config(const RunConfig& a, const RunConfig& b) {
   EXPECT_EQ(a.solver.check_every, b.solver.check_every);
   EXPECT_EQ(a.solver.cuda_graph, b.solver.cuda_graph);
   EXPECT_EQ(a.solver.keep_history, b.solver.keep_history);
+  EXPECT_EQ(a.solver.breakdown_restarts, b.solver.breakdown_restarts);
   expect_same_spmv(a.spmv, b.spmv);
   EXPECT_EQ(a.precision, b.precision);
   EXPECT_EQ(a.device, b.device);
@@ -515,7 +523,8 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
                      "run.yaml:4: matrix.generate.size: unknown key (valid keys: kind, n, stencil");
   EXPECT_STARTS_WITH(
       parse_error("matrix: {fiel: a.mtx}\n"),
-      "run.yaml:1: matrix.fiel: unknown key, did you mean 'file'? (valid keys: file, generate)");
+      "run.yaml:1: matrix.fiel: unknown key, did you mean 'file'? (valid keys: file, generate, "
+      "block_size, coordinates)");
   EXPECT_STARTS_WITH(
       parse_error(std::string(kGenerated) + "compare:\n  - {format: hyb}\n  - {fromat: csr}\n"),
       "run.yaml:4: compare[1].fromat: unknown key, did you mean 'format'? (valid keys: format, "
@@ -737,7 +746,8 @@ TEST(ConfigErrors, MatrixNeedsExactlyOneSource) {
   EXPECT_EQ(parse_error("rhs: ones\nmatrix: {file: a.mtx, generate: {n: 4}}\n"),
             "run.yaml:2: matrix: give either file or generate, not both");
   EXPECT_STARTS_WITH(parse_error("matrix: data.mtx\n"),
-                     "run.yaml:1: matrix: expected a map with keys file, generate, got 'data.mtx'");
+                     "run.yaml:1: matrix: expected a map with keys file, generate, block_size, "
+                     "coordinates, got 'data.mtx'");
 }
 
 TEST(ConfigErrors, MissingInputFileNamesConfigLineAndKey) {
@@ -752,7 +762,7 @@ TEST(ConfigErrors, MissingInputFileNamesConfigLineAndKey) {
 TEST(ConfigErrors, BadRhs) {
   const std::string base = kGenerated;
   EXPECT_STARTS_WITH(parse_error(base + "rhs: zeros\n"),
-                     "run.yaml:2: rhs: unknown value 'zeros' (valid: ones, random, or a map");
+                     "run.yaml:2: rhs: unknown value 'zeros' (valid: ones, random, load, or a map");
   EXPECT_EQ(parse_error(base + "rhs: {kind: file}\n"),
             "run.yaml:2: rhs: kind: file needs file: PATH");
   EXPECT_EQ(parse_error(base + "rhs: {kind: ones, file: b.mtx}\n"),
@@ -764,10 +774,11 @@ TEST(ConfigErrors, BadRhs) {
   EXPECT_EQ(parse_error(base + "rhs: {from_solution: zeros}\n"),
             "run.yaml:2: rhs.from_solution: unknown value 'zeros' (valid: random, ones)");
   EXPECT_EQ(parse_error(base + "rhs: {seed: 3}\n"),
-            "run.yaml:2: rhs: give kind (ones, random, file, from_solution), file or "
+            "run.yaml:2: rhs: give kind (ones, random, file, from_solution, load), file or "
             "from_solution");
   EXPECT_EQ(parse_error(base + "rhs: {kind: two}\n"),
-            "run.yaml:2: rhs.kind: unknown value 'two' (valid: ones, random, file, from_solution)");
+            "run.yaml:2: rhs.kind: unknown value 'two' (valid: ones, random, file, from_solution, "
+            "load)");
 }
 
 TEST(ConfigErrors, YamlSyntaxEmptyAndNotAMap) {
@@ -925,7 +936,7 @@ TEST(ConfigOverrides, RhsForms) {
   // `rhs: ones` becomes {kind: ones} when a key below it is set; the kind keeps its file line.
   EXPECT_EQ(parse_error(std::string(kGenerated) + "rhs: zeros\n", {"rhs.seed=3"}),
             "run.yaml:2: rhs.kind: unknown value 'zeros' (valid: ones, random, file, "
-            "from_solution)");
+            "from_solution, load)");
 }
 
 TEST(ConfigOverrides, CompareEntriesByIndex) {
@@ -1124,6 +1135,8 @@ TEST(ConfigRoundTrip, PreconditionerOptionsOfEveryKind) {
       options.chebyshev = {7, EigenEstimate::gershgorin, 33, 1.25, 0.125};
     } else if (kind == Preconditioner::ic0) {
       options.factorization.sweeps = 9;
+      options.factorization.shift = FactorShift::fixed;
+      options.factorization.shift_value = 0.125;
     } else {
       options.amg.strength_threshold = 0.08;
       options.amg.max_levels = 4;
@@ -1161,6 +1174,42 @@ TEST(ConfigSchema, PreconditionerOptionsPerKind) {
   EXPECT_EQ(parse(base + "  preconditioner: ilu0\n  preconditioner_options: {sweeps: 3}\n")
                 .solver.preconditioner_options.factorization.sweeps,
             3);
+}
+
+// preconditioner_options.shift (ic0, ilu0): auto (the default), none or a number >= 0; and
+// solver.breakdown_restarts, an integer >= 0 (default 3).
+TEST(ConfigSchema, FactorizationShiftAndBreakdownRestarts) {
+  const std::string base = std::string(kGenerated) + "solver:\n  preconditioner: ic0\n";
+  const auto shift_of = [&](const std::string& value) {
+    return parse(base + "  preconditioner_options: {shift: " + value + "}\n")
+        .solver.preconditioner_options.factorization;
+  };
+  EXPECT_EQ(parse(base).solver.preconditioner_options.factorization.shift, FactorShift::automatic);
+  EXPECT_EQ(shift_of("auto").shift, FactorShift::automatic);
+  EXPECT_EQ(shift_of("none").shift, FactorShift::none);
+  EXPECT_EQ(shift_of("0.2").shift, FactorShift::fixed);
+  EXPECT_EQ(shift_of("0.2").shift_value, 0.2);
+  EXPECT_EQ(shift_of("0").shift_value, 0.0);
+  EXPECT_EQ(parse_error(base + "  preconditioner_options: {shift: -1}\n"),
+            "run.yaml:4: solver.preconditioner_options.shift: must be auto, none or a number >= "
+            "0, got '-1'");
+  EXPECT_EQ(parse_error(base + "  preconditioner_options: {shift: large}\n"),
+            "run.yaml:4: solver.preconditioner_options.shift: must be auto, none or a number >= "
+            "0, got 'large'");
+  EXPECT_EQ(parse(std::string(kGenerated) + "solver: {preconditioner: ilu0, "
+                                            "preconditioner_options: {shift: none}}\n")
+                .solver.preconditioner_options.factorization.shift,
+            FactorShift::none);
+
+  EXPECT_EQ(parse(kGenerated).solver.breakdown_restarts, 3);
+  EXPECT_EQ(parse(std::string(kGenerated) + "solver: {breakdown_restarts: 0}\n")
+                .solver.breakdown_restarts,
+            0);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver: {breakdown_restarts: -1}\n"),
+            "run.yaml:2: solver.breakdown_restarts: must be an integer >= 0, got '-1'");
+  RunConfig config = default_run_config();
+  config.solver.breakdown_restarts = 7;
+  expect_round_trip(config);
 }
 
 TEST(ConfigErrors, PreconditionerOptionsOfTheWrongKind) {
@@ -1203,6 +1252,8 @@ TEST(ConfigRoundTrip, GeneratorsAndRhsKinds) {
     config.matrix.generate->edge_factor = 3;
     config.matrix.generate->dense_rows = 7;
     config.matrix.generate->dense_fraction = 0.015;
+    config.matrix.generate->poisson_ratio = 0.45;
+    config.matrix.block_size = generator_block_size(kind);  // what the loader resolves
     expect_round_trip(config);
   }
   for (const auto& kind : {RhsSpec::Kind::ones, RhsSpec::Kind::random}) {
@@ -1301,6 +1352,154 @@ TEST(ConfigSpmv, TuningAndGridKeys) {
   RunConfig round_trip = config;
   round_trip.spmv.tune_cache = "/tmp/spk cache/tuning.txt";
   expect_round_trip(round_trip);
+}
+
+// ---------------------------------------------------------------------------------------
+// Systems: matrix.block_size, matrix.coordinates, beam3d, rhs: load, near_nullspace
+
+TEST(ConfigSystems, BlockSizeIsTheKeyOrTheGenerators) {
+  TemporaryDirectory directory;
+  const std::string matrix = directory.write("a.mtx", "x\n").generic_string();
+  const std::string file = "matrix: {file: '" + matrix + "'";
+  EXPECT_EQ(parse(file + "}").matrix.block_size, 1);
+  EXPECT_EQ(parse(file + ", block_size: 3}").matrix.block_size, 3);
+  EXPECT_EQ(parse(file + ", block_size: 6}").matrix.block_size, 6);
+  EXPECT_EQ(parse(kGenerated).matrix.block_size, 1);
+  EXPECT_EQ(parse("matrix: {generate: {kind: elasticity3d}}").matrix.block_size, 3);
+  EXPECT_EQ(parse("matrix: {generate: {kind: beam3d}}").matrix.block_size, 3);
+  EXPECT_EQ(parse("matrix: {generate: {kind: beam3d}, block_size: 3}").matrix.block_size, 3);
+  EXPECT_EQ(parse_error(file + ", block_size: 7}"),
+            "run.yaml:1: matrix.block_size: must be an integer from 1 to 6, got '7'");
+  EXPECT_EQ(parse_error(file + ", block_size: 0}"),
+            "run.yaml:1: matrix.block_size: must be an integer from 1 to 6, got '0'");
+  EXPECT_EQ(parse_error("matrix: {generate: {kind: beam3d}, block_size: 2}"),
+            "run.yaml:1: matrix.block_size: generator beam3d has 3 unknown(s) per node, not 2 "
+            "(leave block_size out)");
+  EXPECT_EQ(parse_error("matrix: {generate: {kind: poisson2d}, block_size: 3}"),
+            "run.yaml:1: matrix.block_size: generator poisson2d has 1 unknown(s) per node, not 3 "
+            "(leave block_size out)");
+  // A resolved config (generators: no block_size written) takes another kind with --set.
+  const std::string resolved = to_yaml(default_run_config());
+  EXPECT_EQ(parse(resolved, {"matrix.generate.kind=elasticity3d"}).matrix.block_size, 3);
+  EXPECT_EQ(parse(resolved, {"matrix.file=" + matrix, "matrix.block_size=2"}).matrix.block_size, 2);
+}
+
+TEST(ConfigSystems, Beam3dKeysAndRhsLoad) {
+  const RunConfig beam =
+      parse("matrix: {generate: {kind: beam3d, n: 16, poisson_ratio: 0.45}}\nrhs: load\n");
+  EXPECT_EQ(beam.matrix.generate->poisson_ratio, 0.45);
+  EXPECT_EQ(beam.rhs.kind, RhsSpec::Kind::load);
+  EXPECT_EQ(parse("matrix: {generate: {kind: beam3d}}\nrhs: {kind: load}\n").rhs.kind,
+            RhsSpec::Kind::load);
+  EXPECT_EQ(parse(kGenerated).matrix.generate->poisson_ratio, 0.3);
+  for (const char* bad : {"0", "-0.1", "0.46", "0.5"})
+    EXPECT_EQ(
+        parse_error(std::string("matrix: {generate: {kind: beam3d, poisson_ratio: ") + bad + "}}"),
+        std::string("run.yaml:1: matrix.generate.poisson_ratio: must be > 0 and <= 0.45, "
+                    "got '") +
+            bad + "'");
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "rhs: load\n"),
+            "run.yaml:2: rhs: load is the generator's own load vector, and generator poisson3d "
+            "has none (beam3d has one)");
+  TemporaryDirectory directory;
+  const std::string matrix = directory.write("a.mtx", "x\n").generic_string();
+  EXPECT_EQ(parse_error("matrix: {file: '" + matrix + "'}\nrhs: {kind: load}\n"),
+            "run.yaml:2: rhs: load is the generator's own load vector, and a matrix file has none "
+            "(beam3d has one)");
+  EXPECT_EQ(parse(std::string(kGenerated), {"matrix.generate.kind=beam3d", "rhs=load"}).rhs.kind,
+            RhsSpec::Kind::load);
+}
+
+TEST(ConfigSystems, CoordinatesAndNearNullspace) {
+  TemporaryDirectory directory;
+  const std::string matrix = directory.write("a.mtx", "x\n").generic_string();
+  const std::string xyz = directory.write("xyz.mtx", "x\n").generic_string();
+  const std::string b = directory.write("b.mtx", "x\n").generic_string();
+  const std::string amg =
+      "solver:\n  preconditioner: amg\n  preconditioner_options: "
+      "{near_nullspace: ";
+  const std::string beam = "matrix: {generate: {kind: beam3d, n: 4}}\n";
+  EXPECT_EQ(parse(beam).solver.preconditioner_options.amg.near_nullspace, NearNullspace::constant);
+  const RunConfig rigid = parse(beam + amg + "rigid_body}\n");
+  EXPECT_EQ(rigid.solver.preconditioner_options.amg.near_nullspace, NearNullspace::rigid_body);
+  EXPECT_EQ(parse(beam + amg + "constant}\n").solver.preconditioner_options.amg.near_nullspace,
+            NearNullspace::constant);
+  EXPECT_EQ(parse("matrix: {generate: {kind: elasticity3d}}\n" + amg + "rigid_body}\n")
+                .solver.preconditioner_options.amg.near_nullspace,
+            NearNullspace::rigid_body);
+  // A file with coordinates.
+  const std::string file =
+      "matrix: {file: '" + matrix + "', block_size: 3, coordinates: '" + xyz + "'}\n";
+  const RunConfig with_coordinates = parse(file + amg + "rigid_body}\n");
+  EXPECT_EQ(with_coordinates.matrix.coordinates, xyz);
+  EXPECT_EQ(with_coordinates.solver.preconditioner_options.amg.near_nullspace,
+            NearNullspace::rigid_body);
+  // User vectors.
+  const RunConfig vectors = parse(file + amg + "'" + b + "'}\n");
+  EXPECT_EQ(vectors.solver.preconditioner_options.amg.near_nullspace, NearNullspace::vectors);
+  EXPECT_EQ(vectors.near_nullspace_file, b);
+  // Errors name the key and what is missing.
+  // (The key path is cut at 40 characters; the messages name near_nullspace themselves.)
+  const std::string key = "run.yaml:4: solver.preconditioner_options.near_nulls...: ";
+  EXPECT_EQ(parse_error(std::string(kGenerated) + amg + "rigid_body}\n"),
+            key +
+                "near_nullspace rigid_body needs matrix.block_size 2 or 3 (unknowns per node "
+                "in 2-D or 3-D), got 1");
+  EXPECT_EQ(
+      parse_error("matrix: {file: '" + matrix + "', block_size: 2}\n" + amg + "rigid_body}\n"),
+      key +
+          "near_nullspace rigid_body needs the nodes' coordinates: give "
+          "matrix.coordinates (a Matrix Market array file, nodes x 2)");
+  EXPECT_EQ(parse_error(beam + amg + "vectors}\n"),
+            key +
+                "near_nullspace takes the vectors' file itself (a Matrix Market array file, "
+                "n x k), not 'vectors'");
+  EXPECT_EQ(parse_error(beam + amg + "rigid}\n"),
+            key +
+                "file 'rigid' does not exist (near_nullspace: constant, rigid_body or a Matrix "
+                "Market file)");
+  EXPECT_EQ(parse_error(beam + "solver: {preconditioner: jacobi, preconditioner_options: "
+                               "{near_nullspace: rigid_body}}\n"),
+            "run.yaml:2: solver.preconditioner_options: preconditioner jacobi has no options");
+  EXPECT_EQ(parse_error("matrix: {file: '" + matrix + "', coordinates: nope.mtx}\n"),
+            "run.yaml:1: matrix.coordinates: file 'nope.mtx' does not exist");
+  // --set reaches every key.
+  const RunConfig set = parse(beam, {"solver.preconditioner=amg",
+                                     "solver.preconditioner_options.near_nullspace=rigid_body"});
+  EXPECT_EQ(set.solver.preconditioner_options.amg.near_nullspace, NearNullspace::rigid_body);
+  EXPECT_EQ(
+      parse("matrix: {file: '" + matrix + "'}\n", {"matrix.coordinates=" + xyz}).matrix.coordinates,
+      xyz);
+}
+
+TEST(ConfigRoundTrip, SystemsKeys) {
+  TemporaryDirectory directory;
+  const std::string matrix = directory.write("a.mtx", "x\n").generic_string();
+  const std::string xyz = directory.write("x y z.mtx", "x\n").generic_string();
+  const std::string b = directory.write("b.mtx", "x\n").generic_string();
+  RunConfig beam = default_run_config();
+  beam.matrix.generate->kind = "beam3d";
+  beam.matrix.generate->poisson_ratio = 0.125;
+  beam.matrix.block_size = 3;
+  beam.rhs.kind = RhsSpec::Kind::load;
+  beam.solver.preconditioner = Preconditioner::amg;
+  beam.solver.preconditioner_options.amg.near_nullspace = NearNullspace::rigid_body;
+  expect_round_trip(beam);
+  RunConfig file = default_run_config();
+  file.matrix.generate.reset();
+  file.matrix.file = matrix;
+  file.matrix.block_size = 2;
+  file.matrix.coordinates = xyz;
+  file.solver.preconditioner = Preconditioner::amg;
+  file.solver.preconditioner_options.amg.near_nullspace = NearNullspace::vectors;
+  file.near_nullspace_file = b;
+  expect_round_trip(file);
+  const std::string yaml = to_yaml(file);
+  EXPECT_CONTAINS(yaml, "block_size: 2");
+  EXPECT_CONTAINS(yaml, "coordinates: " + xyz);
+  EXPECT_CONTAINS(yaml, "near_nullspace: " + b);
+  EXPECT_CONTAINS(to_yaml(beam), "near_nullspace: rigid_body");
+  EXPECT_CONTAINS(to_yaml(beam), "poisson_ratio: 0.125");
 }
 
 }  // namespace

@@ -86,6 +86,41 @@ TEST(ErrorContractCli, NanOrInfInTheRightHandSide) {
                          ": right-hand side has 2 entries, the matrix has 3 rows"});
 }
 
+// Systems (matrix.block_size, matrix.coordinates, near_nullspace, rhs: load) on good.mtx
+// (3 x 3): each bad input is one line naming the file or the key.
+TEST(ErrorContractCli, BlockSizeCoordinatesAndNearNullspace) {
+  const auto set = [](const std::string& key_value) { return " --set " + shell_quoted(key_value); };
+  const std::string good = bad_path("good.mtx");
+  expect_one_line_error(
+      solve_config("matrix.yaml", set("matrix.block_size=2")),
+      {"matrix.block_size: " + good + " has 3 rows, not a multiple of block_size 2"});
+  expect_one_line_error(
+      solve_config("matrix.yaml",
+                   set("matrix.coordinates=" + bad_path("coordinates_wrong_count.mtx"))),
+      {bad_path("coordinates_wrong_count.mtx") +
+       ": matrix.coordinates has 2 nodes (rows), the matrix has 3 (3 rows / block_size 1)"});
+  expect_one_line_error(
+      solve_config("matrix.yaml", set("matrix.coordinates=" + bad_path("coordinates_nan.mtx"))),
+      {bad_path("coordinates_nan.mtx") + ":5: value 'nan' is not finite"});
+  const std::string amg = set("solver.preconditioner=amg");
+  const std::string near_nullspace = "solver.preconditioner_options.near_nullspace=";
+  expect_one_line_error(solve_config("matrix.yaml", amg + set(near_nullspace + "rigid_body")),
+                        {"--set solver.preconditioner_options.near_nulls...: ",
+                         "near_nullspace rigid_body needs matrix.block_size 2 or 3"});
+  expect_one_line_error(
+      solve_config("matrix.yaml",
+                   amg + set(near_nullspace + bad_path("coordinates_wrong_count.mtx"))),
+      {bad_path("coordinates_wrong_count.mtx") +
+       ": solver.preconditioner_options.near_nullspace: the vectors have 2 rows, the matrix "
+       "has 3"});
+  expect_one_line_error(
+      solve_config("matrix.yaml", amg + set(near_nullspace + bad_path("coordinates_nan.mtx"))),
+      {bad_path("coordinates_nan.mtx") + ":5: value 'nan' is not finite"});
+  expect_one_line_error(solve_config("matrix.yaml", set("rhs=load")),
+                        {"--set rhs=load: rhs: load is the generator's own load vector, and a "
+                         "matrix file has none"});
+}
+
 TEST(ErrorContractCli, ComplexAndHermitianFilesAreNotSupported) {
   expect_matrix_error("complex.mtx", 1, "complex matrices are not supported");
   expect_matrix_error("hermitian.mtx", 1, "complex matrices are not supported");

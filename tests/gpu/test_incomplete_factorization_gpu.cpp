@@ -107,10 +107,10 @@ TEST(IncompleteFactorizationGpu, FactorsAgreeWithCusparse) {
     DeviceSpace<double> space(context);
     DeviceFactors<double> factors(space, pattern);
     const DeviceBuffer<double> csr_values(c.matrix.values, "values");
-    DeviceBuffer<std::uint64_t> fault(1, "fault");
-    factors.factor(csr_values.data(), fault.data());
+    DeviceBuffer<std::uint64_t> status(factor_status::words, "factorization status");
+    factors.factor(csr_values.data(), FactorRequest{}, status.data());
     context.synchronize();
-    EXPECT_EQ(fault.to_host()[0], diagonal_fault::no_fault);
+    EXPECT_EQ(status.to_host()[factor_status::fault], diagonal_fault::no_fault);
     std::vector<double> ours(pattern.nnz());
     SPK_CUDA_CHECK(cudaMemcpy(ours.data(), factors.values(), ours.size() * sizeof(double),
                               cudaMemcpyDeviceToHost));

@@ -54,6 +54,12 @@ const GeneratedCase generated_cases[] = {
     {"convdiff2d_40_bicgstab_jacobi",
      [] { return generated_case("convdiff2d", 40, 7, 0.5, "central"); }, Method::bicgstab,
      Preconditioner::jacobi},
+    // GMRES(30): the j+1 dots of each Gram-Schmidt pass in one sum over processes
+    {"convdiff3d_10_gmres", [] { return generated_case("convdiff3d", 10); }, Method::gmres,
+     Preconditioner::none},
+    {"convdiff2d_40_fgmres_jacobi",
+     [] { return generated_case("convdiff2d", 40, 7, 10.0, "central"); }, Method::fgmres,
+     Preconditioner::jacobi},
 };
 
 class DistributedGenerated
