@@ -77,8 +77,9 @@ SPK_HOST_DEVICE inline std::uint64_t ilu0_row(index_t i, const index_t* row_offs
   if (!is_finite(static_cast<double>(pivot)))
     return 4 * static_cast<std::uint64_t>(i) + diagonal_fault::not_finite;
   const double size = pivot < T(0) ? -static_cast<double>(pivot) : static_cast<double>(pivot);
-  if (size < tau && static_cast<T>(tau) > T(0)) {  // u_ii = sign(u_ii) tau_i
-    values[diag] = pivot < T(0) ? static_cast<T>(-tau) : static_cast<T>(tau);
+  const T replacement = static_cast<T>(tau);  // 0 for a zero row (nothing to scale by)
+  if (replacement > T(0) && size < tau) {     // u_ii = sign(u_ii) tau_i
+    values[diag] = pivot < T(0) ? -replacement : replacement;
     replaced = true;
     return diagonal_fault::no_fault;
   }

@@ -69,8 +69,8 @@ class IncompleteFactorizationPreconditioner final : public KrylovPreconditioner<
         pattern_(make_factor_pattern(kind, host_pattern<T>(space, pattern),
                                      replaces_pivots(kind, options))),
         factors_(space, pattern_),
-        status_(space.template allocate<std::uint64_t>(factor_status::words,
-                                                       "factorization status")),
+        status_(
+            space.template allocate<std::uint64_t>(factor_status::words, "factorization status")),
         shift_(options.shift == FactorShift::fixed ? options.shift_value : 0.0) {
     const auto start = std::chrono::steady_clock::now();
     update_values(csr_values);
@@ -85,7 +85,8 @@ class IncompleteFactorizationPreconditioner final : public KrylovPreconditioner<
   // (one synchronization each), to search the shift or count the replaced pivots.
   void update_values(const T* csr_values) override {
     attempts_ = 0;
-    const bool search = pattern_.kind == FactorKind::ic0 && options_.shift == FactorShift::automatic;
+    const bool search =
+        pattern_.kind == FactorKind::ic0 && options_.shift == FactorShift::automatic;
     double shift = shift_;  // the last one that worked
     for (;;) {
       factors_.factor(csr_values, FactorRequest{shift, replaces_pivots(pattern_.kind, options_)},
@@ -124,9 +125,8 @@ class IncompleteFactorizationPreconditioner final : public KrylovPreconditioner<
                     {"lower_solve_levels", std::to_string(pattern_.lower_levels())},
                     {"upper_solve_levels", std::to_string(pattern_.upper_levels)},
                     {"factor_bytes", std::to_string(factors_.bytes())}};
-    info.details.push_back({"shift", options_.shift == FactorShift::none
-                                         ? std::string("none")
-                                         : shift_text(shift_)});
+    info.details.push_back(
+        {"shift", options_.shift == FactorShift::none ? std::string("none") : shift_text(shift_)});
     info.details.push_back({"shift_attempts", std::to_string(attempts_)});
     if (replaces_pivots(pattern_.kind, options_)) {
       info.details.push_back({"replaced_pivots", std::to_string(replaced_pivots_)});
@@ -166,9 +166,10 @@ class IncompleteFactorizationPreconditioner final : public KrylovPreconditioner<
                (replaces_pivots(pattern_.kind, options_) ? ", tiny pivots replaced" : "");
       case FactorShift::automatic:
         if (pattern_.kind == FactorKind::ilu0) return "tiny pivots replaced";
-        return std::to_string(attempts_) + " factorization(s) of A + alpha diag(A), the last with " +
-               "alpha = " + shift_text(tried_shift_) + "; shift auto stops past alpha = " +
-               shift_text(max_auto_shift);
+        return std::to_string(attempts_) +
+               " factorization(s) of A + alpha diag(A), the last with " +
+               "alpha = " + shift_text(tried_shift_) +
+               "; shift auto stops past alpha = " + shift_text(max_auto_shift);
     }
     return "";
   }

@@ -275,9 +275,8 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
         require(v, v.is_scalar(), rule);
         const std::string text = v.as_optional_string();
         if (text == to_string(FactorShift::automatic) || text == to_string(FactorShift::none)) {
-          options.factorization.shift = text == to_string(FactorShift::none)
-                                            ? FactorShift::none
-                                            : FactorShift::automatic;
+          options.factorization.shift =
+              text == to_string(FactorShift::none) ? FactorShift::none : FactorShift::automatic;
           return;
         }
         double shift = -1.0;

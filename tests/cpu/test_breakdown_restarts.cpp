@@ -70,10 +70,10 @@ TEST(BreakdownRestartsCpu, RestartsTurnABreakdownIntoConvergence) {
     for (int k = 0; k < stopped.iterations; ++k) EXPECT_EQ(at(restarted, k), at(stopped, k));
     EXPECT_NEAR(at(restarted, stopped.iterations), at(stopped, stopped.iterations),
                 1e-6 * at(stopped, stopped.iterations));
-    std::printf("convdiff2d central Pe 20 n 16 (%s): breakdown at %d without restarts; converged "
-                "in %d iterations with %d restart(s)\n",
-                to_string(ops), stopped.iterations, restarted.iterations,
-                restarted.breakdown_restarts);
+    std::printf(
+        "convdiff2d central Pe 20 n 16 (%s): breakdown at %d without restarts; converged "
+        "in %d iterations with %d restart(s)\n",
+        to_string(ops), stopped.iterations, restarted.iterations, restarted.breakdown_restarts);
   }
 }
 

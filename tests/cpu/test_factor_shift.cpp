@@ -35,7 +35,9 @@ Options options_for(Method method, Preconditioner preconditioner,
   return options;
 }
 
-CsrMatrix<double> bcsstk13() { return read_matrix_market(test::data_path("bcsstk13.mtx")); }
+CsrMatrix<double> bcsstk13() {
+  return read_matrix_market(test::data_path("bcsstk13.mtx"));
+}
 
 // The row of the BadDiagonal that building the solver throws (-1 and a failure if none);
 // `message` gets its text.
@@ -58,9 +60,8 @@ TEST(FactorShiftCpu, Ic0OnBcsstk13FindsTheShiftAndBeatsJacobi) {
   const std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0);
 
   std::string message;
-  EXPECT_EQ(refused_row(a, options_for(Method::cg, Preconditioner::ic0, FactorShift::none),
-                        message),
-            95);
+  EXPECT_EQ(
+      refused_row(a, options_for(Method::cg, Preconditioner::ic0, FactorShift::none), message), 95);
   EXPECT_NE(message.find("pivot is <= 0"), std::string::npos) << message;
 
   Solver<double> ic0(arrays_of(a), options_for(Method::cg, Preconditioner::ic0));
@@ -77,10 +78,11 @@ TEST(FactorShiftCpu, Ic0OnBcsstk13FindsTheShiftAndBeatsJacobi) {
   ASSERT_EQ(with_jacobi.status, SolveStatus::converged) << with_jacobi.message;
   EXPECT_LT(with_ic0.iterations, with_jacobi.iterations);
   EXPECT_LT(2 * with_ic0.iterations, with_jacobi.iterations);  // 434 vs 1514 in the issue
-  std::printf("bcsstk13: IC(0) shift %s after %s factorizations, PCG %d iterations; Jacobi-PCG "
-              "%d\n",
-              detail(ic0, "shift").c_str(), detail(ic0, "shift_attempts").c_str(),
-              with_ic0.iterations, with_jacobi.iterations);
+  std::printf(
+      "bcsstk13: IC(0) shift %s after %s factorizations, PCG %d iterations; Jacobi-PCG "
+      "%d\n",
+      detail(ic0, "shift").c_str(), detail(ic0, "shift_attempts").c_str(), with_ic0.iterations,
+      with_jacobi.iterations);
 }
 
 TEST(FactorShiftCpu, AFixedShiftIsTriedAloneAndNamedWhenItFails) {
@@ -90,8 +92,8 @@ TEST(FactorShiftCpu, AFixedShiftIsTriedAloneAndNamedWhenItFails) {
                         message),
             0);
   EXPECT_NE(message.find("A + 0.1 diag(A)"), std::string::npos) << message;
-  const Solver<double> shifted(arrays_of(a),
-                               options_for(Method::cg, Preconditioner::ic0, FactorShift::fixed, 0.3));
+  const Solver<double> shifted(
+      arrays_of(a), options_for(Method::cg, Preconditioner::ic0, FactorShift::fixed, 0.3));
   EXPECT_EQ(detail(shifted, "shift"), "0.3");
   EXPECT_EQ(detail(shifted, "shift_attempts"), "1");
 }
@@ -215,8 +217,7 @@ TEST(FactorShiftCpu, Ilu0BicgstabOnMatricesWithZeroDiagonals) {
     const CsrMatrix<double> a = read_matrix_market(test::data_path(c.file));
     const std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0);
     std::string message;
-    EXPECT_GE(refused_row(a, options_for(Method::bicgstab, Preconditioner::ilu0,
-                                         FactorShift::none),
+    EXPECT_GE(refused_row(a, options_for(Method::bicgstab, Preconditioner::ilu0, FactorShift::none),
                           message),
               0);
     Options options = options_for(Method::bicgstab, Preconditioner::ilu0);
@@ -231,10 +232,11 @@ TEST(FactorShiftCpu, Ilu0BicgstabOnMatricesWithZeroDiagonals) {
     ASSERT_TRUE(std::isfinite(true_residual));
     EXPECT_EQ(result.converged(), true_residual <= 1e-8) << result.message;
     EXPECT_NEAR(result.relative_true_residual, true_residual, 1e-6 * true_residual);
-    std::printf("%s: ILU(0) replaced %lld pivots (%d diagonal entries inserted); BiCGSTAB: %s, "
-                "%d iterations, %d breakdown restarts, true relative residual %.3e\n",
-                c.file, replaced, c.missing, to_string(result.status), result.iterations,
-                result.breakdown_restarts, true_residual);
+    std::printf(
+        "%s: ILU(0) replaced %lld pivots (%d diagonal entries inserted); BiCGSTAB: %s, "
+        "%d iterations, %d breakdown restarts, true relative residual %.3e\n",
+        c.file, replaced, c.missing, to_string(result.status), result.iterations,
+        result.breakdown_restarts, true_residual);
   }
 }
 

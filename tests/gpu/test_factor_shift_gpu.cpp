@@ -90,8 +90,7 @@ TEST(FactorShiftGpu, Ic0OnBcsstk13MatchesTheCpuPath) {
   ASSERT_TRUE(on_gpu.converged()) << on_gpu.message;
   EXPECT_LE(test::true_relative_residual(a, b, x_gpu), 1e-8);
   EXPECT_LE(std::abs(on_gpu.iterations - on_cpu.iterations), std::max(2, on_cpu.iterations / 20));
-  Solver<double> jacobi(arrays_of(a),
-                        options_for(Device::gpu, Method::cg, Preconditioner::jacobi));
+  Solver<double> jacobi(arrays_of(a), options_for(Device::gpu, Method::cg, Preconditioner::jacobi));
   std::vector<double> x_jacobi(b.size(), 0.0);
   EXPECT_LT(on_gpu.iterations, jacobi.solve(b, x_jacobi).iterations);
 
