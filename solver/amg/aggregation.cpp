@@ -22,9 +22,10 @@ void max_over_closed_neighbourhood(const StrengthGraph& graph, const std::vector
         node, graph.row_offsets.data(), graph.neighbours.data(), in.data());
 }
 
-// The MIS(2) rounds: the final keys (state in_set or removed for every node).
-std::vector<std::uint64_t> mis2_keys(const StrengthGraph& graph,
-                                     const std::vector<std::uint32_t>& priorities, int* rounds) {
+// The MIS(distance) rounds: the final keys (state in_set or removed for every node).
+std::vector<std::uint64_t> mis_keys(const StrengthGraph& graph,
+                                    const std::vector<std::uint32_t>& priorities, int distance,
+                                    int* rounds) {
   const std::size_t n = static_cast<std::size_t>(graph.nodes);
   std::vector<std::uint64_t> key(n), one_ring(n), two_ring(n);
 #pragma omp parallel for schedule(static)
@@ -33,14 +34,16 @@ std::vector<std::uint64_t> mis2_keys(const StrengthGraph& graph,
         mis2::pack_key(mis2::undecided, priorities[static_cast<std::size_t>(node)], node);
   *rounds = 0;
   for (std::size_t remaining = n; remaining > 0;) {
-    max_over_closed_neighbourhood(graph, key, one_ring);       // max over the 1-ring
-    max_over_closed_neighbourhood(graph, one_ring, two_ring);  // max over the 2-ring
+    max_over_closed_neighbourhood(graph, key, one_ring);  // max over the 1-ring
+    if (distance == 2)
+      max_over_closed_neighbourhood(graph, one_ring, two_ring);  // max over the 2-ring
+    const std::vector<std::uint64_t>& ring = distance == 2 ? two_ring : one_ring;
     std::size_t still_undecided = 0;
 #pragma omp parallel for schedule(static) reduction(+ : still_undecided)
     for (index_t node = 0; node < graph.nodes; ++node) {
       const std::size_t i = static_cast<std::size_t>(node);
       bool undecided = false;
-      key[i] = mis2::decide(key[i], two_ring[i], &undecided);  // join, removed, or wait
+      key[i] = mis2::decide(key[i], ring[i], &undecided);  // join, removed, or wait
       if (undecided) ++still_undecided;
     }
     remaining = still_undecided;
@@ -59,18 +62,18 @@ std::vector<std::uint32_t> aggregation_priorities(index_t nodes) {
   return priorities;
 }
 
-Aggregates aggregate_mis2(const StrengthGraph& graph) {
-  return aggregate_mis2(graph, aggregation_priorities(graph.nodes));
+Aggregates aggregate_mis2(const StrengthGraph& graph, int distance) {
+  return aggregate_mis2(graph, aggregation_priorities(graph.nodes), distance);
 }
 
-Aggregates aggregate_mis2(const StrengthGraph& graph,
-                          const std::vector<std::uint32_t>& priorities) {
+Aggregates aggregate_mis2(const StrengthGraph& graph, const std::vector<std::uint32_t>& priorities,
+                          int distance) {
   if (priorities.size() != static_cast<std::size_t>(graph.nodes))
     throw BadInput("aggregation: " + std::to_string(priorities.size()) + " priorities for " +
                    std::to_string(graph.nodes) + " nodes");
   const std::size_t n = static_cast<std::size_t>(graph.nodes);
   Aggregates result;
-  const std::vector<std::uint64_t> key = mis2_keys(graph, priorities, &result.rounds);
+  const std::vector<std::uint64_t> key = mis_keys(graph, priorities, distance, &result.rounds);
 
   // Roots numbered in index order (an exclusive scan over the set flags).
   result.aggregate_of.assign(n, -1);

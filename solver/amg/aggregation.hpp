@@ -50,9 +50,14 @@ struct Aggregates {
 // The priorities of the nodes: a 30-bit hash of the index, fixed seed.
 std::vector<std::uint32_t> aggregation_priorities(index_t nodes);
 
-// MIS(2) aggregation of `graph` with aggregation_priorities.
-Aggregates aggregate_mis2(const StrengthGraph& graph);
+// MIS(2) aggregation of `graph` with aggregation_priorities. distance 1: the same rounds and
+// pass 1 with 1-ring maxima, a distance-1 MIS (every other node has a root neighbour and joins
+// it): smaller aggregates, which AMG for systems uses below the finest level, where the Galerkin
+// matrices couple each aggregate with its neighbours' neighbours and MIS(2) would take in most
+// of a small level (solver/amg/hierarchy.hpp).
+Aggregates aggregate_mis2(const StrengthGraph& graph, int distance = 2);
 // ... with given priorities (the low 30 bits of each are used; tests choose them).
-Aggregates aggregate_mis2(const StrengthGraph& graph, const std::vector<std::uint32_t>& priorities);
+Aggregates aggregate_mis2(const StrengthGraph& graph, const std::vector<std::uint32_t>& priorities,
+                          int distance = 2);
 
 }  // namespace spk

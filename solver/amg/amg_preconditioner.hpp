@@ -140,7 +140,9 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         {"smoother", smoother_text()},
         {"strength_threshold", fixed(options_.strength_threshold, "%g")},
         {"prolongator_weight", fixed(options_.prolongator_weight, "%g")},
-        {"aggregation", "mis2, rounds per level: " + (rounds.empty() ? "none" : rounds)},
+        {"aggregation",
+         std::string(hierarchy_->systems() ? "mis2 on the finest level, mis1 below" : "mis2") +
+             ", rounds per level: " + (rounds.empty() ? "none" : rounds)},
         {"lambda_max", lambdas.empty() ? "none (one level)" : lambdas},
         {"coarse_solve",
          "dense LU inverse, " + std::to_string(hierarchy_->rows(levels_.size() - 1)) +

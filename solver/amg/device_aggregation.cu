@@ -100,7 +100,7 @@ U read_back(const U* value, const DeviceSetupContext& context) {
 }  // namespace
 
 DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
-                                       const DeviceSetupContext& context) {
+                                       const DeviceSetupContext& context, int distance) {
   const cudaStream_t stream = context.stream();
   const index_t n = graph.nodes;
   const unsigned int grid = setup_grid(n);
@@ -118,12 +118,14 @@ DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
     closed_neighbourhood_max_kernel<<<grid, kSetupBlockSize, 0, stream>>>(
         n, offsets, neighbours, key.data(), one_ring.data());  // max over the 1-ring
     SPK_CHECK_LAUNCH("closed_neighbourhood_max_kernel");
-    closed_neighbourhood_max_kernel<<<grid, kSetupBlockSize, 0, stream>>>(
-        n, offsets, neighbours, one_ring.data(), two_ring.data());  // max over the 2-ring
-    SPK_CHECK_LAUNCH("closed_neighbourhood_max_kernel");
+    if (distance == 2) {
+      closed_neighbourhood_max_kernel<<<grid, kSetupBlockSize, 0, stream>>>(
+          n, offsets, neighbours, one_ring.data(), two_ring.data());  // max over the 2-ring
+      SPK_CHECK_LAUNCH("closed_neighbourhood_max_kernel");
+    }
     SPK_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, counter.bytes(), stream));
-    decide_kernel<<<grid, kSetupBlockSize, 0, stream>>>(n, key.data(), two_ring.data(),
-                                                        counter.data());
+    decide_kernel<<<grid, kSetupBlockSize, 0, stream>>>(
+        n, key.data(), distance == 2 ? two_ring.data() : one_ring.data(), counter.data());
     SPK_CHECK_LAUNCH("decide_kernel");
     remaining = read_back(counter.data(), context);
     ++result.rounds;

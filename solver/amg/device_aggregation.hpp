@@ -21,7 +21,8 @@ struct DeviceAggregates {
 
 // MIS(2) aggregation of `graph` with the priorities of aggregation_priorities. Synchronizes
 // the context's stream once per round and at the end (count and isolated are read back).
+// distance 1: the distance-1 variant (solver/amg/aggregation.hpp).
 DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
-                                       const DeviceSetupContext& context);
+                                       const DeviceSetupContext& context, int distance = 2);
 
 }  // namespace spk

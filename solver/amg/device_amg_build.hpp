@@ -63,7 +63,9 @@ class DeviceAmgBuild {
   Array<double> ones(index_t n);
 
   Graph strength(const Matrix& a, double theta) { return device_strength_graph(a, theta, setup_); }
-  Aggregates aggregate(const Graph& graph) { return device_aggregate_mis2(graph, setup_); }
+  Aggregates aggregate(const Graph& graph, int distance = 2) {
+    return device_aggregate_mis2(graph, setup_, distance);
+  }
   Tentative tentative(const Aggregates& aggregates, const Array<double>& candidates) {
     return device_tentative_prolongator(aggregates, candidates, setup_);
   }

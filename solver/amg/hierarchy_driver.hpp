@@ -141,7 +141,8 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
                       : build_->strength(a, options.strength_threshold);
     });
     auto aggregates = timed(phases, "aggregation", [&] {
-      auto found = build_->aggregate(graph);
+      // systems: MIS(1) below the finest level (aggregation.hpp says why)
+      auto found = build_->aggregate(graph, systems_ && l > 0 ? 1 : 2);
       if (systems_) build_->leave_out_isolated(found, graph);  // no strong neighbour: left out
       return found;
     });

@@ -51,7 +51,9 @@ class HostAmgBuild {
   Array<double> ones(index_t n) { return Array<double>(static_cast<std::size_t>(n), 1.0); }
 
   Graph strength(const Matrix& a, double theta) { return strength_graph(a, theta); }
-  Aggregates aggregate(const Graph& graph) { return aggregate_mis2(graph); }
+  Aggregates aggregate(const Graph& graph, int distance = 2) {
+    return aggregate_mis2(graph, distance);
+  }
   Tentative tentative(const Aggregates& aggregates, const Array<double>& candidates) {
     return tentative_prolongator(aggregates, candidates);
   }

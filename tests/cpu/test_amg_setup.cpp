@@ -165,7 +165,8 @@ TEST(AmgAggregation, TiesBetweenEquallyNearRootsGoToTheHigherPriority) {
   EXPECT_EQ(aggregates.aggregate_of, (std::vector<index_t>{0, 0, 0, 1, 1}));
 }
 
-void expect_valid_mis2_aggregates(const StrengthGraph& graph, const Aggregates& aggregates) {
+void expect_valid_mis2_aggregates(const StrengthGraph& graph, const Aggregates& aggregates,
+                                  int reach = 2) {
   ASSERT_EQ(aggregates.aggregate_of.size(), static_cast<std::size_t>(graph.nodes));
   ASSERT_EQ(aggregates.roots.size(), static_cast<std::size_t>(aggregates.count));
   std::vector<index_t> size(static_cast<std::size_t>(aggregates.count), 0);
@@ -181,13 +182,13 @@ void expect_valid_mis2_aggregates(const StrengthGraph& graph, const Aggregates& 
     const std::vector<int> distance = distances_from(graph, root);
     for (index_t other = 0; other < aggregates.count; ++other) {  // roots are > 2 steps apart
       if (other != j && distance[aggregates.roots[other]] >= 0) {
-        EXPECT_GT(distance[aggregates.roots[other]], 2) << "roots " << root << ", " << other;
+        EXPECT_GT(distance[aggregates.roots[other]], reach) << "roots " << root << ", " << other;
       }
     }
     for (index_t node = 0; node < graph.nodes; ++node) {
-      if (aggregates.aggregate_of[node] == j) {  // members are 0..2 steps from their root
+      if (aggregates.aggregate_of[node] == j) {  // members are 0..reach steps from their root
         EXPECT_GE(distance[node], 0);
-        EXPECT_LE(distance[node], 2);
+        EXPECT_LE(distance[node], reach);
       }
     }
   }
@@ -200,6 +201,17 @@ TEST(AmgAggregation, EveryNodeInExactlyOneAggregateNearItsRoot) {
     const Aggregates aggregates = aggregate_mis2(graph);
     expect_valid_mis2_aggregates(graph, aggregates);
     EXPECT_LT(aggregates.count * 4, a.rows);  // coarsens at least 4x on these stencils
+  }
+}
+
+TEST(AmgAggregation, DistanceOneRootsAreNeighbourFreeAndEveryNodeTouchesItsRoot) {
+  for (const auto& a :
+       {generated("poisson2d", 17), generated("poisson3d", 9), generated("elasticity3d", 4)}) {
+    const StrengthGraph graph = strength_graph(a, 0.0);
+    const Aggregates aggregates = aggregate_mis2(graph, 1);
+    expect_valid_mis2_aggregates(graph, aggregates, 1);
+    // smaller aggregates than MIS(2)'s: more of them
+    EXPECT_GT(aggregates.count, aggregate_mis2(graph).count);
   }
 }
 

@@ -94,16 +94,19 @@ TEST(AmgDeviceAggregation, AggregatesEqualTheHostsBitwise) {
   const DeviceSetupContext context(stream.get());
   for (const Input& input : inputs()) {
     const std::string what = input.name + ", theta " + std::to_string(input.theta);
-    const Aggregates host = aggregate_mis2(strength_graph(input.a, input.theta));
-    const DeviceCsrMatrix<double> a = to_device(input.a, "test A");
-    const DeviceAggregates device =
-        device_aggregate_mis2(device_strength_graph(a, input.theta, context), context);
-    context.synchronize();
-    EXPECT_EQ(device.count, host.count) << what;
-    EXPECT_EQ(device.rounds, host.rounds) << what;
-    EXPECT_EQ(device.isolated, host.isolated) << what;
-    EXPECT_EQ(device.roots.to_host(), host.roots) << what;
-    EXPECT_EQ(device.aggregate_of.to_host(), host.aggregate_of) << what;
+    for (const int distance : {2, 1}) {  // MIS(2), and the distance-1 variant
+      const std::string which = what + ", distance " + std::to_string(distance);
+      const Aggregates host = aggregate_mis2(strength_graph(input.a, input.theta), distance);
+      const DeviceCsrMatrix<double> a = to_device(input.a, "test A");
+      const DeviceAggregates device =
+          device_aggregate_mis2(device_strength_graph(a, input.theta, context), context, distance);
+      context.synchronize();
+      EXPECT_EQ(device.count, host.count) << which;
+      EXPECT_EQ(device.rounds, host.rounds) << which;
+      EXPECT_EQ(device.isolated, host.isolated) << which;
+      EXPECT_EQ(device.roots.to_host(), host.roots) << which;
+      EXPECT_EQ(device.aggregate_of.to_host(), host.aggregate_of) << which;
+    }
   }
 }
 
