@@ -15,3 +15,12 @@
 #else
 #define SPK_UNROLL
 #endif
+
+// SPK_NOINLINE: a host-device function kept out of line in device code (its registers then
+// do not count against the kernel that calls it: GMRES's Arnoldi step, called once a launch
+// by one thread of a streaming kernel); nothing for a host compiler.
+#if defined(__CUDA_ARCH__)
+#define SPK_NOINLINE __noinline__
+#else
+#define SPK_NOINLINE
+#endif

@@ -36,19 +36,48 @@ namespace spk {
 
 namespace {
 
-// NCCL's in-place allreduce of one device scalar on the solver's stream.
+// NCCL's in-place allreduce of device scalars on the solver's stream; split (start, finish:
+// pipelined CG's sums), on a stream of its own that forks from the solver's stream when the
+// sum starts and joins it when it finishes (two events: capturable in a CUDA graph), so that
+// the product and preconditioner queued between them run beside it. NCCL runs one
+// communicator's kernels in the order they were queued, whatever their streams: a halo
+// exchange queued after the start waits for the allreduce; the local product does not.
 template <class T>
 class NcclScalarSum final : public InPlaceSum<T> {
  public:
-  NcclScalarSum(const NcclCommunicator& nccl, cudaStream_t stream) : nccl_(nccl), stream_(stream) {}
-  void sum(T* value, int count) override {
-    SPK_NCCL_CHECK(nccl_.library().all_reduce(value, value, static_cast<std::size_t>(count),
-                                              nccl_datatype<T>(), ncclSum, nccl_.get(), stream_));
+  NcclScalarSum(const NcclCommunicator& nccl, cudaStream_t stream) : nccl_(nccl), stream_(stream) {
+    SPK_CUDA_CHECK(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming));
+    const cudaError_t status = cudaEventCreateWithFlags(&summed_, cudaEventDisableTiming);
+    if (status != cudaSuccess) (void)cudaEventDestroy(forked_);
+    SPK_CUDA_CHECK(status);
   }
+  ~NcclScalarSum() override {
+    (void)cudaEventDestroy(forked_);
+    (void)cudaEventDestroy(summed_);
+  }
+  NcclScalarSum(const NcclScalarSum&) = delete;
+  NcclScalarSum& operator=(const NcclScalarSum&) = delete;
+
+  void sum(T* value, int count) override { all_reduce(value, count, stream_); }
+  void start(T* value, int count) override {
+    SPK_CUDA_CHECK(cudaEventRecord(forked_, stream_));  // the values are made
+    SPK_CUDA_CHECK(cudaStreamWaitEvent(side_.get(), forked_, 0));
+    all_reduce(value, count, side_.get());
+    SPK_CUDA_CHECK(cudaEventRecord(summed_, side_.get()));
+  }
+  void finish() override { SPK_CUDA_CHECK(cudaStreamWaitEvent(stream_, summed_, 0)); }
 
  private:
+  void all_reduce(T* value, int count, cudaStream_t stream) {
+    SPK_NCCL_CHECK(nccl_.library().all_reduce(value, value, static_cast<std::size_t>(count),
+                                              nccl_datatype<T>(), ncclSum, nccl_.get(), stream));
+  }
+
   const NcclCommunicator& nccl_;
   cudaStream_t stream_;
+  CudaStream side_;  // the split sums' stream
+  cudaEvent_t forked_ = nullptr;
+  cudaEvent_t summed_ = nullptr;
 };
 
 // Whether NCCL carries this solve: every process must agree (the same inputs everywhere).

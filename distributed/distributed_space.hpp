@@ -6,8 +6,10 @@
 // driver and the preconditioners run on it unchanged:
 //
 //   dot, cg_update    the local part, then the sum over processes (cg_update: its two sums in
-//                     one reduction). Without an in-place sum every process gathers
-//                     all partial sums (MPI_Allgather) and adds them in rank order, so each
+//                     one reduction; start_sums/finish_sums: pipelined CG's three, begun before
+//                     its product and waited for after it). Without an in-place sum every
+//                     process gathers all partial sums (MPI_Allgather; pipelined CG's:
+//                     MPI_Iallgather) and adds them in rank order, so each
 //                     gets the bit-identical total and takes the same stopping decision at
 //                     the same iteration. (MPI_Allreduce does not promise identical results
 //                     on every process, nor the same order from run to run.) The total is a
@@ -16,7 +18,8 @@
 //                     differ by one, which is what the tests allow.
 //   norm              dot + square_root (vector_space.hpp), hence global too
 //   basis_dots, basis_combine   GMRES's: the local part, then one sum of all the dots (or
-//                     of ||y||^2) over processes; global_count: the rows of every process
+//                     of ||y||^2) over processes, then the step that reads them;
+//                     global_count: the rows of every process
 //   gershgorin_bound  the maximum over processes (exact in any order)
 //   any_process       a host decision (the time limit) taken when any process takes it
 //   first_global_index  this process's first row, so the Lanczos start vector is the same
@@ -57,6 +60,11 @@ class InPlaceSum {
  public:
   virtual ~InPlaceSum() = default;
   virtual void sum(T* value, int count) = 0;  // value[0..count)
+  // The same sum split in two (DistributedSpace::start_sums): begun, then waited for, the work
+  // queued between them overlapping it where the implementation can; one at a time. By
+  // default the whole sum at the start.
+  virtual void start(T* value, int count) { sum(value, count); }
+  virtual void finish() {}
 };
 
 template <class Inner>
@@ -98,13 +106,39 @@ class DistributedSpace : public Inner {
     const double begin = MPI_Wtime();
     partial_sums_.resize(static_cast<std::size_t>(count * processes_));
     watch_.allgather(mine.data(), count, mpi_datatype<T>(), partial_sums_.data());
-    std::vector<T> totals(static_cast<std::size_t>(count), T(0));
-    for (int p = 0; p < processes_; ++p)  // rank order
-      for (int k = 0; k < count; ++k)
-        totals[static_cast<std::size_t>(k)] +=
-            partial_sums_[static_cast<std::size_t>(p * count + k)];
+    const std::vector<T> totals = rank_order_totals(count);
     reduction_s_ += MPI_Wtime() - begin;
     this->upload(totals, value);
+  }
+
+  // A sum over processes split in two (vector_space.hpp; pipelined CG's three sums, begun
+  // before its product and preconditioner and waited for after them): NCCL's allreduce on a
+  // stream of its own (InPlaceSum::start), or MPI_Iallgather of the values, added in rank
+  // order at the end as sum_over_processes adds them. pipecg_update, the pass whose sums these
+  // are, is Inner's: this process's rows only. reduction_seconds() counts the wait at the end
+  // only, the part the overlap did not hide.
+  void start_sums(T* sums, int count) {
+    fault_point(FaultPoint::sum_over_processes);
+    ++reductions_;
+    pending_sums_ = sums;
+    pending_count_ = count;
+    if (in_place_sum_ != nullptr) {
+      in_place_sum_->start(sums, count);
+      return;
+    }
+    const std::vector<T> mine = this->template download<T>(sums, static_cast<std::size_t>(count));
+    watch_.start_allgather(mine.data(), count, mpi_datatype<T>());
+  }
+  void finish_sums() {
+    if (in_place_sum_ != nullptr) {
+      in_place_sum_->finish();
+      return;
+    }
+    const double begin = MPI_Wtime();
+    partial_sums_.resize(static_cast<std::size_t>(pending_count_ * processes_));
+    watch_.finish_allgather(partial_sums_.data());
+    this->upload(rank_order_totals(pending_count_), pending_sums_);
+    reduction_s_ += MPI_Wtime() - begin;
   }
 
   // CG's fused pass on this process's rows, then both sums over processes in one reduction
@@ -148,17 +182,23 @@ class DistributedSpace : public Inner {
   }
 
   // GMRES's basis operations (vector_space.hpp) on this process's rows, then their sums over
-  // processes: the j+1 dots of a Gram-Schmidt pass in one reduction of max_count values (a
-  // fixed count, so an in-place sum can be captured), ||y||^2 in one.
+  // processes: the j+1 dots of a Gram-Schmidt pass (and ||w||^2) in one reduction of max_count
+  // (+ 1) values (a fixed count, so an in-place sum can be captured), ||y||^2 in one, and then
+  // the step, which every process takes on the same sums.
+  template <class Step = NoScalarStep>
   void basis_dots(std::size_t n, const T* basis, std::size_t ld, const int* count, int max_count,
-                  const T* w, T* result) {
-    Inner::basis_dots(n, basis, ld, count, max_count, w, result);
-    sum_over_processes(result, max_count);
+                  const T* w, T* result, bool with_norm = false, const Step& then = {}) {
+    Inner::basis_dots(n, basis, ld, count, max_count, w, result, with_norm);
+    sum_over_processes(result, max_count + (with_norm ? 1 : 0));
+    Inner::scalar_step(then);
   }
+  template <class Step = NoScalarStep>
   void basis_combine(std::size_t n, const T* basis, std::size_t ld, const int* count,
-                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square) {
-    Inner::basis_combine(n, basis, ld, count, coefficients, alpha, y, assign, norm_square);
+                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square,
+                     const ColumnStore<T>& store = {}, const Step& then = {}) {
+    Inner::basis_combine(n, basis, ld, count, coefficients, alpha, y, assign, norm_square, store);
     if (norm_square != nullptr) sum_over_processes(norm_square);
+    Inner::scalar_step(then);
   }
   // the rows of the whole vector (GMRES's restart is clipped to it on every process alike)
   std::size_t global_count(std::size_t n) {
@@ -230,10 +270,22 @@ class DistributedSpace : public Inner {
   }
 
  private:
+  // The sums of the `count` values every process gathered into partial_sums_, in rank order.
+  std::vector<T> rank_order_totals(int count) const {
+    std::vector<T> totals(static_cast<std::size_t>(count), T(0));
+    for (int p = 0; p < processes_; ++p)  // rank order
+      for (int k = 0; k < count; ++k)
+        totals[static_cast<std::size_t>(k)] +=
+            partial_sums_[static_cast<std::size_t>(p * count + k)];
+    return totals;
+  }
+
   FaultWatch& watch_;
   global_index_t first_global_index_;
   int processes_ = 1;
   std::vector<T> partial_sums_;  // every process's, in rank order
+  T* pending_sums_ = nullptr;    // start_sums' values, summed by finish_sums
+  int pending_count_ = 0;
   double reduction_s_ = 0.0;
   long long reductions_ = 0;
   InPlaceSum<T>* in_place_sum_ = nullptr;

@@ -130,6 +130,14 @@ void FaultWatch::die(Failure failure) noexcept {
     scratch_ = {};
     collective_in_flight_ = false;
   }
+  if (split_request_ != MPI_REQUEST_NULL) {  // a split allgather, likewise
+    try {
+      keep_until_exit(std::move(split_buffer_));
+    } catch (...) {
+    }
+    split_buffer_ = {};
+    split_request_ = MPI_REQUEST_NULL;
+  }
   for (const std::function<void()>& action : death_actions_) {
     try {
       action();
@@ -178,6 +186,27 @@ void FaultWatch::allreduce(const void* send, void* receive, int count, MPI_Datat
   SPK_MPI_CHECK(MPI_Iallreduce(buffer, buffer + bytes, count, type, op, comm_, &request));
   wait(request);
   std::memcpy(receive, buffer + bytes, bytes);
+}
+
+void FaultWatch::start_allgather(const void* send, int count, MPI_Datatype type) {
+  split_bytes_ = type_bytes(type) * static_cast<std::size_t>(count);
+  split_buffer_.resize(split_bytes_ * (1 + static_cast<std::size_t>(processes_)));
+  std::memcpy(split_buffer_.data(), send, split_bytes_);
+  SPK_MPI_CHECK(MPI_Iallgather(split_buffer_.data(), count, type,
+                               split_buffer_.data() + split_bytes_, count, type, comm_,
+                               &split_request_));
+}
+
+void FaultWatch::finish_allgather(void* receive) {
+  if (!enabled_) {
+    SPK_MPI_CHECK(MPI_Wait(&split_request_, MPI_STATUS_IGNORE));
+  } else {
+    // a notice abandons the request (die() keeps its buffer)
+    poll_until(
+        [&](int& done) { SPK_MPI_CHECK(MPI_Test(&split_request_, &done, MPI_STATUS_IGNORE)); });
+  }
+  std::memcpy(receive, split_buffer_.data() + split_bytes_,
+              split_bytes_ * static_cast<std::size_t>(processes_));
 }
 
 void FaultWatch::bcast(void* data, int count, MPI_Datatype type, int root) {

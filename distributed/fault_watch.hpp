@@ -66,6 +66,11 @@ class FaultWatch {
   void allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op);
   void bcast(void* buffer, int count, MPI_Datatype type, int root);
   void barrier();
+  // MPI_Allgather split in two, one at a time: start_allgather copies `send` and begins
+  // MPI_Iallgather, finish_allgather waits for it (polled as the others) and copies every
+  // process's values into `receive`; the work between them overlaps it (pipelined CG's sums).
+  void start_allgather(const void* send, int count, MPI_Datatype type);
+  void finish_allgather(void* receive);
   // MPI_Waitall of a halo exchange's requests (on comm()).
   void wait_all(std::vector<MPI_Request>& requests);
   // Throws RankFailed when another process's notice has come (the solver is then dead).
@@ -105,6 +110,11 @@ class FaultWatch {
   // abandoned), and whether one is in flight.
   std::vector<unsigned char> scratch_;
   bool collective_in_flight_ = false;
+  // start_allgather's buffers (send, then every process's) and request, in flight until
+  // finish_allgather: kept until exit when the solver dies before then.
+  std::vector<unsigned char> split_buffer_;
+  std::size_t split_bytes_ = 0;
+  MPI_Request split_request_ = MPI_REQUEST_NULL;
   std::vector<char> notice_;  // this process's notice, while its sends may be in flight
   std::vector<MPI_Request> notice_sends_;
 };

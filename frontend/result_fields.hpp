@@ -26,6 +26,7 @@ void for_each_result_field(const SolveResult& r, Visit&& visit) {
   visit("iterations_executed", r.iterations_executed);
   visit("residual_replacements", r.residual_replacements);
   visit("breakdown_restarts", r.breakdown_restarts);
+  visit("second_passes", r.second_passes);
   visit("threshold", r.threshold);
   visit("b_norm", r.b_norm);
   visit("initial_residual", r.initial_residual);

@@ -112,7 +112,9 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   const bool gmres =
       report.solver.method == Method::gmres || report.solver.method == Method::fgmres;
   out << "solver       " << to_string(report.solver.method)
-      << (gmres ? "(" + std::to_string(report.solver.restart) + ")" : std::string())
+      << (gmres ? "(" + std::to_string(report.solver.restart) + ", " +
+                      to_string(report.solver.orthogonalization) + ")"
+                : std::string())
       << ", preconditioner " << to_string(report.solver.preconditioner) << ", tolerance "
       << number_text("%.1e", report.solver.tolerance) << " ("
       << to_string(report.solver.tolerance_mode) << "), max_iterations "
@@ -139,7 +141,12 @@ void print_text_report(std::ostream& out, const RunReport& report) {
                   "from x)");
   if (r.breakdown_restarts > 0)
     out << ", " << r.breakdown_restarts << " breakdown restart"
-        << (r.breakdown_restarts > 1 ? "s" : "") << " (r_hat = r = b - Ax after a breakdown)";
+        << (r.breakdown_restarts > 1 ? "s" : "")
+        << (report.solver.method == Method::pipecg
+                ? " (r = b - Ax, fresh directions, after a breakdown)"
+                : " (r_hat = r = b - Ax after a breakdown)");
+  if (gmres && r.iterations > 0)
+    out << ", " << r.second_passes << " with a second Gram-Schmidt pass";
   out << "\n";
   out << "residual     true ||b-Ax|| = " << number_text("%.3e", r.true_residual) << ", relative "
       << number_text("%.3e", r.relative_true_residual) << "; recursive "

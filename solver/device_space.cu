@@ -174,7 +174,7 @@ template <class T>
 DeviceSpace<T>::DeviceSpace(DeviceContext& context)
     : context_(context),
       scalars_(1, "solver scalars"),
-      partial_sums_(2 * fused_reduction::max_blocks, "fused vector ops' partial sums"),
+      partial_sums_(3 * fused_reduction::max_blocks, "fused vector ops' partial sums"),
       last_block_ticket_(1, "fused vector ops' block ticket") {
   SPK_CUDA_CHECK(
       cudaMemsetAsync(last_block_ticket_.data(), 0, sizeof(unsigned int), context_.stream()));

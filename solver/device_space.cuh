@@ -7,6 +7,7 @@
 #include "core/cuda_check.hpp"
 #include "solver/device_reductions.cuh"
 #include "solver/device_space.hpp"
+#include "solver/pipecg_kernels.cuh"
 
 namespace spk {
 
@@ -71,6 +72,16 @@ void DeviceSpace<T>::dot_pair(std::size_t n, const T* t, const T* r, T* sums, co
           fused_reduction::Finish<T, Step>{partial_sums_.data(), last_block_ticket_.data(), sums,
                                            then, scalars_.data()});
   SPK_CHECK_LAUNCH("fused_reduction::dot_pair_kernel");
+}
+
+template <class T>
+template <class Step>
+void DeviceSpace<T>::pipecg_update(std::size_t n, const Step& step, const PipeCgVectors<T>& vectors,
+                                   T* sums) {
+  pipecg_kernels::
+      update_kernel<<<fused_reduction::grid(n), fused_reduction::block, 0, context_.stream()>>>(
+          n, step, vectors, partial_sums_.data(), last_block_ticket_.data(), sums, scalars_.data());
+  SPK_CHECK_LAUNCH("pipecg_kernels::update_kernel");
 }
 
 }  // namespace spk

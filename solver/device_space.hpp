@@ -15,6 +15,7 @@
 #include "core/device_buffer.hpp"
 #include "solver/device_context.hpp"
 #include "solver/krylov_scalars.hpp"
+#include "solver/pipecg_pass.hpp"
 #include "solver/vector_space.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
@@ -137,19 +138,31 @@ class DeviceSpace {
                        const Step& then = {});
   template <class Step = NoScalarStep>
   void dot_pair(std::size_t n, const T* t, const T* r, T* sums, const Step& then = {});
+  // Pipelined CG's pass (vector_space.hpp; solver/pipecg_kernels.cuh): one kernel, its three
+  // sums added as the fused reductions add theirs; the step runs inside it (no launch).
+  template <class Step>
+  void pipecg_update(std::size_t n, const Step& step, const PipeCgVectors<T>& vectors, T* sums);
+  // A sum over processes, split (vector_space.hpp): nothing to sum on one GPU.
+  void start_sums(T* /*sums*/, int /*count*/) {}
+  void finish_sums() {}
   void polynomial_step(std::size_t n, const T* inverse_diagonal, const T* r, const T* coefficients,
                        T* d, T* x, bool first, bool assign);
   // GMRES's basis operations (vector_space.hpp; solver/device_basis.cu): counts and columns
   // are ints in device memory, read by the kernels, so a replayed graph follows the cycle.
   // basis_dots: each block sums a contiguous slice of rows for every column (w read once per
   // four columns), the last block adds the blocks' sums in block order (no atomics in a sum).
+  // basis_dots and basis_combine run `then` in their last block; they are instantiated for
+  // NoScalarStep and GMRES's steps (gmres_steps.hpp) only.
   void reserve_basis(int max_count);
   void require_free_memory(std::size_t bytes, const std::string& what);
   std::size_t global_count(std::size_t n) const { return n; }
+  template <class Step = NoScalarStep>
   void basis_dots(std::size_t n, const T* basis, std::size_t ld, const int* count, int max_count,
-                  const T* w, T* result);
+                  const T* w, T* result, bool with_norm = false, const Step& then = {});
+  template <class Step = NoScalarStep>
   void basis_combine(std::size_t n, const T* basis, std::size_t ld, const int* count,
-                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square);
+                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square,
+                     const ColumnStore<T>& store = {}, const Step& then = {});
   void to_column(std::size_t n, const T* scale, const T* w, T* v, T* basis, std::size_t ld,
                  const int* column);
   // positions[r] = where row r's diagonal entry sits in the device CSR arrays (-1: none); a
@@ -199,10 +212,11 @@ class DeviceSpace {
 
   DeviceContext& context_;
   DeviceBuffer<KrylovScalars<T>> scalars_;
-  // The fused reductions' per-block sums (2 per block) and their last-block ticket
+  // The fused reductions' per-block sums (2 per block, pipelined CG's 3) and their last-block
+  // ticket
   DeviceBuffer<T> partial_sums_;
   DeviceBuffer<unsigned int> last_block_ticket_;
-  // basis_dots' per-block sums (basis_max_count_ per block) and its last-block ticket
+  // basis_dots' per-block sums (basis_max_count_ + 1 per block: the norm) and its ticket
   DeviceBuffer<T> basis_partials_;
   DeviceBuffer<unsigned int> basis_ticket_;
   int basis_max_count_ = 0;

@@ -12,11 +12,19 @@
 // M^-1 v_{m-1}] and sets x = x0 + Z_m y: the preconditioner may then change from one step to
 // the next (an fp32 AMG cycle, an inner solve).
 //
-// Orthogonalisation: classical Gram-Schmidt with one re-orthogonalisation, CGS2 (Giraud,
-// Langou & Rozloznik 2005: orthogonal to working precision, like MGS, but each pass is j+1
-// independent dot products, not j+1 dependent ones). A pass is one basis_dots (the j+1 dots in
-// one pass over w, one reduction over processes) and one basis_combine; the second pass's
-// also sums ||w||^2.
+// Orthogonalisation: classical Gram-Schmidt, each pass j+1 independent dot products (not j+1
+// dependent ones as in MGS): h = V^T w (basis_dots: one pass over w and the columns, one
+// reduction over processes; the first pass also sums ||w||^2), then w -= V h (basis_combine,
+// one pass). The pass's norm comes from its dots, ||w - V h||^2 = ||w||^2 - ||h||^2, where that
+// is at least half of ||w||^2 (accurate there); the Arnoldi step then runs before the update
+// (in the dots' last block on the device), and the update writes v_{k+1} = (w - V h) / H(k+1,
+// k) straight into v and V's column k+1. A second pass (H(:, k) = h1 + h2) runs either always
+// (solver.orthogonalization: cgs2; Giraud, Langou & Rozloznik 2005: orthogonal to working
+// precision, like MGS) or only where the first pass removed more than half of ||w||^2
+// (selective: the "twice is enough" test of Kahan and Parlett; PETSc's refine_ifneeded). The
+// decisions are made on the device from the passes' own sums (gmres_steps.hpp), and a skipped
+// pass's operations see a count of 0 and do nothing (a launch each), so every iteration makes
+// the same launches.
 //
 // Where the cycle stands lives in the space (gmres_steps.hpp: GmresState) and the basis
 // operations read it there, so every iteration makes the same launches wherever it falls in a
@@ -29,8 +37,13 @@
 //
 // Memory: V is one allocation of m+1 vectors (Z one of m), a column every ld = n rounded up to
 // 64 entries; on the device their bytes are checked against free memory before allocating.
-// Traffic of step j (no preconditioner): the SpMV, 2 x [(j+1) n + n] for the dots, 2 x
-// [(j+1) n + 2n] for the updates, 3n to store v_{j+1}: 4 (j+1) n + 9n values.
+// Traffic of step j (no preconditioner), c = j+1 columns: the SpMV, c n + n (h1, ||w||^2), c n
+// + 3n (w - V h1 into v and V's column): 2 c n + 4n values; with a second pass, c n + 2n (w -=
+// V h1 in place), c n + n (h2), c n + 3n (w - V h2 stored): 4 c n + 7n. CGS2 takes the last
+// norm from the update's own sum (w -= V h2 in place, then to_column: 3n): 4 c n + 9n. (A pass
+// that makes w -= V h1 and h2 reading each column once, 3 c n + 8n for CGS2, measured slower on
+// an H100: its loads of a row's columns held in registers reached 45-55% of the DRAM bandwidth
+// against 75% for the update.)
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -51,10 +64,12 @@ class Gmres : KrylovMethodBase<Space> {
 
   // restart: m (>= 1), clipped to the rows of the whole system; flexible: FGMRES (the same as
   // GMRES without a preconditioner). preconditioner: M^-1, or nullptr.
+  // selective: the second Gram-Schmidt pass only where needed (AfterFirstDots), else always.
   Gmres(Space& space, const LinearOperator<T>& matrix, KrylovPreconditioner<Space>* preconditioner,
-        int restart, bool flexible)
+        int restart, bool flexible, bool selective = false)
       : Base(space, matrix, preconditioner, false),
         m_(clipped_restart(space, restart, n_)),
+        selective_(selective),
         ld_((n_ + 63) / 64 * 64),
         flexible_(flexible && preconditioner != nullptr),
         basis_(allocate_basis(restart)),
@@ -70,6 +85,9 @@ class Gmres : KrylovMethodBase<Space> {
   }
 
   int restart() const { return m_; }
+  // V: column k at basis() + k leading_dimension() (for tests of its orthogonality).
+  const T* basis() const { return basis_.data(); }
+  std::size_t leading_dimension() const { return ld_; }
 
   // A new cycle from r0 = b - A x0 (or `residual`, the driver's true residual). `restart`
   // keeps the stopping targets (residual replacement).
@@ -89,17 +107,33 @@ class Gmres : KrylovMethodBase<Space> {
     if (flexible_)               // Z_k = z
       space_.to_column(n_, &s->one, z, nullptr, directions_.data(), ld_,
                        state.position(gmres_direction_column));
-    matrix_.apply(z, w_.data());                                              // w = A z
-    space_.basis_dots(n_, V, ld_, count, m_ + 1, w_.data(), state.first());   // h1 = V^T w
-    space_.basis_combine(n_, V, ld_, count, state.first(), T(-1), w_.data(),  // w -= V h1
-                         false, nullptr);
-    space_.basis_dots(n_, V, ld_, count, m_ + 1, w_.data(), state.second());   // h2 = V^T w
-    space_.basis_combine(n_, V, ld_, count, state.second(), T(-1), w_.data(),  // w -= V h2,
-                         false, state.norm_square());                          // ||w||^2
-    // H(:, k) = h1 + h2, H(k+1, k) = ||w||, rotations, test |g_{k+1}|
-    space_.scalar_step(gmres_steps::Arnoldi<T>{state});
+    const int* second = state.position(gmres_second_count);
+    // where a pass's update stores v_{k+1} = (w - V h) / H(k+1, k) (after the step), if it does
+    const ColumnStore<T> store{state.position(gmres_store_column), state.scale(), v_.data(), V};
+    matrix_.apply(z, w_.data());  // w = A z
+    // h1 = V^T w, ||w||^2; ||w - V h1||^2 = ||w||^2 - ||h1||^2 where it keeps at least half of
+    // ||w||^2 (then the step: H(:, k) = h1, H(k+1, k), the rotations, the test of |g_{k+1}|),
+    // else a second pass
+    space_.basis_dots(n_, V, ld_, count, m_ + 1, w_.data(), state.first(), true,
+                      gmres_steps::AfterFirstDots<T>{state, selective_});
+    // w - V h1: v_{k+1} and V's column k+1, or w in place with ||w||^2 (a second pass follows)
+    space_.basis_combine(n_, V, ld_, count, state.first(), T(-1), w_.data(), false,
+                         state.first_norm_square(), store);
+    // the second pass, where it runs: h2 = V^T w, the step with H(:, k) = h1 + h2 (the norm as
+    // above), then w - V h2 stored; where w vanishes the step waits for the update's ||w||^2 and
+    // to_column stores v_{k+1} = w / H(k+1, k)
+    space_.basis_dots(n_, V, ld_, second, m_ + 1, w_.data(), state.second(), false,
+                      gmres_steps::AfterSecondDots<T>{state, selective_});
+    space_.basis_combine(n_, V, ld_, second, state.second(), T(-1), w_.data(), false,
+                         state.norm_square(), store, gmres_steps::AfterSecondCombine<T>{state});
     space_.to_column(n_, state.scale(), w_.data(), v_.data(), V, ld_,
-                     state.position(gmres_next_column));  // v_{k+1} = w / H(k+1, k)
+                     state.position(gmres_next_column));
+  }
+
+  // Arnoldi steps of the solve that took the second Gram-Schmidt pass (reads the space: a
+  // device space synchronizes; call after the solve).
+  int second_passes() {
+    return space_.template download<int>(positions_.data() + gmres_second_passes, 1)[0];
   }
 
   // The driver's block ends here at the latest: the cycle's end.
@@ -171,6 +205,7 @@ class Gmres : KrylovMethodBase<Space> {
   GmresState<T> state() { return GmresState<T>{values_.data(), positions_.data(), m_}; }
 
   int m_;
+  bool selective_;
   std::size_t ld_;
   bool flexible_;
   typename Base::Vector basis_, directions_, v_, w_, z_, start_;

@@ -11,6 +11,7 @@
 #include "solver/jacobi_entry.hpp"
 #include "solver/krylov_scalars.hpp"
 #include "solver/lanczos_start.hpp"
+#include "solver/pipecg_pass.hpp"
 #include "solver/vector_space.hpp"
 #include "spmv/linear_operator.hpp"
 
@@ -247,34 +248,101 @@ class HostSpace {
     dot(n, t, t, &sums[1]);  // (t, t)
     scalar_step(then);
   }
+  // Pipelined CG's pass (vector_space.hpp): the step, then the rows (solver/pipecg_pass.hpp)
+  // in the blocks of ordered_sum, each block's three sums added in row order and the blocks'
+  // in block order: the same sums as three ordered dots of the new vectors, in one pass.
+  template <class Step>
+  void pipecg_update(std::size_t n, const Step& step, const PipeCgVectors<T>& vectors, T* sums) {
+    scalar_step(step);
+    const bool moving = scalars_.running();  // a stopped solve leaves the vectors alone
+    const T a = scalars_.alpha, b = scalars_.beta;
+    constexpr std::size_t block = 4096;
+    const std::int64_t blocks = static_cast<std::int64_t>((n + block - 1) / block);
+    std::vector<T> partial(3 * static_cast<std::size_t>(blocks), T(0));
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < blocks; ++k) {
+      const std::size_t begin = static_cast<std::size_t>(k) * block;
+      const std::size_t end = begin + block < n ? begin + block : n;
+      T r_u = T(0), r_r = T(0), w_u = T(0);
+      if (moving)
+        for (std::size_t i = begin; i < end; ++i) pipecg_row(vectors, i, a, b, r_u, r_r, w_u);
+      partial[3 * static_cast<std::size_t>(k)] = r_u;
+      partial[3 * static_cast<std::size_t>(k) + 1] = r_r;
+      partial[3 * static_cast<std::size_t>(k) + 2] = w_u;
+    }
+    sums[0] = sums[1] = sums[2] = T(0);
+    for (std::size_t k = 0; k < partial.size(); k += 3) {
+      sums[0] += partial[k];      // (r, u)
+      sums[1] += partial[k + 1];  // (r, r)
+      sums[2] += partial[k + 2];  // (w, u)
+    }
+  }
+  // A sum over processes, split (vector_space.hpp): nothing to sum on one process.
+  void start_sums(T* /*sums*/, int /*count*/) {}
+  void finish_sums() {}
 
   // GMRES's basis operations (vector_space.hpp). Each dot is the same ordered sum as dot's.
   void reserve_basis(int /*max_count*/) {}
   void require_free_memory(std::size_t /*bytes*/, const std::string& /*what*/) {}
-  std::size_t global_count(std::size_t n) const { return n; }
-  // result[k] = (V_k, w), k < *count; 0 up to max_count
+  std::size_t global_count(std::size_t n) const {
+    return n;
+  }
+  // result[k] = (V_k, w), k < *count; 0 up to max_count; with_norm: result[max_count] = (w, w);
+  // then `then`
+  template <class Step = NoScalarStep>
   void basis_dots(std::size_t n, const T* basis, std::size_t ld, const int* count, int max_count,
-                  const T* w, T* result) {
+                  const T* w, T* result, bool with_norm = false, const Step& then = {}) {
+    const int columns = *count;
     for (int k = 0; k < max_count; ++k) {
       const T* column = basis + static_cast<std::size_t>(k) * ld;
-      result[k] = k < *count ? ordered_sum(n, [column, w](std::size_t i) { return column[i] * w[i]; })
-                             : T(0);
+      result[k] = k < columns
+                      ? ordered_sum(n, [column, w](std::size_t i) { return column[i] * w[i]; })
+                      : T(0);
     }
+    if (with_norm)
+      result[max_count] =
+          columns > 0 ? ordered_sum(n, [w](std::size_t i) { return w[i] * w[i]; }) : T(0);
+    scalar_step(then);
   }
-  // y = (assign ? 0 : y) + alpha sum_{k < *count} c[k] V_k; *norm_square = (y, y) when given
+  // u = (assign ? 0 : y) + alpha sum_{k < *count} c[k] V_k into y, or *scale u into store.v and
+  // store.basis's column *store.column (y unchanged) when that is >= 0; *norm_square = (u, u)
+  // when given; then `then`. *count 0: y untouched, *norm_square = 0.
+  template <class Step = NoScalarStep>
   void basis_combine(std::size_t n, const T* basis, std::size_t ld, const int* count,
-                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square) {
+                     const T* coefficients, T alpha, T* y, bool assign, T* norm_square,
+                     const ColumnStore<T>& store = {}, const Step& then = {}) {
     const int columns = *count;
-    if (columns > 0) {
+    if (columns == 0) {
+      if (norm_square != nullptr) *norm_square = T(0);
+      scalar_step(then);
+      return;
+    }
+    const bool stored = store.column != nullptr && *store.column >= 0;
+    T* result = y;
+    if (stored) {
+      combine_work_.resize(n);
+      result = combine_work_.data();
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      T sum = T(0);
+      for (int k = 0; k < columns; ++k)
+        sum +=
+            coefficients[k] * basis[static_cast<std::size_t>(k) * ld + static_cast<std::size_t>(i)];
+      result[i] = (assign ? T(0) : y[i]) + alpha * sum;
+    }
+    if (norm_square != nullptr) dot(n, result, result, norm_square);
+    if (stored) {
+      const T scale = *store.scale;
+      T* target = store.basis + static_cast<std::size_t>(*store.column) * ld;
 #pragma omp parallel for schedule(static)
       for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
-        T sum = T(0);
-        for (int k = 0; k < columns; ++k)
-          sum += coefficients[k] * basis[static_cast<std::size_t>(k) * ld + static_cast<std::size_t>(i)];
-        y[i] = (assign ? T(0) : y[i]) + alpha * sum;
+        const T value = scale * result[i];
+        store.v[i] = value;
+        target[i] = value;
       }
     }
-    if (norm_square != nullptr) dot(n, y, y, norm_square);
+    scalar_step(then);
   }
   // V_column = *scale w (and v = the same when given), when *column >= 0
   void to_column(std::size_t n, const T* scale, const T* w, T* v, T* basis, std::size_t ld,
@@ -292,6 +360,7 @@ class HostSpace {
 
  private:
   KrylovScalars<T> scalars_;
+  std::vector<T> combine_work_;  // basis_combine's result before a ColumnStore scales it
 };
 
 }  // namespace spk

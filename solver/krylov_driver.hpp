@@ -36,6 +36,7 @@
 #include "solver/cg.hpp"
 #include "solver/check_schedule.hpp"
 #include "solver/gmres.hpp"
+#include "solver/pipecg.hpp"
 #include "solver/preconditioner.hpp"
 #include "solver/solve_outcome.hpp"
 #include "solver/vector_space.hpp"
@@ -57,6 +58,11 @@ template <class Algorithm>
 struct restarts_after_breakdown : std::false_type {};
 template <class Space>
 struct restarts_after_breakdown<BiCgStab<Space>> : std::true_type {};
+// Pipelined CG, whose (p, Ap) <= 0 on an SPD matrix is its recurrences' rounding (bcsstk13
+// with Jacobi: at a relative residual of 7e-3, as a NumPy transcription of the algorithm does
+// too): a restart from r = b - A x takes fresh directions.
+template <class Space>
+struct restarts_after_breakdown<PipelinedCg<Space>> : std::true_type {};
 
 // x made current before the driver reads it: GMRES forms x only when asked
 // (Gmres::current_solution); CG and BiCGSTAB update x every iteration and have no such hook.
@@ -84,6 +90,17 @@ auto end_block(Algorithm& algorithm, int block, const T* b, T* x, int)
 }
 template <class Algorithm, class T>
 void end_block(Algorithm& /*algorithm*/, int /*block*/, const T* /*b*/, T* /*x*/, long) {}
+
+// GMRES: its Arnoldi steps that took Gram-Schmidt's second pass (Gmres::second_passes); 0 for
+// the other methods.
+template <class Algorithm>
+auto second_passes(Algorithm& algorithm, int) -> decltype(algorithm.second_passes()) {
+  return algorithm.second_passes();
+}
+template <class Algorithm>
+int second_passes(Algorithm& /*algorithm*/, long) {
+  return 0;
+}
 
 // The driver's own buffers, allocated once per solver and reused by every solve.
 template <class Space>
@@ -163,10 +180,9 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
       // Only full blocks, and blocks cut at a GMRES cycle's end (the same length every cycle),
       // replay a CUDA graph (one per length): a shorter, predicted block runs as plain
       // launches rather than capturing another graph.
-      space.run_repeated(block,
-                         options.cuda_graph &&
-                             (block == schedule.check_every() || block < scheduled),
-                         [&] { algorithm.iterate(b, x); });
+      space.run_repeated(
+          block, options.cuda_graph && (block == schedule.check_every() || block < scheduled),
+          [&] { algorithm.iterate(b, x); });
       end_block(algorithm, block, b, x, 0);  // GMRES: a new cycle from b - A x, on the stream
       executed += block;
       scalars = space.read_scalars();
@@ -243,6 +259,7 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
   result.iterations_executed = executed;
   result.residual_replacements = replacements;
   result.breakdown_restarts = breakdown_restarts;
+  result.second_passes = second_passes(algorithm, 0);
   result.threshold = scalars.threshold;
   result.b_norm = static_cast<double>(scalars.b_norm);
   result.initial_residual = scalars.initial_residual;
@@ -278,14 +295,14 @@ SolveResult drive(Space& space, Algorithm& algorithm, DriverWorkspace<Space>& wo
 // The Krylov methods, as one type: adding a method is its header plus one entry here and one
 // case in make_krylov_method.
 template <class Space>
-using KrylovMethod = std::variant<ConjugateGradient<Space>, BiCgStab<Space>, Gmres<Space>>;
+using KrylovMethod =
+    std::variant<ConjugateGradient<Space>, BiCgStab<Space>, Gmres<Space>, PipelinedCg<Space>>;
 
 template <class Space>
-KrylovMethod<Space> make_krylov_method(Method method, Space& space,
-                                       const LinearOperator<typename Space::value_type>& matrix,
-                                       KrylovPreconditioner<Space>* preconditioner,
-                                       VectorOps vector_ops = VectorOps::cublas,
-                                       int restart = 30) {
+KrylovMethod<Space> make_krylov_method(
+    Method method, Space& space, const LinearOperator<typename Space::value_type>& matrix,
+    KrylovPreconditioner<Space>* preconditioner, VectorOps vector_ops = VectorOps::cublas,
+    int restart = 30, Orthogonalization orthogonalization = Orthogonalization::selective) {
   switch (method) {
     case Method::bicgstab:
       return KrylovMethod<Space>(std::in_place_type<BiCgStab<Space>>, space, matrix, preconditioner,
@@ -293,7 +310,11 @@ KrylovMethod<Space> make_krylov_method(Method method, Space& space,
     case Method::gmres:
     case Method::fgmres:  // vector_ops does not apply: the basis operations are one pass each
       return KrylovMethod<Space>(std::in_place_type<Gmres<Space>>, space, matrix, preconditioner,
-                                 restart, method == Method::fgmres);
+                                 restart, method == Method::fgmres,
+                                 orthogonalization == Orthogonalization::selective);
+    case Method::pipecg:  // vector_ops does not apply: its update is always one pass
+      return KrylovMethod<Space>(std::in_place_type<PipelinedCg<Space>>, space, matrix,
+                                 preconditioner);
     case Method::cg: break;
   }
   return KrylovMethod<Space>(std::in_place_type<ConjugateGradient<Space>>, space, matrix,
@@ -321,7 +342,7 @@ class KrylovIteration {
         options_(options),
         preconditioner_(std::move(preconditioner)),
         method_(make_krylov_method(options.method, space, matrix, preconditioner_.get(),
-                                   options.vector_ops, options.restart)),
+                                   options.vector_ops, options.restart, options.orthogonalization)),
         workspace_(space, static_cast<std::size_t>(matrix.rows()), options) {
     if (matrix.rows() != matrix.cols())
       throw BadInput("the matrix is not square (" + std::to_string(matrix.rows()) + " x " +

@@ -51,7 +51,9 @@ std::string describe_outcome(const SolveResult& result, const SolverOptions& opt
       return "breakdown" + at + ": " + breakdown_explanation(result.breakdown) +
              (result.breakdown_restarts > 0
                   ? " (after " + std::to_string(result.breakdown_restarts) +
-                        " restart(s) from r_hat = r, solver.breakdown_restarts)"
+                        (options.method == Method::pipecg ? " restart(s) from r = b - Ax"
+                                                          : " restart(s) from r_hat = r") +
+                        ", solver.breakdown_restarts)"
                   : "") +
              "; " + residuals;
     case SolveStatus::diverged:

@@ -25,6 +25,7 @@ const char* to_string(Method method) {
     case Method::bicgstab: return "bicgstab";
     case Method::gmres: return "gmres";
     case Method::fgmres: return "fgmres";
+    case Method::pipecg: return "pipecg";
   }
   return "?";
 }
@@ -40,6 +41,10 @@ const char* to_string(ToleranceMode mode) {
 
 const char* to_string(VectorOps ops) {
   return ops == VectorOps::fused ? "fused" : "cublas";
+}
+
+const char* to_string(Orthogonalization orthogonalization) {
+  return orthogonalization == Orthogonalization::cgs2 ? "cgs2" : "selective";
 }
 
 const char* to_string(FactorShift shift) {

@@ -46,17 +46,41 @@
 //   `then` (default NoScalarStep), the method's next scalar step, once their sums are final:
 //   the device space runs it in the reduction kernel's last block (no launch of its own), a
 //   distributed space after the sum over processes.
+//   pipecg_update(n, step, vectors, sums)   pipelined CG's pass (solver/pipecg.hpp,
+//                                        solver/pipecg_pass.hpp): runs `step` (the iteration's
+//                                        test and coefficients; in a device kernel every thread
+//                                        on a private copy for alpha and beta, the last block
+//                                        for real), updates the vectors, and writes the new
+//                                        (r, u), (r, r), (w, u) of THIS process's rows into
+//                                        sums[0..3): no sum over processes (a distributed space
+//                                        takes Inner's), start_sums makes it
+//   start_sums(sums, count), finish_sums()   sums[0..count) (this process's values, in the
+//                                        space) summed over the processes, split in two so the
+//                                        work queued between them overlaps the sum: one
+//                                        nonblocking allreduce, one in flight at a time. Nothing
+//                                        outside a distributed space
 //   GMRES's basis operations (solver/gmres.hpp). V is `columns` vectors of n entries, column k
 //   at V + k ld; `count` and `column` are ints in the space (device memory on the GPU), read by
 //   the operation itself, so a CUDA graph that replays it follows where the cycle stands:
 //   reserve_basis(max_count)             scratch for basis_dots of up to max_count columns
-//                                        (call before the first solve, never inside one)
-//   basis_dots(n, V, ld, count, max_count, w, result)   result[k] = (V_k, w) for k < *count,
-//                                        0 up to max_count: one pass over w and the columns; a
-//                                        distributed space sums all max_count in one reduction
-//   basis_combine(n, V, ld, count, c, alpha, y, assign, norm_square)   y = (assign ? 0 : y) +
-//                                        alpha sum_{k < *count} c[k] V_k, untouched when *count
-//                                        is 0; then *norm_square = (y, y) when given: one pass
+//                                        and the norm (call before the first solve, never
+//                                        inside one)
+//   basis_dots(n, V, ld, count, max_count, w, result, with_norm = false, then = NoScalarStep)
+//                                        result[k] = (V_k, w) for k < *count, 0 up to max_count,
+//                                        and with_norm result[max_count] = (w, w): one pass over
+//                                        w and the columns; a distributed space sums all
+//                                        max_count (+ 1) in one reduction. *count 0: result all
+//                                        0, nothing read. Then `then`, a scalar step, after the
+//                                        sums (on the device in the pass's last block; the
+//                                        device space instantiates it for GMRES's steps only)
+//   basis_combine(n, V, ld, count, c, alpha, y, assign, norm_square, store = {}, then =
+//                 NoScalarStep)          u = (assign ? 0 : y) + alpha sum_{k < *count} c[k] V_k,
+//                                        stored in y, or (store.column given and *column >= 0)
+//                                        *store.scale u into store.v and V_{*column} (ColumnStore)
+//                                        with y left as it was; *norm_square = (u, u) when given:
+//                                        one pass;
+//                                        then `then` as basis_dots. *count 0 (a skipped pass): y
+//                                        untouched, *norm_square = 0, `then` still runs
 //   to_column(n, scale, w, v, V, ld, column)   when *column >= 0: V_column = *scale w, and
 //                                        v = the same when v is given; nothing when *column < 0
 //   require_free_memory(bytes, what)     throws OutOfDeviceMemory, before anything is
@@ -82,6 +106,17 @@
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
+
+// Where basis_combine stores its result instead of in y: *scale times it into v and into
+// column *column of `basis` (the combination's V, same ld: a column it does not read), when
+// column is given and *column >= 0 (pointers into the space).
+template <class T>
+struct ColumnStore {
+  const int* column = nullptr;
+  const T* scale = nullptr;
+  T* v = nullptr;
+  T* basis = nullptr;
+};
 
 // *result = ||x||_2, as the dot product (x, x) followed by a square root, so that a
 // distributed space, whose dot sums over ranks, gets the global norm with no extra code.

@@ -391,6 +391,9 @@ SolverOptions read_solver(const ConfigValue& value, SolverOptions options,
     options.restart = v.as_int();
     require(v, options.restart >= 1, "an integer >= 1 (GMRES steps per cycle)");
   });
+  map.if_present("orthogonalization", [&](const ConfigValue& v) {
+    options.orthogonalization = v.as_enum(orthogonalization_names());
+  });
   return options;
 }
 

@@ -52,7 +52,8 @@ const std::vector<std::string>& solver_key_names() {
                                                 "keep_history",
                                                 "vector_ops",
                                                 "breakdown_restarts",
-                                                "restart"};
+                                                "restart",
+                                                "orthogonalization"};
   return keys;
 }
 
@@ -76,12 +77,17 @@ const std::vector<std::pair<std::string, Transport>>& transport_names() {
 
 const std::vector<std::pair<std::string, Method>>& method_names() {
   static const auto table =
-      name_table({Method::cg, Method::bicgstab, Method::gmres, Method::fgmres});
+      name_table({Method::cg, Method::bicgstab, Method::gmres, Method::fgmres, Method::pipecg});
   return table;
 }
 
 const std::vector<std::pair<std::string, VectorOps>>& vector_ops_names() {
   static const auto table = name_table({VectorOps::cublas, VectorOps::fused});
+  return table;
+}
+
+const std::vector<std::pair<std::string, Orthogonalization>>& orthogonalization_names() {
+  static const auto table = name_table({Orthogonalization::cgs2, Orthogonalization::selective});
   return table;
 }
 

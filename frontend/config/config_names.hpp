@@ -19,6 +19,8 @@ const std::vector<std::pair<std::string, Method>>& method_names();
 const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names();
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names();
 const std::vector<std::pair<std::string, VectorOps>>& vector_ops_names();  // cublas, fused
+const std::vector<std::pair<std::string, Orthogonalization>>&
+orthogonalization_names();  // cgs2, selective
 const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names();
 const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names();
 const std::vector<std::pair<std::string, AmgPrecision>>& amg_precision_names();

@@ -147,6 +147,7 @@ void emit_solver(YAML::Emitter& out, const SolverOptions& solver,
   out << YAML::Key << "vector_ops" << YAML::Value << to_string(solver.vector_ops);
   out << YAML::Key << "breakdown_restarts" << YAML::Value << solver.breakdown_restarts;
   out << YAML::Key << "restart" << YAML::Value << solver.restart;
+  out << YAML::Key << "orthogonalization" << YAML::Value << to_string(solver.orthogonalization);
   out << YAML::EndMap;
 }
 

@@ -20,8 +20,10 @@ namespace spk {
 // ---- solver.* -------------------------------------------------------------------------
 
 // gmres: restarted GMRES(restart), right-preconditioned; fgmres: flexible GMRES (Z = M^-1 V
-// stored), for a preconditioner that changes between iterations (solver/gmres.hpp).
-enum class Method { cg, bicgstab, gmres, fgmres };
+// stored), for a preconditioner that changes between iterations (solver/gmres.hpp). pipecg:
+// pipelined CG (Ghysels & Vanroose 2014), CG's iterates with one sum over processes an
+// iteration, overlapped with the product and the preconditioner (solver/pipecg.hpp).
+enum class Method { cg, bicgstab, gmres, fgmres, pipecg };
 enum class ToleranceMode {
   rhs,       // stop when ||r|| <= tolerance * ||b||
   initial,   // stop when ||r|| <= tolerance * ||r0||
@@ -34,6 +36,10 @@ enum class VectorOps {
   fused,   // CG: x += alpha p, r -= alpha Ap, (r, r) and Jacobi's z = D^-1 r, (r, z) in one
            // pass; p = z + beta p in one; the two sums in one reduction over processes
 };
+// How GMRES and FGMRES orthogonalise a new Arnoldi vector (solver.orthogonalization;
+// solver/gmres.hpp): classical Gram-Schmidt, with a second pass either always or only where the
+// first removed more than half of ||w||^2 (the "twice is enough" test).
+enum class Orthogonalization { cgs2, selective };
 
 enum class Format;  // spmv.* below
 
@@ -165,9 +171,12 @@ struct SolverOptions {
   // GMRES and FGMRES: Arnoldi steps per cycle (m, >= 1; PETSc's default 30), clipped to the
   // number of rows. The basis holds m + 1 vectors (FGMRES: 2m + 1).
   int restart = 30;
+  // GMRES and FGMRES: Gram-Schmidt's second pass only where needed (selective) or always.
+  Orthogonalization orthogonalization = Orthogonalization::selective;
 };
 
-// SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2, GMRES and FGMRES 1).
+// SpMV calls one iteration of the method makes (CG 1, BiCGSTAB 2, GMRES and FGMRES 1,
+// pipelined CG 1).
 inline int spmv_per_iteration(Method method) {
   return method == Method::bicgstab ? 2 : 1;
 }
@@ -185,6 +194,8 @@ const char* to_string(AmgPrecision precision);  // "solver" | "single"
 const char* to_string(NearNullspace space);      // "constant" | "rigid_body" | "vectors"
 const char* to_string(VectorOps ops);           // "cublas" | "fused"
 const char* to_string(FactorShift shift);       // "auto" | "none" | "fixed"
+// "cgs2" | "selective" (solver.orthogonalization)
+const char* to_string(Orthogonalization orthogonalization);
 
 // ---- spmv.* ---------------------------------------------------------------------------
 

@@ -58,6 +58,7 @@ struct SolveResult {
   int iterations_executed = 0;    // loop iterations the device ran (>= iterations)
   int residual_replacements = 0;  // restarts from r = b - A x after a false convergence
   int breakdown_restarts = 0;     // BiCGSTAB: restarts from r_hat = r = b - A x after a breakdown
+  int second_passes = 0;          // GMRES: Arnoldi steps that took Gram-Schmidt's second pass
   double threshold = 0.0;         // the absolute residual norm the tolerance asked for
   double b_norm = 0.0;
   double initial_residual = 0.0;        // ||r0||

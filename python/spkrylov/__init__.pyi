@@ -15,6 +15,7 @@ class SolveResult:
     iterations_executed: int
     residual_replacements: int
     breakdown_restarts: int
+    second_passes: int
     threshold: float
     b_norm: float
     initial_residual: float

@@ -596,8 +596,9 @@ TEST(ConfigErrors, BadValues) {
             "run.yaml:2: solver.tolerance: expected a finite number, got '1e999'");
   EXPECT_EQ(error("solver: {max_iterations: 0}"),
             "run.yaml:2: solver.max_iterations: must be an integer >= 1, got '0'");
-  EXPECT_EQ(error("solver: {method: gmres}"),
-            "run.yaml:2: solver.method: unknown value 'gmres' (valid: cg, bicgstab)");
+  EXPECT_EQ(error("solver: {method: minres}"),
+            "run.yaml:2: solver.method: unknown value 'minres' (valid: cg, bicgstab, gmres, "
+            "fgmres, pipecg)");
   EXPECT_EQ(error("solver: {tolerance_mode: relative}"),
             "run.yaml:2: solver.tolerance_mode: unknown value 'relative' (valid: rhs, initial, "
             "absolute)");
@@ -880,9 +881,10 @@ TEST(ConfigOverrides, ErrorsNameTheOverride) {
   EXPECT_EQ(parse_error(kGenerated, {"solver={method: cg, tolerance: -1}"}),
             "--set solver={method: cg, tolerance: -1}: solver.tolerance: must be > 0, got '-1'");
   // Errors in the file keep their file line when an override touched a sibling.
-  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: gmres\n",
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: minres\n",
                         {"solver.tolerance=1e-3"}),
-            "run.yaml:3: solver.method: unknown value 'gmres' (valid: cg, bicgstab)");
+            "run.yaml:3: solver.method: unknown value 'minres' (valid: cg, bicgstab, gmres, "
+            "fgmres, pipecg)");
 }
 
 TEST(ConfigOverrides, MalformedOverrides) {

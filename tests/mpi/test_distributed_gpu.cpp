@@ -72,6 +72,13 @@ const GpuCase gpu_cases[] = {
     {"convdiff2d_48_bicgstab_jacobi_auto",
      [] { return generated_case("convdiff2d", 48, 7, 0.5, "central"); }, Method::bicgstab,
      Preconditioner::jacobi, "auto"},
+    // pipelined CG: NCCL's allreduce on a side stream over the product (or MPI_Iallgather)
+    {"poisson3d_16_pipecg_ellpack-r", [] { return generated_case("poisson3d", 16); },
+     Method::pipecg, Preconditioner::none, "ellpack-r"},
+    {"poisson3d27_12_pipecg_jacobi_csr", [] { return generated_case("poisson3d", 12, 27); },
+     Method::pipecg, Preconditioner::jacobi, "csr"},
+    {"poisson2d_48_pipecg_chebyshev_hyb", [] { return generated_case("poisson2d", 48); },
+     Method::pipecg, Preconditioner::chebyshev, "hyb"},
 };
 
 class DistributedGpu : public ::testing::TestWithParam<GpuCase> {};
@@ -141,6 +148,33 @@ TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
   EXPECT_EQ(graph.distributed.iterations, plain.distributed.iterations);
   EXPECT_EQ(serial.distributed.iterations, plain.distributed.iterations);
   EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);
+}
+
+// Pipelined CG with its split sum (NCCL: a side stream forked and joined inside the graph),
+// graphs on and off and the overlap off: the same iterations and bits, and fused CG's count
+// within 2%.
+TEST(DistributedGpuPaths, PipecgGraphsAndOverlapChangeNothingButTime) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson3d", 16);
+  Options options = gpu_options(Method::pipecg, Preconditioner::jacobi, "ellpack-r");
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  options.solver.cuda_graph = false;
+  const Comparison plain = solve_both(whole, options, RowBalance::nonzeros, distributed);
+  options.solver.cuda_graph = true;
+  const Comparison graph = solve_both(whole, options, RowBalance::nonzeros, distributed);
+  distributed.overlap = false;
+  const Comparison serial = solve_both(whole, options, RowBalance::nonzeros, distributed);
+  for (const Comparison* run : {&plain, &graph, &serial})
+    expect_matches_one_gpu(*run, "poisson3d_16 pipecg");
+  EXPECT_EQ(graph.distributed.iterations, plain.distributed.iterations);
+  EXPECT_EQ(serial.distributed.iterations, plain.distributed.iterations);
+  EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);
+  Options cg = gpu_options(Method::cg, Preconditioner::jacobi, "ellpack-r");
+  cg.solver.vector_ops = VectorOps::fused;
+  const Comparison fused = solve_both(whole, cg, RowBalance::nonzeros, distributed);
+  EXPECT_LE(std::abs(graph.distributed.iterations - fused.distributed.iterations),
+            std::max(1.0, 0.02 * fused.distributed.iterations));
 }
 
 // vector_ops: fused on the GPU path (one reduction of two sums per CG iteration).

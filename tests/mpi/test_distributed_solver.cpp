@@ -3,6 +3,7 @@
 // matrices, with empty processes and empty halos, and the faults every process must agree on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -60,6 +61,13 @@ const GeneratedCase generated_cases[] = {
     {"convdiff2d_40_fgmres_jacobi",
      [] { return generated_case("convdiff2d", 40, 7, 10.0, "central"); }, Method::fgmres,
      Preconditioner::jacobi},
+    // pipelined CG: its three sums in one split reduction (MPI_Iallgather) over the product
+    {"poisson3d_12_pipecg", [] { return generated_case("poisson3d", 12); }, Method::pipecg,
+     Preconditioner::none},
+    {"elasticity3d_6_pipecg_jacobi", [] { return generated_case("elasticity3d", 6); },
+     Method::pipecg, Preconditioner::jacobi},
+    {"poisson2d_40_pipecg_chebyshev", [] { return generated_case("poisson2d", 40); },
+     Method::pipecg, Preconditioner::chebyshev},
 };
 
 class DistributedGenerated
@@ -102,6 +110,28 @@ TEST(DistributedFused, FusedCgMatchesOneProcess) {
   }
 }
 
+// GMRES with both orthogonalisations over processes: the second Gram-Schmidt pass is decided
+// from the norms summed over processes, so every process takes it at the same steps.
+TEST(DistributedGmres, Cgs2AndSelectiveMatchOneProcess) {
+  for (const Orthogonalization orthogonalization :
+       {Orthogonalization::cgs2, Orthogonalization::selective}) {
+    Options options = cpu_options(Method::gmres, Preconditioner::none);
+    options.solver.orthogonalization = orthogonalization;
+    const Comparison result = solve_both(generated_case("convdiff2d", 40, 7, 10.0, "central"),
+                                         options, RowBalance::nonzeros);
+    expect_matches_one_process(result);
+    const int single = result.single.second_passes, distributed = result.distributed.second_passes;
+    if (orthogonalization == Orthogonalization::cgs2)
+      EXPECT_EQ(distributed, result.distributed.iterations);
+    else
+      EXPECT_NEAR(distributed, single, std::max(3, single / 20));
+    if (world_rank() == 0)
+      std::printf("  gmres %s, %d processes: %d iterations, %d second passes (one: %d, %d)\n",
+                  to_string(orthogonalization), world_size(), result.distributed.iterations,
+                  distributed, result.single.iterations, single);
+  }
+}
+
 // BiCGSTAB's fused passes over processes (each pass's sums in one reduction).
 TEST(DistributedFused, FusedBicgstabMatchesOneProcess) {
   for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
@@ -111,6 +141,33 @@ TEST(DistributedFused, FusedBicgstabMatchesOneProcess) {
         solve_both(generated_case("convdiff3d", 12), options, RowBalance::nonzeros);
     expect_matches_one_process(result);
   }
+}
+
+// Pipelined CG over processes against CG on one process: the count within 2%, the true
+// residual met, one sum over processes an iteration (plus the start's), with the fault watch
+// on (polled MPI_Test) and off (MPI_Wait).
+TEST(DistributedPipecg, CountsWithinTwoPercentOfOneProcessCg) {
+  for (const bool watch : {true, false})
+    for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
+      const CsrMatrix<double> whole = generated_case("poisson3d", 14);
+      DistributedOptions distributed;
+      distributed.watch_faults = watch;
+      const Comparison pipe = solve_both(whole, cpu_options(Method::pipecg, preconditioner),
+                                         RowBalance::nonzeros, distributed);
+      const Comparison cg =
+          solve_both(whole, cpu_options(Method::cg, preconditioner), RowBalance::nonzeros);
+      ASSERT_EQ(cg.single.status, SolveStatus::converged) << cg.single.message;
+      EXPECT_EQ(pipe.distributed.status, SolveStatus::converged) << pipe.distributed.message;
+      EXPECT_LE(std::abs(pipe.distributed.iterations - cg.single.iterations),
+                std::max(1.0, 0.02 * cg.single.iterations));
+      EXPECT_LE(pipe.distributed.true_residual, pipe.distributed.threshold);
+      EXPECT_LT(pipe.solution_difference, 1e-6);
+      expect_every_process_agrees(pipe.distributed);
+      if (world_rank() == 0)
+        std::printf("  poisson3d 14 %s watch %s, %d processes: pipecg %d (one process %d), cg %d\n",
+                    to_string(preconditioner), watch ? "on" : "off", world_size(),
+                    pipe.distributed.iterations, pipe.single.iterations, cg.single.iterations);
+    }
 }
 
 TEST(DistributedShared, CgCountsWithinTwoPercentOfOneProcess) {

@@ -159,6 +159,26 @@ TEST_F(RankFailure, FailureBeforeASumFindsTheOthersInTheSum) {
   }
 }
 
+// Pipelined CG, whose sum runs over the product (MPI_Iallgather begun before it): the failing
+// process throws as its 7th split sum starts or as its 20th product starts (its own sum then
+// in flight); the others learn of it in a halo wait or in the wait of their split sum, whose
+// buffers are kept, and a new solver solves.
+TEST_F(RankFailure, FailureAroundAPipelinedSumEndsEveryProcess) {
+  const System system = poisson_system();
+  for (const auto& [point, at] :
+       {std::pair{FaultPoint::sum_over_processes, 7}, std::pair{FaultPoint::halo_exchange, 20}})
+    for (const int failing : failing_ranks()) {
+      SCOPED_TRACE("failing rank " + std::to_string(failing) + " at " + test::point_name(point));
+      FailurePlan plan;
+      plan.injection = Injection::fault_hook;
+      plan.point = point;
+      plan.failing_rank = failing;
+      plan.at = at;
+      plan.delay_s = 0.3;
+      fail_and_recover(system, plan, test::cpu_options(Method::pipecg, Preconditioner::jacobi));
+    }
+}
+
 // Rank 1 holds no rows (it still takes part in every sum): it fails, or another fails while
 // it waits.
 TEST_F(RankFailure, ProcessWithoutRows) {
