@@ -226,13 +226,16 @@ SPK_HOST_DEVICE SPK_NOINLINE void arnoldi_column(KrylovScalars<T>& s, const Gmre
     s.freeze();
     return;
   }
-  const bool happy =
-      !(w_norm > epsilon_of<T>() * norm_from_square(column_square + w_norm * w_norm));
+  const T column_norm = norm_from_square(column_square + w_norm * w_norm);
+  const bool happy = !(w_norm > epsilon_of<T>() * column_norm);
   // G_j: r = sqrt(H(j,j)^2 + H(j+1,j)^2), c = H(j,j) / r, s = H(j+1,j) / r
   const T a = carry, b = happy ? T(0) : w_norm;
-  const T r = hypotenuse(a, b);
+  // A rotated column at rounding level of the column it came from counts as zero (A singular
+  // on the Krylov space): on the GPU the rounding leaves ~1e-17 where the host gets 0.
+  const bool vanished = !(hypotenuse(a, b) > epsilon_of<T>() * column_norm);
+  const T r = vanished ? T(0) : hypotenuse(a, b);
   T estimate;
-  if (r == T(0)) {  // the rotated column vanished: the step adds nothing
+  if (vanished) {  // the rotated column vanished: the step adds nothing
     c[j] = T(1);
     sn[j] = T(0);
     g[j + 1] = T(0);
@@ -250,7 +253,7 @@ SPK_HOST_DEVICE SPK_NOINLINE void arnoldi_column(KrylovScalars<T>& s, const Gmre
   state.at(gmres_step) = k;
   s.iteration += 1;
   s.check_residual(estimate);
-  if (s.running() && r == T(0)) s.stop(SolveStatus::no_progress);
+  if (s.running() && vanished) s.stop(SolveStatus::no_progress);
   const bool full = k == state.m;
   if (s.running() && full &&
       !(estimate <= (T(1) - norm_from_square(epsilon_of<T>())) * *state.cycle_start()))
