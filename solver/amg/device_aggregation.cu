@@ -88,15 +88,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
-template <class U>
-U read_back(const U* value, const DeviceSetupContext& context) {
-  U host{};
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(&host, value, sizeof(U), cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
-  return host;
-}
-
 }  // namespace
 
 DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
@@ -127,7 +118,7 @@ DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
     decide_kernel<<<grid, kSetupBlockSize, 0, stream>>>(
         n, key.data(), distance == 2 ? two_ring.data() : one_ring.data(), counter.data());
     SPK_CHECK_LAUNCH("decide_kernel");
-    remaining = read_back(counter.data(), context);
+    remaining = context.read_back(counter.data());
     ++result.rounds;
   }
   one_ring = DeviceBuffer<Key>();
@@ -142,7 +133,7 @@ DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
     return cub::DeviceScan::ExclusiveSum(scratch, bytes, flags.data(), number.data(), n + 1,
                                          stream);
   });
-  result.count = read_back(number.data() + n, context);
+  result.count = context.read_back(number.data() + n);
   result.roots = DeviceBuffer<index_t>(static_cast<std::size_t>(result.count), "aggregate roots");
   result.aggregate_of = DeviceBuffer<index_t>(static_cast<std::size_t>(n), "aggregate of node");
 
@@ -157,8 +148,8 @@ DeviceAggregates device_aggregate_mis2(const DeviceStrengthGraph& graph,
       n, offsets, neighbours, key.data(), chosen, number.data(), result.aggregate_of.data(),
       unreached.data(), counter.data());
   SPK_CHECK_LAUNCH("distance_two_kernel");
-  result.isolated = static_cast<index_t>(read_back(counter.data(), context));
-  const index_t first_unreached = read_back(unreached.data(), context);
+  result.isolated = static_cast<index_t>(context.read_back(counter.data()));
+  const index_t first_unreached = context.read_back(unreached.data());
   if (first_unreached < n)
     throw Error("amg aggregation: node " + std::to_string(first_unreached) +
                 " is more than 2 steps from every root (internal error: not an MIS(2))");

@@ -71,15 +71,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
-template <class U>
-U read_back(const U* value, const DeviceSetupContext& context) {
-  U host{};
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(&host, value, sizeof(U), cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
-  return host;
-}
-
 }  // namespace
 
 DeviceCandidateFit device_fit_candidates(const DeviceAggregates& aggregates, int block_size,
@@ -126,7 +117,7 @@ DeviceCandidateFit device_fit_candidates(const DeviceAggregates& aggregates, int
     return cub::DeviceScan::InclusiveSum(scratch, bytes, sizes.data(), t.row_offsets.data(),
                                          rows + 1, stream);
   });
-  const index_t entries = read_back(t.row_offsets.data() + rows, context);
+  const index_t entries = context.read_back(t.row_offsets.data() + rows);
   t.columns = DeviceBuffer<index_t>(static_cast<std::size_t>(entries), "T columns");
   t.values = DeviceBuffer<double>(static_cast<std::size_t>(entries), "T values");
   tentative_columns_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
@@ -145,14 +136,14 @@ DeviceCandidateFit device_fit_candidates(const DeviceAggregates& aggregates, int
       t.row_offsets.data(), t.values.data(), fit.coarse_candidates.data(), drop_tolerance,
       completed.data(), short_aggregate.data());
   SPK_CHECK_LAUNCH("fit_kernel");
-  const index_t first_short = read_back(short_aggregate.data(), context);
+  const index_t first_short = context.read_back(short_aggregate.data());
   if (first_short < count) {
     std::vector<index_t> offsets = member_offsets.to_host();
     const index_t size = offsets[static_cast<std::size_t>(first_short) + 1] -
                          offsets[static_cast<std::size_t>(first_short)];
     throw BadInput(too_few_dofs_message(first_short, size * block_size, k));
   }
-  fit.dependent_columns = static_cast<index_t>(read_back(completed.data(), context));
+  fit.dependent_columns = static_cast<index_t>(context.read_back(completed.data()));
   return fit;
 }
 

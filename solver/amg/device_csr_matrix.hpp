@@ -28,6 +28,14 @@ class DeviceSetupContext {
   cudaStream_t stream() const { return stream_; }
   cusparseHandle_t cusparse() const { return cusparse_.get(); }
   void synchronize() const { SPK_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  // One value of device memory, after the stream's work (synchronizes).
+  template <class U>
+  U read_back(const U* value) const {
+    U host{};
+    SPK_CUDA_CHECK(cudaMemcpyAsync(&host, value, sizeof(U), cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    return host;
+  }
 
  private:
   cudaStream_t stream_;

@@ -65,15 +65,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
-template <class U>
-U read_back(const U* value, const DeviceSetupContext& context) {
-  U host{};
-  SPK_CUDA_CHECK(
-      cudaMemcpyAsync(&host, value, sizeof(U), cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
-  return host;
-}
-
 }  // namespace
 
 DeviceCsrMatrix<double> device_nodal_matrix(const DeviceCsrMatrix<double>& a, int block_size,
@@ -92,7 +83,7 @@ DeviceCsrMatrix<double> device_nodal_matrix(const DeviceCsrMatrix<double>& a, in
     return cub::DeviceScan::InclusiveSum(scratch, bytes, sizes.data(), nodal.row_offsets.data(),
                                          nodes + 1, stream);
   });
-  const index_t entries = read_back(nodal.row_offsets.data() + nodes, context);
+  const index_t entries = context.read_back(nodal.row_offsets.data() + nodes);
   nodal.columns = DeviceBuffer<index_t>(static_cast<std::size_t>(entries), "nodal columns");
   nodal.values = DeviceBuffer<double>(static_cast<std::size_t>(entries), "nodal values");
   nodal_entries_kernel<<<setup_grid(nodes), kSetupBlockSize, 0, stream>>>(
@@ -122,7 +113,7 @@ void device_leave_out_isolated_nodes(DeviceAggregates& aggregates, const DeviceS
     return cub::DeviceScan::ExclusiveSum(scratch, bytes, keep.data(), number.data(), count + 1,
                                          stream);
   });
-  const index_t kept = read_back(number.data() + count, context);
+  const index_t kept = context.read_back(number.data() + count);
   renumber_nodes_kernel<<<setup_grid(nodes), kSetupBlockSize, 0, stream>>>(
       nodes, keep.data(), number.data(), aggregates.aggregate_of.data());
   SPK_CHECK_LAUNCH("renumber_nodes_kernel");
