@@ -85,6 +85,29 @@ inline CsrMatrix<double> with_node_decoupled(CsrMatrix<double> a, index_t node, 
   return a;
 }
 
+// One CPU-path solve from x0 = 0 with its answer and what the setup built.
+struct CpuRun {
+  SolveResult result;
+  std::vector<double> x;
+  SetupInfo setup;
+};
+inline CpuRun solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
+                        const SolverOptions& options) {
+  CpuRun run;
+  run.x.assign(a.rows, 0.0);
+  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
+  run.result = solver.solve(b, run.x);
+  run.setup = solver.setup_info();
+  return run;
+}
+
+// The value of a preconditioner's report detail `name` ("" when it has none).
+inline std::string detail(const PreconditionerInfo& info, const std::string& name) {
+  for (const auto& [key, value] : info.details)
+    if (key == name) return value;
+  return "";
+}
+
 inline bool all_finite(const std::vector<double>& x) {
   for (double value : x)
     if (!std::isfinite(value)) return false;

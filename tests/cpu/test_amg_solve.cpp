@@ -15,7 +15,9 @@
 namespace spk {
 namespace {
 
+using test::detail;
 using test::generated;
+using test::solve_cpu;
 using test::true_relative_residual;
 
 SolverOptions amg_options(Method method = Method::cg) {
@@ -26,35 +28,13 @@ SolverOptions amg_options(Method method = Method::cg) {
   return options;
 }
 
-struct AmgRun {
-  SolveResult result;
-  std::vector<double> x;
-  SetupInfo setup;
-};
-
-AmgRun solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
-                 const SolverOptions& options) {
-  AmgRun run;
-  run.x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
-  run.result = solver.solve(b, run.x);
-  run.setup = solver.setup_info();
-  return run;
-}
-
-std::string detail(const PreconditionerInfo& info, const std::string& name) {
-  for (const auto& [key, value] : info.details)
-    if (key == name) return value;
-  return "";
-}
-
 TEST(AmgCpu, PcgOnPoisson3dIsNearlyGridIndependent) {
   int iterations[2] = {0, 0};
   const int sizes[2] = {16, 32};
   for (int i = 0; i < 2; ++i) {
     const auto a = generated("poisson3d", sizes[i]);
     const std::vector<double> b(a.rows, 1.0);
-    const AmgRun run = solve_cpu(a, b, amg_options());
+    const test::CpuRun run = solve_cpu(a, b, amg_options());
     ASSERT_TRUE(run.result.converged()) << run.result.message;
     EXPECT_LE(true_relative_residual(a, b, run.x), 1e-8);
     iterations[i] = run.result.iterations;
@@ -75,7 +55,7 @@ TEST(AmgCpu, PcgOnPoisson2dIsNearlyGridIndependent) {
   for (int i = 0; i < 2; ++i) {
     const auto a = generated("poisson2d", sizes[i]);
     const auto b = test::random_vector(a.rows, 5);
-    const AmgRun run = solve_cpu(a, b, amg_options());
+    const test::CpuRun run = solve_cpu(a, b, amg_options());
     ASSERT_TRUE(run.result.converged()) << run.result.message;
     EXPECT_LE(true_relative_residual(a, b, run.x), 1e-8);
     iterations[i] = run.result.iterations;
@@ -87,7 +67,7 @@ TEST(AmgCpu, PcgOnPoisson2dIsNearlyGridIndependent) {
 TEST(AmgCpu, PcgOnElasticityConverges) {
   const auto a = generated("elasticity3d", 10);
   const auto b = test::random_vector(a.rows, 5);
-  const AmgRun run = solve_cpu(a, b, amg_options());
+  const test::CpuRun run = solve_cpu(a, b, amg_options());
   ASSERT_TRUE(run.result.converged()) << run.result.message;
   EXPECT_LE(true_relative_residual(a, b, run.x), 1e-8);
   EXPECT_LE(run.result.iterations, 20);
@@ -98,12 +78,12 @@ TEST(AmgCpu, JacobiSmootherAndMoreSweepsConverge) {
   const std::vector<double> b(a.rows, 1.0);
   SolverOptions options = amg_options();
   options.preconditioner_options.amg.smoother = AmgSmoother::jacobi;
-  const AmgRun one = solve_cpu(a, b, options);
+  const test::CpuRun one = solve_cpu(a, b, options);
   ASSERT_TRUE(one.result.converged()) << one.result.message;
   EXPECT_LE(true_relative_residual(a, b, one.x), 1e-8);
   EXPECT_LE(one.result.iterations, 30);
   options.preconditioner_options.amg.sweeps = 2;
-  const AmgRun two = solve_cpu(a, b, options);
+  const test::CpuRun two = solve_cpu(a, b, options);
   ASSERT_TRUE(two.result.converged()) << two.result.message;
   EXPECT_LT(two.result.iterations, one.result.iterations);
   EXPECT_NE(detail(two.setup.preconditioner, "cycle").find("V(2,2)"), std::string::npos);
@@ -113,9 +93,9 @@ TEST(AmgCpu, UnsmoothedAggregationConvergesSlower) {
   const auto a = generated("poisson3d", 20);
   const std::vector<double> b(a.rows, 1.0);
   SolverOptions options = amg_options();
-  const AmgRun smoothed = solve_cpu(a, b, options);
+  const test::CpuRun smoothed = solve_cpu(a, b, options);
   options.preconditioner_options.amg.prolongator_weight = 0.0;
-  const AmgRun plain = solve_cpu(a, b, options);
+  const test::CpuRun plain = solve_cpu(a, b, options);
   ASSERT_TRUE(plain.result.converged()) << plain.result.message;
   EXPECT_GT(plain.result.iterations, smoothed.result.iterations);
 }
@@ -127,12 +107,12 @@ TEST(AmgCpu, BicgstabOnConvectionDiffusionConverges) {
   spec.peclet = 1.0;
   const auto a = generate_matrix(spec);
   const auto b = test::random_vector(a.rows, 7);
-  const AmgRun amg = solve_cpu(a, b, amg_options(Method::bicgstab));
+  const test::CpuRun amg = solve_cpu(a, b, amg_options(Method::bicgstab));
   ASSERT_TRUE(amg.result.converged()) << amg.result.message;
   EXPECT_LE(true_relative_residual(a, b, amg.x), 1e-8);
   SolverOptions jacobi = amg_options(Method::bicgstab);
   jacobi.preconditioner = Preconditioner::jacobi;
-  const AmgRun plain = solve_cpu(a, b, jacobi);
+  const test::CpuRun plain = solve_cpu(a, b, jacobi);
   EXPECT_LT(amg.result.iterations * 3, plain.result.iterations)
       << "amg " << amg.result.iterations << ", jacobi " << plain.result.iterations;
 }
@@ -149,7 +129,7 @@ TEST(AmgCpu, UpdateValuesGivesTheIterationsOfAFreshSetup) {
   solver.update_values(changed.values);
   std::fill(x.begin(), x.end(), 0.0);
   const SolveResult updated = solver.solve(b, x);
-  const AmgRun fresh = solve_cpu(changed, b, amg_options());
+  const test::CpuRun fresh = solve_cpu(changed, b, amg_options());
   ASSERT_TRUE(updated.converged()) << updated.message;
   EXPECT_EQ(updated.iterations, fresh.result.iterations);
   EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
@@ -187,7 +167,7 @@ TEST(AmgCpu, OneRowMatrix) {
   a.row_offsets = {0, 1};
   a.columns = {0};
   a.values = {4.0};
-  const AmgRun run = solve_cpu(a, {2.0}, amg_options());
+  const test::CpuRun run = solve_cpu(a, {2.0}, amg_options());
   ASSERT_TRUE(run.result.converged()) << run.result.message;
   EXPECT_EQ(run.result.iterations, 1);
   EXPECT_DOUBLE_EQ(run.x[0], 0.5);
@@ -197,7 +177,7 @@ TEST(AmgCpu, OneRowMatrix) {
 TEST(AmgCpu, MatrixSmallerThanMaxCoarseRowsIsOneDenseSolve) {
   const auto a = generated("poisson2d", 20);  // 400 rows <= 500: the dense solve alone
   const auto b = test::random_vector(a.rows, 4);
-  const AmgRun run = solve_cpu(a, b, amg_options());
+  const test::CpuRun run = solve_cpu(a, b, amg_options());
   ASSERT_TRUE(run.result.converged()) << run.result.message;
   EXPECT_EQ(run.result.iterations, 1);  // M = A^-1
   EXPECT_LE(true_relative_residual(a, b, run.x), 1e-10);
@@ -244,8 +224,8 @@ TEST(AmgCpu, SinglePrecisionCycleUnderDoubleCgMeetsTheDoubleTolerance) {
   mixed.preconditioner_options.amg.precision = AmgPrecision::single;
   SolverOptions full = mixed;
   full.preconditioner_options.amg.precision = AmgPrecision::solver;
-  const AmgRun single = solve_cpu(a, b, mixed);
-  const AmgRun fp64 = solve_cpu(a, b, full);
+  const test::CpuRun single = solve_cpu(a, b, mixed);
+  const test::CpuRun fp64 = solve_cpu(a, b, full);
   ASSERT_TRUE(single.result.converged()) << single.result.message;
   ASSERT_TRUE(fp64.result.converged()) << fp64.result.message;
   EXPECT_LE(true_relative_residual(a, b, single.x), 1e-10);

@@ -18,7 +18,9 @@
 namespace spk {
 namespace {
 
+using test::detail;
 using test::generated;
+using test::solve_cpu;
 using test::true_relative_residual;
 
 SolverOptions systems_options(NearNullspace space, int block_size) {
@@ -30,37 +32,15 @@ SolverOptions systems_options(NearNullspace space, int block_size) {
   return options;
 }
 
-struct SystemsRun {
-  SolveResult result;
-  std::vector<double> x;
-  SetupInfo setup;
-};
-
-SystemsRun solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
-                     const SolverOptions& options) {
-  SystemsRun run;
-  run.x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
-  run.result = solver.solve(b, run.x);
-  run.setup = solver.setup_info();
-  return run;
-}
-
-std::string detail(const PreconditionerInfo& info, const std::string& name) {
-  for (const auto& [key, value] : info.details)
-    if (key == name) return value;
-  return "";
-}
-
 TEST(AmgSystemsCpu, ElasticityGridConvergesWithEveryNearNullspace) {
   const int n = 12;
   const auto a = generated("elasticity3d", n);
   const auto b = test::random_vector(a.rows, 3);
-  const SystemsRun scalar = solve_cpu(a, b, systems_options(NearNullspace::constant, 1));
+  const test::CpuRun scalar = solve_cpu(a, b, systems_options(NearNullspace::constant, 1));
   ASSERT_TRUE(scalar.result.converged()) << scalar.result.message;
   EXPECT_EQ(detail(scalar.setup.preconditioner, "near_nullspace"), "constant (k = 1)");
 
-  const SystemsRun blocks = solve_cpu(a, b, systems_options(NearNullspace::constant, 3));
+  const test::CpuRun blocks = solve_cpu(a, b, systems_options(NearNullspace::constant, 3));
   ASSERT_TRUE(blocks.result.converged()) << blocks.result.message;
   EXPECT_LE(true_relative_residual(a, b, blocks.x), 1e-8);
   EXPECT_EQ(detail(blocks.setup.preconditioner, "near_nullspace")
@@ -73,7 +53,7 @@ TEST(AmgSystemsCpu, ElasticityGridConvergesWithEveryNearNullspace) {
 
   SolverOptions rigid = systems_options(NearNullspace::rigid_body, 3);
   rigid.preconditioner_options.amg.coordinates = test::grid_points(n);
-  const SystemsRun modes = solve_cpu(a, b, rigid);
+  const test::CpuRun modes = solve_cpu(a, b, rigid);
   ASSERT_TRUE(modes.result.converged()) << modes.result.message;
   EXPECT_LE(true_relative_residual(a, b, modes.x), 1e-8);
   for (std::size_t l = 1; l < modes.setup.preconditioner.levels.size(); ++l)
@@ -92,10 +72,10 @@ TEST(AmgSystemsCpu, RigidBodyModesMakeTheBeamConvergeFast) {
     const CsrMatrix<double>& a = beam.matrix;
     SolverOptions constant = systems_options(NearNullspace::constant, 1);
     constant.max_iterations = 3000;
-    const SystemsRun scalar = solve_cpu(a, beam.load, constant);
+    const test::CpuRun scalar = solve_cpu(a, beam.load, constant);
     SolverOptions rigid = systems_options(NearNullspace::rigid_body, 3);
     rigid.preconditioner_options.amg.coordinates = beam.coordinates;
-    const SystemsRun modes = solve_cpu(a, beam.load, rigid);
+    const test::CpuRun modes = solve_cpu(a, beam.load, rigid);
     ASSERT_TRUE(modes.result.converged()) << modes.result.message;
     EXPECT_LE(true_relative_residual(a, beam.load, modes.x), 1e-8);
     std::printf(
@@ -119,7 +99,7 @@ TEST(AmgSystemsCpu, AnIsolatedNodeIsLeftOutAndCounted) {
   const auto b = test::random_vector(a.rows, 4);
   SolverOptions rigid = systems_options(NearNullspace::rigid_body, 3);
   rigid.preconditioner_options.amg.coordinates = test::grid_points(n);
-  const SystemsRun run = solve_cpu(a, b, rigid);
+  const test::CpuRun run = solve_cpu(a, b, rigid);
   ASSERT_TRUE(run.result.converged()) << run.result.message;
   EXPECT_LE(true_relative_residual(a, b, run.x), 1e-8);
   EXPECT_NE(detail(run.setup.preconditioner, "near_nullspace").find("1 nodes left out"),

@@ -26,6 +26,7 @@ namespace spk {
 namespace {
 
 using DeviceHierarchy = AmgHierarchyOn<DeviceAmgBuild>;
+using test::detail;
 using test::expect_same_matrix;
 using test::generated;
 
@@ -192,12 +193,6 @@ TEST(AmgDeviceHierarchy, ErrorsAreTheHosts) {
   } catch (const BadInput& error) {
     EXPECT_NE(std::string(error.what()).find("singular"), std::string::npos) << error.what();
   }
-}
-
-std::string detail(const PreconditionerInfo& info, const std::string& name) {
-  for (const auto& [key, value] : info.details)
-    if (key == name) return value;
-  return "";
 }
 
 TEST(AmgDeviceHierarchy, GpuSolverBuildsItOnTheGpuAndReportsIt) {
