@@ -313,6 +313,12 @@ TEST(ShippedConfigs, ParseWithTheirDataFilesFromAnyDirectory) {
   ASSERT_TRUE(convdiff.matrix.generate.has_value());
   EXPECT_EQ(convdiff.matrix.generate->kind, "convdiff3d");
   EXPECT_EQ(convdiff.solver.method, Method::bicgstab);
+
+  const RunConfig beam = load_run_config(config_path("beam3d-amg-rigid-body.yaml"));
+  ASSERT_TRUE(beam.matrix.generate.has_value());
+  EXPECT_EQ(beam.matrix.generate->kind, "beam3d");
+  EXPECT_EQ(beam.solver.preconditioner, Preconditioner::amg);
+  EXPECT_EQ(beam.solver.preconditioner_options.amg.near_nullspace, NearNullspace::rigid_body);
 }
 
 TEST(ShippedConfigs, DataPathsWorkFromTheRepositoryRoot) {
@@ -1273,7 +1279,7 @@ TEST(ConfigRoundTrip, GeneratorsAndRhsKinds) {
 TEST(ConfigRoundTrip, ShippedConfigs) {
   for (const char* name : {"quickstart.yaml", "bcsstk13-cg-jacobi.yaml", "west0479-bicgstab.yaml",
                            "compare-formats.yaml", "convdiff-bicgstab.yaml", "amg-poisson3d.yaml",
-                           "compare-vector-ops.yaml"}) {
+                           "compare-vector-ops.yaml", "beam3d-amg-rigid-body.yaml"}) {
     SCOPED_TRACE(name);
     expect_round_trip(load_run_config(config_path(name)));
   }
