@@ -14,8 +14,12 @@
 
 #include "core/device.hpp"
 #include "core/event_timer.hpp"
+#include "distributed/amg/distributed_amg_build.hpp"
+#include "distributed/amg/distributed_level_operator.hpp"
 #include "distributed/compressed_rows_operator.hpp"
+#include "distributed/device_level_blocks.hpp"
 #include "distributed/device_binding.hpp"
+#include "distributed/diagonal_block.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
@@ -131,13 +135,19 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       : DistributedSolver<T>::Impl(comm, all_options.solver, distributed.watch_faults) {
     const Options& options = all_options;
     const auto start = std::chrono::steady_clock::now();
+    PhaseClock clock;  // each phase's device work is finished (settled) before its lap
+    SetupPhases& phases = this->setup.phases;
     const MPI_Comm c = this->communicator.get();
     PartitionedRows<T> rows = split_caller_rows(this->communicator, arrays, options);
+    clock.lap(phases.partition_s);
     const DeviceBinding binding = bind_device(c, distributed.bind_device_by_local_rank);
     this->device = binding.device;
+    clock.lap(phases.context_s);
     const bool nccl = uses_nccl(c, distributed.transport, binding);
+    clock.lap(phases.communicator_s);
     context_ = std::make_unique<DeviceContext>();
     const cudaStream_t stream = context_->stream();
+    clock.lap(phases.context_s);
     if (nccl) {
       nccl_ = std::make_unique<NcclCommunicator>(c);
       local_stream_ = std::make_unique<CudaStream>();  // the local product beside NCCL's
@@ -150,6 +160,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       }
     }
     const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
+    clock.lap(phases.communicator_s);
 
     // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
     // A halo block whose rows are mostly empty keeps its non-empty rows only
@@ -178,12 +189,16 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           halo = std::move(whole);
         }
       }
-      upload_pattern(rows.split.pattern);
+      // the whole rows again, for the preconditioners (none reads them)
+      if (options.solver.preconditioner != Preconditioner::none) upload_pattern(rows.split.pattern);
     });
     local_backend_ = local.get();
+    settle();
+    clock.lap(phases.layouts_s);
     this->matrix = std::make_unique<DistributedMatrix<T>>(
         c, std::move(rows.split),
         [&](const SplitRows<T>&, HaloPlan plan) {
+          clock.lap(phases.partition_s);  // the halo plan
           DistributedBlocks<T> blocks;
           blocks.local = std::move(local);
           blocks.halo = std::move(halo);
@@ -196,29 +211,43 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
     space_ = std::make_unique<Space>(this->watch, this->first_row(), *context_);
     space_->watch_products(&this->matrix->exchange().times().exchanges);
+    fine_rows_.partition = rows.partition;
+    fine_rows_.halo_columns = this->matrix->split().halo_columns;
+    space_->set_fine_rows(&fine_rows_);
     if (nccl_) {
       scalar_sum_ = std::make_unique<NcclScalarSum<T>>(*nccl_, stream);
       space_->use_in_place_sum(scalar_sum_.get());
       space_->allow_graphs(this->matrix->exchange().capturable());
     }
     const SplitRows<T>& split = this->matrix->split();
+    settle();
+    clock.lap(phases.layouts_s);  // the exchange's buffers, the space
+    const LocalBlock<DeviceSpace<T>> block = diagonal_block(split, options.spmv, stream);
     iteration_ = std::make_unique<KrylovIteration<Space>>(
         *space_, this->matrix->op(), this->options,
-        timed_preconditioner<Space>(this->setup.preconditioner, [&] {
-          return make_preconditioner(this->options, *space_, this->matrix->op(),
-                                     SpacePattern{split.pattern.rows, split.pattern.cols,
-                                                  pattern_offsets_.data(), pattern_columns_.data()},
-                                     pattern_values_.data(),
-                                     device_level_operator_factories(options.spmv, stream));
+        agreed_setup(this->watch, this->options.preconditioner, [&] {
+          return timed_preconditioner<Space>(this->setup.preconditioner, [&] {
+            return make_preconditioner(
+                this->options, *space_, this->matrix->op(),
+                SpacePattern{split.pattern.rows, split.pattern.cols, pattern_offsets_.data(),
+                             pattern_columns_.data()},
+                pattern_values_.data(), distributed_level_operators(options.spmv, stream),
+                &block);
+          });
         }));
+    settle();
+    block_arrays_ = {};  // read by the setup only (block Jacobi keeps its own copies)
+    clock.lap(phases.preconditioner_s);
     const auto n = static_cast<std::size_t>(split.local.rows);
     b_ = DeviceBuffer<T>(n, "right-hand side b (this process's rows)");
     x_ = DeviceBuffer<T>(n, "solution x (this process's rows)");
     scalar_ = DeviceBuffer<T>(1, "phase timing scalar");
     describe(binding);
     this->global_rows = rows.partition.global_rows();
+    clock.lap(phases.layouts_s);  // b, x
     warm_up();
     context_->synchronize();
+    clock.lap(phases.warm_up_s);
     this->setup.setup_s = seconds_since(start);
   }
 
@@ -305,6 +334,12 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           cudaMemcpyAsync(host, device, n * sizeof(T), cudaMemcpyDeviceToHost, context_->stream()));
     context_->synchronize();
   }
+  // The setup work queued on both streams finished, so that a phase's lap holds it (the
+  // solver's stream through the watched wait: a preconditioner's sums may be NCCL's).
+  void settle() {
+    context_->synchronize();
+    if (local_stream_) SPK_CUDA_CHECK(cudaStreamSynchronize(local_stream_->get()));
+  }
   void fill_ones(DeviceBuffer<T>& buffer) {
     const std::vector<T> ones(buffer.size(), T(1));
     upload(ones.data(), buffer.data(), ones.size());
@@ -323,7 +358,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
   // New values (already in the split) into both backends and the pattern, on the stream.
   void refresh_blocks(const SplitRows<T>& split) {
-    pattern_values_.copy_from_host(split.pattern.values);
+    if (pattern_values_.size() > 0) pattern_values_.copy_from_host(split.pattern.values);
     refresh_backend(local_backend_, split.local.values, local_values_);
     refresh_backend(halo_backend_, split.halo.values, halo_values_);
   }
@@ -344,6 +379,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     fill_ones(x_);
     this->matrix->op().apply(x_.data(), b_.data());
     space_->sum_over_processes(scalar_.data());
+    // the preconditioner's own exchanges too (a distributed AMG's coarse levels reach
+    // processes the matrix's halo does not: 0.5 s of connections at 4 GPUs in the first solve)
+    iteration_->apply_preconditioner_once(x_.data(), b_.data());
     space_->reset_times();
   }
 
@@ -367,6 +405,58 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         local_backend_->bytes_per_spmv() + (halo_backend_ ? halo_backend_->bytes_per_spmv() : 0);
   }
 
+  // block_jacobi: this process's diagonal block (SplitRows::local) on the device, its product
+  // the local backend's forked from the solver's stream and joined back (JoinedLocalOperator:
+  // with NCCL the backend runs on the local stream), the local AMG's levels on the solver's
+  // stream.
+  LocalBlock<DeviceSpace<T>> diagonal_block(const SplitRows<T>& split, const SpmvOptions& spmv,
+                                            cudaStream_t stream) {
+    LocalBlock<DeviceSpace<T>> block;
+    if (this->options.preconditioner != Preconditioner::block_jacobi) return block;
+    BlockArrays& arrays = block_arrays_;
+    arrays.offsets = DeviceBuffer<index_t>(split.local.row_offsets, "diagonal block row offsets");
+    arrays.columns = DeviceBuffer<index_t>(split.local.columns, "diagonal block columns");
+    arrays.values = DeviceBuffer<T>(split.local.values, "diagonal block values");
+    arrays.positions =
+        DeviceBuffer<index_t>(diagonal_block_positions(split), "diagonal block positions");
+    block_operator_ =
+        std::make_unique<JoinedLocalOperator<T>>(this->matrix->local(), this->matrix->exchange());
+    block.matrix = block_operator_.get();
+    block.pattern = SpacePattern{split.local.rows, split.local.cols, arrays.offsets.data(),
+                                 arrays.columns.data()};
+    block.values = arrays.values.data();
+    block.nnz = static_cast<index_t>(split.local.columns.size());
+    block.positions = arrays.positions.data();
+    block.first_row = split.first_row;
+    block.rank = this->communicator.size() > 1 ? this->communicator.rank() : -1;
+    block.level_operators = device_level_operator_factories(spmv, stream);
+    return block;
+  }
+
+  // The distributed AMG's level operators: each level's blocks as SpMV backends in the level's
+  // format on the solver's stream, exchanged as the solver's matrix is.
+  LevelOperatorFactories<DistributedLevel> distributed_level_operators(const SpmvOptions& spmv,
+                                                                       cudaStream_t stream) {
+    const MPI_Comm c = this->communicator.get();
+    const NcclCommunicator* nccl = nccl_.get();
+    FaultWatch* watch = &this->watch;
+    auto with_format = [spmv](Format format) {
+      SpmvOptions level = spmv;
+      level.format = format;
+      return level;
+    };
+    return distributed_level_operator_factories(
+        c,
+        [=](Format format) {
+          return device_level_blocks<double>(c, nccl, stream, watch, with_format(format));
+        },
+        [=](Format format) {
+          return device_level_blocks<float>(c, nccl, stream, watch, with_format(format));
+        },
+        spmv.format, true);
+  }
+
+  FineRows fine_rows_;  // the matrix's distribution, for the distributed AMG setup
   std::unique_ptr<WatchedStreamWait> stream_wait_;  // nccl with the watch: context_'s waits
   std::unique_ptr<DeviceContext> context_;
   std::unique_ptr<NcclCommunicator> nccl_;
@@ -378,6 +468,12 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
   std::unique_ptr<Space> space_;
   std::unique_ptr<NcclScalarSum<T>> scalar_sum_;
+  struct BlockArrays {  // block_jacobi's diagonal block, during setup
+    DeviceBuffer<index_t> offsets, columns, positions;
+    DeviceBuffer<T> values;
+  };
+  BlockArrays block_arrays_;
+  std::unique_ptr<JoinedLocalOperator<T>> block_operator_;  // block_jacobi: A_local
   std::unique_ptr<KrylovIteration<Space>> iteration_;
   DeviceBuffer<T> b_, x_, scalar_;
 };

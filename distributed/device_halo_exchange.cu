@@ -55,11 +55,15 @@ DeviceHaloExchange<T>::DeviceHaloExchange(MPI_Comm comm, const NcclCommunicator*
   send_rows_.copy_from_host(this->plan_.send_rows);
   for (cudaEvent_t* event : {&packed_, &x_ready_, &local_done_})
     SPK_CUDA_CHECK(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
-  if (watch_ != nullptr && nccl_ == nullptr) watch_->on_death([this] { abandon(); });
+  if (watch_ != nullptr && nccl_ == nullptr) {
+    death_action_ = watch_->on_death([this] { abandon(); });
+    has_death_action_ = true;
+  }
 }
 
 template <class T>
 DeviceHaloExchange<T>::~DeviceHaloExchange() {
+  if (has_death_action_) watch_->forget_death_action(death_action_);
   for (cudaEvent_t event : {packed_, x_ready_, local_done_})
     if (event != nullptr) (void)cudaEventDestroy(event);
 }

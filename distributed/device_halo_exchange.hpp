@@ -84,6 +84,8 @@ class DeviceHaloExchange final : public HaloExchange<T> {
   MPI_Comm comm_;
   const NcclCommunicator* nccl_;
   FaultWatch* watch_;
+  std::size_t death_action_ = 0;  // abandon() (MPI), with the watch
+  bool has_death_action_ = false;
   cudaStream_t stream_;
   cudaStream_t local_stream_;
   cudaEvent_t packed_ = nullptr;      // mpi: the send buffer is on the host

@@ -38,7 +38,7 @@ class DistributedMatrix {
                     bool overlap = true)
       : split_(std::move(split)),
         blocks_(build(split_, make_halo_plan(comm, split_.sources, split_.halo_columns,
-                                             split_.first_row, split_.local.rows))),
+                                             split_.first_column, split_.local.cols))),
         operator_(*blocks_.local, blocks_.halo ? *blocks_.halo : *blocks_.local, *blocks_.exchange,
                   blocks_.halo != nullptr, overlap) {}
   DistributedMatrix(const DistributedMatrix&) = delete;

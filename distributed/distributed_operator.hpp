@@ -9,9 +9,10 @@
 //   y = alpha A_halo x_halo + y           (the accumulating apply, beta = 1)
 //
 // Without overlap (to measure what it hides) the exchange finishes before the local product.
-// x and y are this process's rows (rows() = cols() = its row count), so the Krylov methods
-// see a square operator. The blocks are any LinearOperator in the exchange's memory: the CPU
-// reference CSR, or any SpMV backend on the GPU (with the exchange on the backend's stream).
+// y is this process's rows, x its block of the column partition (cols(), the local block's
+// columns): for a square matrix both are its rows, so the Krylov methods see a square
+// operator. The blocks are any LinearOperator in the exchange's memory: the CPU reference CSR,
+// or any SpMV backend on the GPU (with the exchange on the backend's stream).
 // Each apply is collective: every process of the communicator must call it.
 #include <string>
 
@@ -47,7 +48,7 @@ class DistributedOperator final : public LinearOperator<T> {
   bool overlap() const { return overlap_; }
 
   index_t rows() const override { return local_.rows(); }
-  index_t cols() const override { return local_.rows(); }
+  index_t cols() const override { return local_.cols(); }  // its columns: rows if square
   std::string name() const override { return local_.name() + " local + halo"; }
 
  private:

@@ -1,11 +1,13 @@
 #include "distributed/distributed_setup.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
 
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
+#include "solver/amg/near_nullspace.hpp"
 #include "solver/host_space.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
@@ -27,27 +29,39 @@ std::string iteration_options_text(const SolverOptions& options) {
        << "\nchebyshev degree " << chebyshev.degree << " estimate "
        << to_string(chebyshev.eigen_estimate) << " steps " << chebyshev.estimate_iterations
        << " upper_factor " << chebyshev.upper_factor << " lower_ratio " << chebyshev.lower_ratio
-       << "\n";
+       << "\nblock_jacobi local " << to_string(options.preconditioner_options.local) << "\n";
   return text.str();
 }
 
 void check_supported(const SolverOptions& options, int processes) {
   const Preconditioner preconditioner = options.preconditioner;
-  const bool block_local = preconditioner == Preconditioner::ic0 ||
-                           preconditioner == Preconditioner::ilu0 ||
-                           preconditioner == Preconditioner::amg;
+  const bool block_local =
+      preconditioner == Preconditioner::ic0 || preconditioner == Preconditioner::ilu0;
+  if (preconditioner == Preconditioner::amg && processes > 1 &&
+      is_systems_amg(options.preconditioner_options.amg))
+    throw NotSupported(
+        "amg for systems (block_size > 1 or a near_nullspace other than constant) runs on one "
+        "process only for now; with " +
+        std::to_string(processes) + " processes the distributed AMG is scalar");
   if (block_local && processes > 1)
     throw NotSupported(std::string("solver.preconditioner ") + to_string(preconditioner) +
                        " runs on one process only; with " + std::to_string(processes) +
-                       " processes use none, jacobi or chebyshev");
+                       " processes use preconditioner: block_jacobi with "
+                       "preconditioner_options.local: " +
+                       to_string(preconditioner) +
+                       " (on each process's diagonal block), or none, jacobi, chebyshev or amg");
 }
 
 template <class T>
 void check_finite(const T* values, std::size_t count, global_index_t first, const char* what) {
-  for (std::size_t k = 0; k < count; ++k)
-    if (!std::isfinite(values[k]))
-      throw BadInput(std::string(what) + " has a non-finite value at entry " +
-                     std::to_string(first + static_cast<global_index_t>(k)) + " (0-based)");
+  const auto entries = static_cast<std::int64_t>(count);
+  std::int64_t bad = entries;  // the first non-finite entry
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (std::int64_t k = 0; k < entries; ++k)
+    if (!std::isfinite(values[k])) bad = std::min(bad, k);
+  if (bad < entries)
+    throw BadInput(std::string(what) + " has a non-finite value at entry " +
+                   std::to_string(first + bad) + " (0-based)");
 }
 
 template <class T>
@@ -55,36 +69,33 @@ void check_diagonal(const CsrMatrix<T>& pattern, const T* values, global_index_t
                     Preconditioner preconditioner) {
   if (preconditioner != Preconditioner::jacobi && preconditioner != Preconditioner::chebyshev)
     return;
-  const std::vector<index_t> positions =
-      diagonal_positions(pattern.rows, pattern.row_offsets, pattern.columns);
+  HostSpace<T> host;  // its loops on this process's OpenMP threads
+  std::vector<index_t> positions(static_cast<std::size_t>(pattern.rows));
+  host.find_diagonal_positions(pattern.rows, pattern.row_offsets.data(), pattern.columns.data(),
+                               positions.data());
   std::vector<T> inverse(positions.size());
   std::uint64_t fault = diagonal_fault::no_fault;  // 4 * (local row) + reason, as Jacobi's
-  HostSpace<T>().invert_entries(positions.size(), values, positions.data(), inverse.data(), &fault);
+  host.invert_entries(positions.size(), values, positions.data(), inverse.data(), &fault);
   if (fault != diagonal_fault::no_fault)  // named as Jacobi names it, with the global row
     throw_diagonal_fault("jacobi", fault + 4 * static_cast<std::uint64_t>(first_row));
 }
 
 namespace {
 
-// The caller's rows as a RowBlock (first_row is set once the partition is known).
+// The caller's arrays are CSR arrays of finite values (read in place by the split: no copy).
 template <class T>
-RowBlock<T> copy_rows(const DistributedCsrArrays<T>& arrays) {
+void check_rows(const DistributedCsrArrays<T>& arrays) {
   if (arrays.rows < 0)
     throw BadInput("DistributedCsrArrays: negative row count " + std::to_string(arrays.rows));
   if (arrays.row_offsets == nullptr)
     throw BadInput("DistributedCsrArrays: row_offsets is a null pointer");
-  RowBlock<T> block;
-  block.rows = arrays.rows;
-  block.row_offsets.assign(arrays.row_offsets, arrays.row_offsets + arrays.rows + 1);
-  const index_t nnz = block.row_offsets.back();
-  if (block.row_offsets.front() != 0 || nnz < 0)
+  const index_t nnz = arrays.row_offsets[arrays.rows];
+  if (arrays.row_offsets[0] != 0 || nnz < 0)
     throw BadInput("DistributedCsrArrays: row_offsets must start at 0 and end at nnz >= 0");
   if (nnz > 0 && (arrays.columns == nullptr || arrays.values == nullptr))
     throw BadInput("DistributedCsrArrays: columns or values is a null pointer");
-  block.columns.assign(arrays.columns, arrays.columns + nnz);
-  block.values.assign(arrays.values, arrays.values + nnz);
-  check_finite(block.values.data(), block.values.size(), 0, "the matrix (this process's entries)");
-  return block;
+  check_finite(arrays.values, static_cast<std::size_t>(nnz), 0,
+               "the matrix (this process's entries)");
 }
 
 }  // namespace
@@ -94,7 +105,6 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
                                      const DistributedCsrArrays<T>& arrays,
                                      const Options& options) {
   const MPI_Comm c = communicator.get();
-  RowBlock<T> block;
   on_every_process(c, [&] {
     validate_solver_options(options.solver);
     validate_spmv_options(options.spmv);
@@ -103,21 +113,20 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
           "precision mixed (spmv.matrix_values single) is single-process only for now: its fp64 "
           "true-residual operator has no distributed form yet; use precision: double");
     check_supported(options.solver, communicator.size());
-    block = copy_rows(arrays);
+    check_rows(arrays);
   });
   // The blocks in rank order: every process's row count.
   std::vector<global_index_t> counts(static_cast<std::size_t>(communicator.size()));
-  const global_index_t mine = block.rows;
+  const global_index_t mine = arrays.rows;
   SPK_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, c));
   PartitionedRows<T> rows;
   rows.partition = partition_from_counts(counts);
   if (rows.partition.global_rows() == 0)
     throw BadInput("the matrix is empty (0 rows on every process)");
-  block.first_row = rows.partition.first_row(communicator.rank());
-  block.global_rows = rows.partition.global_rows();
+  const global_index_t first_row = rows.partition.first_row(communicator.rank());
   on_every_process(c, [&] {
-    rows.split = split_local_and_halo(block, rows.partition, communicator.rank());
-    check_diagonal(rows.split.pattern, rows.split.pattern.values.data(), block.first_row,
+    rows.split = split_local_and_halo(arrays, first_row, rows.partition, communicator.rank());
+    check_diagonal(rows.split.pattern, rows.split.pattern.values.data(), first_row,
                    options.solver.preconditioner);
   });
   return rows;

@@ -9,6 +9,9 @@
 #include <string>
 
 #include "core/device.hpp"
+#include "distributed/amg/distributed_amg_build.hpp"
+#include "distributed/amg/distributed_level_operator.hpp"
+#include "distributed/diagonal_block.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
 #include "distributed/host_blocks.hpp"
@@ -41,6 +44,15 @@ double host_median_ms(int repetitions, const std::function<void()>& work) {
   return times[times.size() / 2];
 }
 
+// The distributed AMG's level operators on the CPU path: host CSR blocks and MPI (every format
+// is cpu-csr).
+LevelOperatorFactories<DistributedLevel> host_distributed_level_operators(MPI_Comm comm,
+                                                                          FaultWatch& watch) {
+  return distributed_level_operator_factories(
+      comm, [comm, &watch](Format) { return host_blocks<double>(comm, &watch); },
+      [comm, &watch](Format) { return host_blocks<float>(comm, &watch); }, Format::csr, false);
+}
+
 template <class T>
 class HostDistributedSolver final : public DistributedSolver<T>::Impl {
  public:
@@ -50,22 +62,34 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
                         const Options& all_options, const DistributedOptions& distributed)
       : DistributedSolver<T>::Impl(comm, all_options.solver, distributed.watch_faults) {
     const auto start = std::chrono::steady_clock::now();
+    PhaseClock clock;
+    SetupPhases& phases = this->setup.phases;
     PartitionedRows<T> rows = split_caller_rows(this->communicator, arrays, all_options);
     const MPI_Comm c = this->communicator.get();
     this->matrix = std::make_unique<DistributedMatrix<T>>(
         c, std::move(rows.split), host_blocks<T>(c, &this->watch), distributed.overlap);
+    clock.lap(phases.partition_s);  // the split and the halo plan (host blocks: no copies)
     const SplitRows<T>& split = this->matrix->split();
     space_ = std::make_unique<Space>(this->watch, split.first_row);
     space_->watch_products(&this->matrix->exchange().times().exchanges);
+    fine_rows_.partition = rows.partition;
+    fine_rows_.halo_columns = split.halo_columns;
+    space_->set_fine_rows(&fine_rows_);
+    clock.lap(phases.layouts_s);
+    const LocalBlock<HostSpace<T>> block = diagonal_block(split);
     iteration_ = std::make_unique<KrylovIteration<Space>>(
         *space_, this->matrix->op(), this->options,
-        timed_preconditioner<Space>(this->setup.preconditioner, [&] {
-          return make_preconditioner(
-              this->options, *space_, this->matrix->op(),
-              SpacePattern{split.pattern.rows, split.pattern.cols, split.pattern.row_offsets.data(),
-                           split.pattern.columns.data()},
-              split.pattern.values.data(), host_level_operator_factories());
+        agreed_setup(this->watch, this->options.preconditioner, [&] {
+          return timed_preconditioner<Space>(this->setup.preconditioner, [&] {
+            return make_preconditioner(
+                this->options, *space_, this->matrix->op(),
+                SpacePattern{split.pattern.rows, split.pattern.cols,
+                             split.pattern.row_offsets.data(), split.pattern.columns.data()},
+                split.pattern.values.data(), host_distributed_level_operators(c, this->watch),
+                &block);
+          });
         }));
+    clock.lap(phases.preconditioner_s);
     this->global_rows = rows.partition.global_rows();
     const int threads = omp_get_max_threads();
     const int processes = this->communicator.size();
@@ -122,7 +146,29 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
   }
 
  private:
+  // block_jacobi: this process's diagonal block, on the host (its positions kept here).
+  LocalBlock<HostSpace<T>> diagonal_block(const SplitRows<T>& split) {
+    LocalBlock<HostSpace<T>> block;
+    if (this->options.preconditioner != Preconditioner::block_jacobi) return block;
+    block_positions_ = diagonal_block_positions(split);
+    block_operator_ =
+        std::make_unique<JoinedLocalOperator<T>>(this->matrix->local(), this->matrix->exchange());
+    block.matrix = block_operator_.get();
+    block.pattern = SpacePattern{split.local.rows, split.local.cols,
+                                 split.local.row_offsets.data(), split.local.columns.data()};
+    block.values = split.local.values.data();
+    block.nnz = static_cast<index_t>(split.local.columns.size());
+    block.positions = block_positions_.data();
+    block.first_row = split.first_row;
+    block.rank = this->communicator.size() > 1 ? this->communicator.rank() : -1;
+    block.level_operators = host_level_operator_factories();
+    return block;
+  }
+
+  FineRows fine_rows_;  // the matrix's distribution, for the distributed AMG setup
   std::unique_ptr<Space> space_;
+  std::vector<index_t> block_positions_;                 // block_jacobi
+  std::unique_ptr<JoinedLocalOperator<T>> block_operator_;  // block_jacobi: A_local
   std::unique_ptr<KrylovIteration<Space>> iteration_;
 };
 

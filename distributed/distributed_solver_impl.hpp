@@ -65,7 +65,10 @@ class DistributedSolver<T>::Impl {
         check_diagonal(split.pattern, values, first_row(), options.preconditioner);
       });
       matrix->update_values(values);
-      refresh_preconditioner();  // checked above: cannot fail
+      if (options.preconditioner == Preconditioner::block_jacobi)  // local: fails alone, agreed
+        on_every_process(watch, [&] { refresh_preconditioner(); });
+      else
+        refresh_preconditioner();  // checked above: cannot fail
     });
   }
 

@@ -47,11 +47,15 @@
 #include "distributed/mpi_check.hpp"
 #include "solver/amg/amg_build.hpp"
 #include "solver/incomplete_factorization.hpp"
+#include "solver/local_block.hpp"
 #include "solver/vector_space.hpp"
+#include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 
 namespace spk {
+
+struct FineRows;  // distributed/amg/distributed_amg_build.hpp
 
 // A sum over processes computed where the scalar lives, asynchronously, leaving the same value
 // on every process (NCCL's in-place allreduce).
@@ -82,10 +86,23 @@ class DistributedSpace : public Inner {
         first_global_index_(first_global_index),
         processes_(watch.processes()) {}
 
-  // A mixed-precision preconditioner's inner space would not be distributed (AMG, the only
-  // user, is refused over several processes): hidden, so make_preconditioner sees none.
+  // A mixed-precision preconditioner's inner space would not be distributed: hidden, so
+  // make_preconditioner sees none (the distributed AMG cycle runs in the solver's precision).
   template <class U>
   void with_precision() = delete;
+
+  FaultWatch& watch() { return watch_; }
+  // The first global row of the vectors this space holds now: the distributed AMG setup's
+  // space holds one level's vectors after another (its Lanczos start vector follows it).
+  void set_first_global_index(global_index_t first) { first_global_index_ = first; }
+  // The solver's matrix distribution, for the distributed AMG setup (not owned; set by the
+  // distributed solvers before they make the preconditioner).
+  void set_fine_rows(const FineRows* rows) { fine_rows_ = rows; }
+  const FineRows& fine_rows() const {
+    if (fine_rows_ == nullptr)
+      throw NotSupported("amg: this distributed space was given no matrix distribution");
+    return *fine_rows_;
+  }
 
   // *result = (x, y) over every process
   void dot(std::size_t n, const T* x, const T* y, T* result) {
@@ -282,6 +299,7 @@ class DistributedSpace : public Inner {
 
   FaultWatch& watch_;
   global_index_t first_global_index_;
+  const FineRows* fine_rows_ = nullptr;
   int processes_ = 1;
   std::vector<T> partial_sums_;  // every process's, in rank order
   T* pending_sums_ = nullptr;    // start_sums' values, summed by finish_sums
@@ -303,13 +321,14 @@ struct FactorsOf<DistributedSpace<Inner>> {
   using type = typename FactorsOf<Inner>::type;
 };
 
-// AMG likewise: the inner space's hierarchy build (one process only).
+// Block Jacobi's local preconditioner (solver/block_jacobi.hpp) runs in Inner: this process's
+// rows, its dot products not summed over processes.
 template <class Inner>
-struct AmgBuildOf<DistributedSpace<Inner>> {
-  using type = typename AmgBuildOf<Inner>::type;
-  static auto make(DistributedSpace<Inner>& space) {
-    return AmgBuildOf<Inner>::make(static_cast<Inner&>(space));
-  }
+struct LocalSpaceOf<DistributedSpace<Inner>> {
+  using type = Inner;
 };
+
+// AMG's hierarchy on a distributed space is distributed too: AmgBuildOf<DistributedSpace<Inner>>
+// is DistributedAmgBuild (distributed/amg/distributed_amg_build.hpp), which the solvers include.
 
 }  // namespace spk

@@ -64,8 +64,13 @@ FaultWatch::~FaultWatch() {
   MPI_Comm_free(&notices_);  // nothing to report to
 }
 
-void FaultWatch::on_death(std::function<void()> action) {
+std::size_t FaultWatch::on_death(std::function<void()> action) {
   death_actions_.push_back(std::move(action));
+  return death_actions_.size() - 1;
+}
+
+void FaultWatch::forget_death_action(std::size_t handle) noexcept {
+  if (handle < death_actions_.size()) death_actions_[handle] = nullptr;
 }
 
 void FaultWatch::throw_unusable() const {
@@ -139,6 +144,7 @@ void FaultWatch::die(Failure failure) noexcept {
     split_request_ = MPI_REQUEST_NULL;
   }
   for (const std::function<void()>& action : death_actions_) {
+    if (!action) continue;  // forgotten: its owner is gone
     try {
       action();
     } catch (...) {  // the next action still runs

@@ -78,7 +78,11 @@ class FaultWatch {
 
   // What to do when the solver dies (here or by a notice), in the order given: abandon what
   // is in flight. Each action runs at most once, within a call (its owner is alive).
-  void on_death(std::function<void()> action);
+  // Returns the action's handle, for forget_death_action.
+  std::size_t on_death(std::function<void()> action);
+  // The owner of an action goes away before the watch (a setup's temporary exchange): its
+  // action is dropped.
+  void forget_death_action(std::size_t handle) noexcept;
 
  private:
   struct Failure {

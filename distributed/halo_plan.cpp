@@ -17,8 +17,8 @@ int HaloPlan::neighbours() const {
 }
 
 HaloPlan make_halo_plan(MPI_Comm comm, const std::vector<HaloSource>& sources,
-                        const std::vector<global_index_t>& halo_columns, global_index_t first_row,
-                        index_t rows) {
+                        const std::vector<global_index_t>& halo_columns,
+                        global_index_t first_column, index_t columns) {
   HaloPlan plan;
   plan.sources = sources;
   plan.halo_size = static_cast<index_t>(halo_columns.size());
@@ -49,13 +49,13 @@ HaloPlan make_halo_plan(MPI_Comm comm, const std::vector<HaloSource>& sources,
                               send_offsets.data(), MPI_INT64_T, comm));
   plan.send_rows.resize(requested.size());
   for (std::size_t k = 0; k < requested.size(); ++k) {
-    const global_index_t row = requested[k] - first_row;
-    if (row < 0 || row >= rows)
-      throw CommunicationError("halo exchange setup: a neighbour asked for row " +
-                               std::to_string(requested[k]) + ", which this process (rows " +
-                               std::to_string(first_row) + ".." +
-                               std::to_string(first_row + rows - 1) + ") does not own");
-    plan.send_rows[k] = static_cast<index_t>(row);
+    const global_index_t own = requested[k] - first_column;
+    if (own < 0 || own >= columns)
+      throw CommunicationError("halo exchange setup: a neighbour asked for entry " +
+                               std::to_string(requested[k]) + " of x, which this process (" +
+                               std::to_string(first_column) + ".." +
+                               std::to_string(first_column + columns - 1) + ") does not own");
+    plan.send_rows[k] = static_cast<index_t>(own);
   }
   for (std::size_t q = 0; q < processes; ++q)
     if (send_counts[q] > 0)

@@ -6,8 +6,9 @@
 //
 // make_halo_plan (collective, once): every process tells each owner how many of its entries it
 // needs (MPI_Alltoall) and which (MPI_Alltoallv of global indices); the owner keeps them as
-// local row indices. Neighbours are in rank order. The same plan drives every transport (MPI
-// from host memory, MPI host-staged from the GPU, NCCL), so the schedule is one.
+// local indices of its entries of x (its own columns; its rows for a square matrix).
+// Neighbours are in rank order. The same plan drives every transport (MPI from host memory,
+// MPI host-staged from the GPU, NCCL), so the schedule is one.
 #include <mpi.h>
 
 #include <string>
@@ -28,7 +29,7 @@ struct HaloTarget {
 struct HaloPlan {
   std::vector<HaloSource> sources;  // receive: slots [first_slot, +count) from `rank`
   std::vector<HaloTarget> targets;  // send: buffer entries [first, +count) to `rank`
-  std::vector<index_t> send_rows;   // local row of each send buffer entry
+  std::vector<index_t> send_rows;   // own entry of x (its local row if square) of each one
   index_t halo_size = 0;            // entries received per product
 
   index_t send_size() const { return static_cast<index_t>(send_rows.size()); }
@@ -37,10 +38,12 @@ struct HaloPlan {
 };
 
 // comm: the solver's communicator; sources, halo_columns: this process's halo (SplitRows);
-// [first_row, first_row + rows): the rows it owns. Collective over comm.
+// [first_column, first_column + columns): the entries of x it owns, i.e. its columns of the
+// matrix (SplitRows::first_column, local.cols): its rows for a square matrix, its block of the
+// column partition for a rectangular one (P, R of AMG). Collective over comm.
 HaloPlan make_halo_plan(MPI_Comm comm, const std::vector<HaloSource>& sources,
-                        const std::vector<global_index_t>& halo_columns, global_index_t first_row,
-                        index_t rows);
+                        const std::vector<global_index_t>& halo_columns,
+                        global_index_t first_column, index_t columns);
 
 // Seconds spent in the exchanges since the last reset (this process, host clock).
 struct ExchangeTimes {

@@ -19,7 +19,12 @@ HostHaloExchange<T>::HostHaloExchange(MPI_Comm comm, HaloPlan plan, FaultWatch* 
       send_buffer_(this->plan_.send_rows.size()),
       halo_(static_cast<std::size_t>(this->plan_.halo_size)),
       requests_(this->plan_.sources.size() + this->plan_.targets.size(), MPI_REQUEST_NULL) {
-  if (watch_ != nullptr) watch_->on_death([this] { abandon(); });
+  if (watch_ != nullptr) death_action_ = watch_->on_death([this] { abandon(); });
+}
+
+template <class T>
+HostHaloExchange<T>::~HostHaloExchange() {
+  if (watch_ != nullptr) watch_->forget_death_action(death_action_);
 }
 
 template <class T>

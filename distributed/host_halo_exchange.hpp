@@ -23,6 +23,7 @@ class HostHaloExchange final : public HaloExchange<T> {
   // watch: the solver's (its waits give up when another process fails); null: plain MPI
   // waits (the CLI's one product that forms b).
   HostHaloExchange(MPI_Comm comm, HaloPlan plan, FaultWatch* watch = nullptr);
+  ~HostHaloExchange() override;
   HostHaloExchange(const HostHaloExchange&) = delete;
   HostHaloExchange& operator=(const HostHaloExchange&) = delete;
 
@@ -36,6 +37,7 @@ class HostHaloExchange final : public HaloExchange<T> {
 
   MPI_Comm comm_;
   FaultWatch* watch_;
+  std::size_t death_action_ = 0;  // abandon(), with the watch
   std::vector<T> send_buffer_;
   std::vector<T> halo_;
   std::vector<MPI_Request> requests_;

@@ -3,39 +3,46 @@
 #include <algorithm>
 #include <string>
 
+#include "spkrylov/errors.hpp"
+
 namespace spk {
 
 namespace {
 
-// Empty rows x cols CSR with room for `nnz` entries.
-template <class T>
-CsrMatrix<T> empty_csr(index_t rows, index_t cols, std::size_t nnz) {
-  CsrMatrix<T> matrix;
-  matrix.rows = rows;
-  matrix.cols = cols;
-  matrix.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
-  matrix.columns.reserve(nnz);
-  matrix.values.reserve(nnz);
-  return matrix;
-}
+// Rows (or halo entries) below which a pass runs on one thread: a parallel region costs more
+// than it saves on a small block (an AMG level's, a test's), and much more on busy cores.
+constexpr index_t parallel_from = 8192;
 
-// The distinct columns outside [first, end), ascending.
+// Rows [first_row, first_row + rows) as the split reads them, not copied: a RowBlock's arrays
+// or the caller's (DistributedCsrArrays). row_offsets: rows + 1, from 0.
 template <class T>
-std::vector<global_index_t> distinct_halo_columns(const RowBlock<T>& rows) {
-  std::vector<global_index_t> halo;
-  for (const global_index_t column : rows.columns)
-    if (column < rows.first_row || column >= rows.end_row()) halo.push_back(column);
-  std::sort(halo.begin(), halo.end());
-  halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
-  return halo;
+struct RowsView {
+  global_index_t first_row = 0;
+  index_t rows = 0;
+  const index_t* row_offsets = nullptr;
+  const global_index_t* columns = nullptr;
+  const T* values = nullptr;
+};
+
+// The first local row whose offsets decrease, or pass the last offset (nnz: they decrease
+// later); rows when none does. The rows before it lie within the nnz entries.
+template <class T>
+index_t first_decreasing_row(const RowsView<T>& rows) {
+  const index_t nnz = rows.row_offsets[rows.rows];
+  index_t first = rows.rows;
+#pragma omp parallel for schedule(static) reduction(min : first) if (rows.rows >= parallel_from)
+  for (index_t row = 0; row < rows.rows; ++row)
+    if (rows.row_offsets[row + 1] < rows.row_offsets[row] || rows.row_offsets[row + 1] > nnz)
+      first = std::min(first, row);
+  return first;
 }
 
 // Consecutive halo slots with the same owner, in rank order.
 std::vector<HaloSource> halo_sources(const std::vector<global_index_t>& halo_columns,
-                                     const RowPartition& partition) {
+                                     const RowPartition& columns) {
   std::vector<HaloSource> sources;
   for (std::size_t slot = 0; slot < halo_columns.size(); ++slot) {
-    const int owner = partition.owner(halo_columns[slot]);
+    const int owner = columns.owner(halo_columns[slot]);
     if (sources.empty() || sources.back().rank != owner)
       sources.push_back({owner, static_cast<index_t>(slot), 0});
     ++sources.back().count;
@@ -43,13 +50,142 @@ std::vector<HaloSource> halo_sources(const std::vector<global_index_t>& halo_col
   return sources;
 }
 
+// rows x cols CSR with `nnz` entries (offsets filled by the caller).
 template <class T>
-void check_block(const RowBlock<T>& rows, const RowPartition& partition, int rank) {
-  if (rows.first_row != partition.first_row(rank) || rows.end_row() != partition.end_row(rank))
+CsrMatrix<T> sized_csr(index_t rows, index_t cols, index_t nnz) {
+  CsrMatrix<T> matrix;
+  matrix.rows = rows;
+  matrix.cols = cols;
+  matrix.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
+  matrix.columns.resize(static_cast<std::size_t>(nnz));
+  matrix.values.resize(static_cast<std::size_t>(nnz));
+  return matrix;
+}
+
+// BadInput naming the global row of entry k, whose column is outside [0, global_columns).
+template <class T>
+[[noreturn]] void throw_bad_column(const RowsView<T>& rows, index_t k, index_t rows_scanned,
+                                   global_index_t global_columns) {
+  const index_t row = static_cast<index_t>(
+      std::upper_bound(rows.row_offsets, rows.row_offsets + rows_scanned + 1, k) -
+      rows.row_offsets - 1);
+  throw BadInput("column index " + std::to_string(rows.columns[k]) + " in global row " +
+                 std::to_string(rows.first_row + row) + " (0-based) is out of range 0.." +
+                 std::to_string(global_columns - 1));
+}
+
+// The split in three passes over the rows, each parallel and without a copy of the input:
+// count each row's halo entries (checking the columns); place the local entries, the pattern's
+// values and own columns, and the halo entries' global columns (offsets from the counts'
+// prefix sums); then, with the distinct halo columns sorted, the halo entries' slots.
+template <class T>
+SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partition,
+                        const RowPartition& column_partition, int rank) {
+  if (rows.first_row != row_partition.first_row(rank) ||
+      rows.first_row + rows.rows != row_partition.end_row(rank))
     throw BadInput("rows [" + std::to_string(rows.first_row) + ", " +
-                   std::to_string(rows.end_row()) + ") are not this process's block [" +
-                   std::to_string(partition.first_row(rank)) + ", " +
-                   std::to_string(partition.end_row(rank)) + ")");
+                   std::to_string(rows.first_row + rows.rows) + ") are not this process's block [" +
+                   std::to_string(row_partition.first_row(rank)) + ", " +
+                   std::to_string(row_partition.end_row(rank)) + ")");
+  const global_index_t global_columns = column_partition.global_rows();
+  const global_index_t first_column = column_partition.first_row(rank);
+  const global_index_t end_column = column_partition.end_row(rank);
+  check_index_range(end_column - first_column, "own columns of one process");
+  const auto own_columns = static_cast<index_t>(end_column - first_column);
+  const auto own = [&](global_index_t column) {
+    return column >= first_column && column < end_column;
+  };
+  const index_t n = rows.rows;
+  const index_t* offsets = rows.row_offsets;
+
+  // Each row's halo entries (its local ones: the rest), and the first column out of range,
+  // in the rows before the first whose offsets decrease (the faults in row order).
+  const index_t counted = first_decreasing_row(rows);
+  std::vector<index_t> local_offsets(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<index_t> halo_offsets(static_cast<std::size_t>(n) + 1, 0);
+  index_t bad = offsets[counted];
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= parallel_from)
+  for (index_t row = 0; row < counted; ++row) {
+    index_t halo = 0;
+    for (index_t k = offsets[row]; k < offsets[row + 1]; ++k) {
+      const global_index_t column = rows.columns[k];
+      if (column < 0 || column >= global_columns) bad = std::min(bad, k);
+      halo += own(column) ? 0 : 1;
+    }
+    halo_offsets[row + 1] = halo;
+    local_offsets[row + 1] = offsets[row + 1] - offsets[row] - halo;
+  }
+  if (bad < offsets[counted]) throw_bad_column(rows, bad, counted, global_columns);
+  if (counted < n)
+    throw BadInput("row_offsets decrease at global row " +
+                   std::to_string(rows.first_row + counted) + " (0-based)");
+  for (index_t row = 0; row < n; ++row) {
+    local_offsets[row + 1] += local_offsets[row];
+    halo_offsets[row + 1] += halo_offsets[row];
+  }
+
+  // The local entries, the pattern (own column: j - first_column), and each halo entry's
+  // global column and place in the pattern.
+  SplitRows<T> split;
+  split.first_row = rows.first_row;
+  split.first_column = first_column;
+  split.local = sized_csr<T>(n, own_columns, local_offsets[n]);
+  split.local.row_offsets = std::move(local_offsets);
+  split.pattern.rows = n;
+  split.pattern.row_offsets.assign(offsets, offsets + n + 1);
+  split.pattern.columns.resize(static_cast<std::size_t>(offsets[n]));
+  split.pattern.values.assign(rows.values, rows.values + offsets[n]);  // in the caller's order
+  split.halo = sized_csr<T>(n, 0, halo_offsets[n]);
+  split.halo.row_offsets = std::move(halo_offsets);
+  std::vector<global_index_t> halo_global(split.halo.columns.size());
+  std::vector<index_t> halo_place(split.halo.columns.size());
+#pragma omp parallel for schedule(static) if (n >= parallel_from)
+  for (index_t row = 0; row < n; ++row) {
+    index_t local = split.local.row_offsets[row], halo = split.halo.row_offsets[row];
+    for (index_t k = offsets[row]; k < offsets[row + 1]; ++k) {
+      const global_index_t column = rows.columns[k];
+      if (own(column)) {
+        split.local.columns[local] = static_cast<index_t>(column - first_column);
+        split.pattern.columns[k] = split.local.columns[local];
+        split.local.values[local++] = rows.values[k];
+      } else {
+        halo_global[halo] = column;
+        halo_place[halo] = k;
+        split.halo.values[halo++] = rows.values[k];
+      }
+    }
+  }
+
+  // The distinct halo columns, ascending (hence grouped by owner in rank order); each halo
+  // entry's slot, and in the pattern own_columns + slot.
+  split.halo_columns = halo_global;
+  std::sort(split.halo_columns.begin(), split.halo_columns.end());
+  split.halo_columns.erase(std::unique(split.halo_columns.begin(), split.halo_columns.end()),
+                           split.halo_columns.end());
+  split.sources = halo_sources(split.halo_columns, column_partition);
+  const auto halo_size = static_cast<std::int64_t>(split.halo_columns.size());
+  check_index_range(own_columns + halo_size, "own columns + halo columns of one process");
+  const auto slots = static_cast<index_t>(halo_size);
+  split.halo.cols = slots;
+  split.pattern.cols = own_columns + slots;
+  const std::vector<global_index_t>& halo_columns = split.halo_columns;
+  const auto halo_entries = static_cast<index_t>(halo_global.size());
+#pragma omp parallel for schedule(static) if (halo_entries >= parallel_from)
+  for (index_t h = 0; h < halo_entries; ++h) {
+    const auto slot = static_cast<index_t>(
+        std::lower_bound(halo_columns.begin(), halo_columns.end(), halo_global[h]) -
+        halo_columns.begin());
+    split.halo.columns[h] = slot;
+    split.pattern.columns[halo_place[h]] = own_columns + slot;
+  }
+  return split;
+}
+
+}  // namespace
+
+template <class T>
+SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& row_partition,
+                                  const RowPartition& column_partition, int rank) {
   if (rows.row_offsets.size() != static_cast<std::size_t>(rows.rows) + 1 ||
       rows.row_offsets.front() != 0 ||
       static_cast<std::size_t>(rows.row_offsets.back()) != rows.columns.size() ||
@@ -58,74 +194,59 @@ void check_block(const RowBlock<T>& rows, const RowPartition& partition, int ran
                    std::to_string(rows.row_offsets.size()) + " row offsets for " +
                    std::to_string(rows.rows) + " rows, " + std::to_string(rows.columns.size()) +
                    " columns, " + std::to_string(rows.values.size()) + " values)");
-  for (index_t row = 0; row < rows.rows; ++row) {
-    if (rows.row_offsets[row + 1] < rows.row_offsets[row])
-      throw BadInput("row_offsets decrease at global row " + std::to_string(rows.first_row + row) +
-                     " (0-based)");
-    for (index_t k = rows.row_offsets[row]; k < rows.row_offsets[row + 1]; ++k)
-      if (rows.columns[k] < 0 || rows.columns[k] >= partition.global_rows())
-        throw BadInput("column index " + std::to_string(rows.columns[k]) + " in global row " +
-                       std::to_string(rows.first_row + row) + " (0-based) is out of range 0.." +
-                       std::to_string(partition.global_rows() - 1));
-  }
+  return split_view(RowsView<T>{rows.first_row, rows.rows, rows.row_offsets.data(),
+                                rows.columns.data(), rows.values.data()},
+                    row_partition, column_partition, rank);
 }
-
-}  // namespace
 
 template <class T>
 SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& partition,
                                   int rank) {
-  check_block(rows, partition, rank);
-  SplitRows<T> split;
-  split.first_row = rows.first_row;
-  split.halo_columns = distinct_halo_columns(rows);
-  split.sources = halo_sources(split.halo_columns, partition);
-  const auto halo_size = static_cast<std::int64_t>(split.halo_columns.size());
-  check_index_range(rows.rows + halo_size, "own rows + halo columns of one process");
-  const auto slots = static_cast<index_t>(halo_size);
+  return split_local_and_halo(rows, partition, partition, rank);
+}
 
-  split.local = empty_csr<T>(rows.rows, rows.rows, rows.columns.size());
-  split.halo = empty_csr<T>(rows.rows, slots, 0);
-  split.pattern = empty_csr<T>(rows.rows, rows.rows + slots, rows.columns.size());
-  for (index_t row = 0; row < rows.rows; ++row) {
-    for (index_t k = rows.row_offsets[row]; k < rows.row_offsets[row + 1]; ++k) {
-      const global_index_t column = rows.columns[k];
-      const bool own = column >= rows.first_row && column < rows.end_row();
-      // own column: j - first_row; halo column: its slot, rows + slot in the pattern
-      const index_t slot =
-          own ? 0
-              : static_cast<index_t>(
-                    std::lower_bound(split.halo_columns.begin(), split.halo_columns.end(), column) -
-                    split.halo_columns.begin());
-      CsrMatrix<T>& part = own ? split.local : split.halo;
-      part.columns.push_back(own ? static_cast<index_t>(column - rows.first_row) : slot);
-      part.values.push_back(rows.values[k]);
-      split.pattern.columns.push_back(own ? part.columns.back() : rows.rows + slot);
-      split.pattern.values.push_back(rows.values[k]);
-    }
-    split.local.row_offsets[row + 1] = split.local.nnz();
-    split.halo.row_offsets[row + 1] = split.halo.nnz();
-    split.pattern.row_offsets[row + 1] = split.pattern.nnz();
-  }
-  return split;
+template <class T>
+SplitRows<T> split_local_and_halo(const DistributedCsrArrays<T>& arrays, global_index_t first_row,
+                                  const RowPartition& partition, int rank) {
+  if (arrays.rows < 0 || arrays.row_offsets == nullptr || arrays.row_offsets[0] != 0 ||
+      arrays.row_offsets[arrays.rows] < 0 ||
+      (arrays.row_offsets[arrays.rows] > 0 &&
+       (arrays.columns == nullptr || arrays.values == nullptr)))
+    throw BadInput("DistributedCsrArrays: " + std::to_string(arrays.rows) +
+                   " rows whose row_offsets, columns or values are not CSR arrays (offsets from "
+                   "0 to nnz >= 0, non-null pointers)");
+  return split_view(
+      RowsView<T>{first_row, arrays.rows, arrays.row_offsets, arrays.columns, arrays.values},
+      partition, partition, rank);
 }
 
 template <class T>
 void scatter_values(SplitRows<T>& split, const T* values) {
-  const index_t own_columns = split.pattern.rows;
-  index_t local = 0, halo = 0;
-  for (index_t k = 0; k < split.pattern.nnz(); ++k) {
-    split.pattern.values[k] = values[k];
-    if (split.pattern.columns[k] < own_columns)
-      split.local.values[local++] = values[k];
-    else
-      split.halo.values[halo++] = values[k];
+  const index_t own_columns = split.local.cols;
+  const index_t rows = split.pattern.rows;
+  const std::vector<index_t>& offsets = split.pattern.row_offsets;
+#pragma omp parallel for schedule(static) if (rows >= parallel_from)
+  for (index_t row = 0; row < rows; ++row) {
+    index_t local = split.local.row_offsets[row], halo = split.halo.row_offsets[row];
+    for (index_t k = offsets[row]; k < offsets[row + 1]; ++k) {
+      split.pattern.values[k] = values[k];
+      if (split.pattern.columns[k] < own_columns)
+        split.local.values[local++] = values[k];
+      else
+        split.halo.values[halo++] = values[k];
+    }
   }
 }
 
-template SplitRows<float> split_local_and_halo(const RowBlock<float>&, const RowPartition&, int);
-template SplitRows<double> split_local_and_halo(const RowBlock<double>&, const RowPartition&, int);
-template void scatter_values(SplitRows<float>&, const float*);
-template void scatter_values(SplitRows<double>&, const double*);
+#define SPK_INSTANTIATE(T)                                                                   \
+  template SplitRows<T> split_local_and_halo(const RowBlock<T>&, const RowPartition&,        \
+                                             const RowPartition&, int);                      \
+  template SplitRows<T> split_local_and_halo(const RowBlock<T>&, const RowPartition&, int);  \
+  template SplitRows<T> split_local_and_halo(const DistributedCsrArrays<T>&, global_index_t, \
+                                             const RowPartition&, int);                      \
+  template void scatter_values(SplitRows<T>&, const T*);
+SPK_INSTANTIATE(float)
+SPK_INSTANTIATE(double)
+#undef SPK_INSTANTIATE
 
 }  // namespace spk

@@ -11,7 +11,9 @@
 // from one process land in consecutive slots (`sources`). `pattern` keeps every entry in the
 // caller's order with own columns first and halo slot k as column rows + k: the preconditioners
 // read the whole rows from it (Jacobi finds a_ii at column i, Gershgorin sums the full row).
-// Nothing here communicates.
+// A rectangular matrix (AMG's P and R) has its columns cut by a partition of their own: the
+// local block is then rows x (own columns), column j - first_column, and halo slot k is
+// pattern column (own columns) + k. Nothing here communicates.
 #include <vector>
 
 #include "distributed/row_partition.hpp"
@@ -30,6 +32,7 @@ struct HaloSource {
 template <class T>
 struct SplitRows {
   global_index_t first_row = 0;
+  global_index_t first_column = 0;  // the first column this process owns (= first_row if square)
   CsrMatrix<T> local;
   CsrMatrix<T> halo;
   CsrMatrix<T> pattern;
@@ -39,9 +42,21 @@ struct SplitRows {
 
 // Splits this process's rows (`rows`, the block [partition.first_row(rank), end_row(rank)))
 // into the local and halo parts. BadInput when a column is outside [0, global rows) (naming
-// the global row) or the block is not the partition's.
+// the global row), the offsets decrease, or the block is not the partition's. Parallel over
+// the rows (OpenMP), in a few passes that write each output entry once.
 template <class T>
 SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& partition, int rank);
+// A rectangular matrix: the rows by `row_partition`, the columns by `column_partition` (the
+// local block holds this process's columns of it, column j - column_partition.first_row(rank);
+// halo slots are owned by column_partition's processes; pattern column own_columns + slot).
+template <class T>
+SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& row_partition,
+                                  const RowPartition& column_partition, int rank);
+// The same from the caller's arrays of the rows [first_row, first_row + arrays.rows), read in
+// place: nothing is copied before the split (DistributedSolver's setup).
+template <class T>
+SplitRows<T> split_local_and_halo(const DistributedCsrArrays<T>& arrays, global_index_t first_row,
+                                  const RowPartition& partition, int rank);
 
 // New values for the same pattern (nnz values in the caller's order) into pattern, local and
 // halo.

@@ -62,6 +62,29 @@ void print_matrix_shape(std::ostream& out, const RunReport& report) {
       << (stats.diagonally_dominant ? ", diagonally dominant" : "") << "\n";
 }
 
+// One row per process: its way to the first iteration, by phase (ProcessSetup), in ms.
+void print_process_setups(std::ostream& out, const std::vector<ProcessSetup>& setups) {
+  if (setups.empty()) return;
+  out << "             setup per process (ms; start: process start to MPI_Init, 10 ms steps):\n"
+         "             rank   start  mpi init     load   stats  partition  context  communicator"
+         "  layouts  preconditioner  warm-up    setup\n";
+  char line[240];
+  for (std::size_t p = 0; p < setups.size(); ++p) {
+    const ProcessSetup& setup = setups[p];
+    const SetupPhases& phases = setup.phases;
+    char start[16] = "-";
+    if (setup.start_s >= 0.0) std::snprintf(start, sizeof start, "%.0f", 1e3 * setup.start_s);
+    std::snprintf(line, sizeof line,
+                  "             %4zu  %6s  %8.1f  %7.1f  %6.1f  %9.1f  %7.1f  %12.1f  %7.1f  %14.1f"
+                  "  %7.1f  %7.1f\n",
+                  p, start, 1e3 * setup.mpi_init_s, 1e3 * setup.load_s, 1e3 * setup.stats_s,
+                  1e3 * phases.partition_s, 1e3 * phases.context_s, 1e3 * phases.communicator_s,
+                  1e3 * phases.layouts_s, 1e3 * phases.preconditioner_s, 1e3 * phases.warm_up_s,
+                  1e3 * setup.setup_s);
+    out << line;
+  }
+}
+
 // One row per process: its rows, entries, halo, neighbours and communication during the solve.
 void print_processes(std::ostream& out, const DistributedRun& run, double solve_s) {
   out << "processes    " << run.processes.size() << ", rows split by " << run.partition << ", "
@@ -87,6 +110,7 @@ void print_processes(std::ostream& out, const DistributedRun& run, double solve_
                   phases.local_ms, phases.halo_ms, phases.exchange_ms, phases.allreduce_ms);
     out << line;
   }
+  print_process_setups(out, run.setups);
 }
 
 }  // namespace
@@ -202,6 +226,25 @@ void write_matrix_json(JsonWriter& json, const RunReport& report) {
   json.end_object();
 }
 
+// A process's "setup_ms": its way to the first iteration by phase (ProcessSetup).
+void write_process_setup_json(JsonWriter& json, const ProcessSetup& setup) {
+  const SetupPhases& phases = setup.phases;
+  json.key("setup_ms").begin_object();
+  json.key("start").optional(setup.start_s >= 0.0 ? std::optional<double>(1e3 * setup.start_s)
+                                                  : std::nullopt);
+  json.field("mpi_init", 1e3 * setup.mpi_init_s);
+  json.field("load", 1e3 * setup.load_s);
+  json.field("stats", 1e3 * setup.stats_s);
+  json.field("partition", 1e3 * phases.partition_s);
+  json.field("context", 1e3 * phases.context_s);
+  json.field("communicator", 1e3 * phases.communicator_s);
+  json.field("layouts", 1e3 * phases.layouts_s);
+  json.field("preconditioner", 1e3 * phases.preconditioner_s);
+  json.field("warm_up", 1e3 * phases.warm_up_s);
+  json.field("total", 1e3 * setup.setup_s);
+  json.end_object();
+}
+
 // "distributed": null for one process, else the partition and one object per process.
 void write_distributed_json(JsonWriter& json, const RunReport& report) {
   if (!report.distributed) {
@@ -247,6 +290,7 @@ void write_distributed_json(JsonWriter& json, const RunReport& report) {
     json.field("allreduce_ms", times.phases.allreduce_ms);
     json.field("exposed_exchange_ms", times.phases.exposed_exchange_ms());
     json.end_object();
+    if (p < run.setups.size()) write_process_setup_json(json, run.setups[p]);
     json.end_object();
   }
   json.end_array();

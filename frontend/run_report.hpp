@@ -13,6 +13,18 @@
 
 namespace spk::app {
 
+// One process's way to its first iteration (seconds), in order: the launch, its rows, the
+// report's matrix statistics, and the solver's setup by phase (SetupInfo::phases).
+struct ProcessSetup {
+  double start_s = -1.0;    // process start to MPI_Init: program, plugin, libraries (10 ms
+                            // steps, from /proc); < 0: unknown
+  double mpi_init_s = 0.0;  // MPI_Init (0 when MPI was up already)
+  double load_s = 0.0;      // its rows and b: generated, or read whole and sent (rank 0)
+  double stats_s = 0.0;     // the matrix statistics combined over the processes
+  double setup_s = 0.0;     // the solver's setup (SetupInfo::setup_s): the phases below
+  SetupPhases phases;
+};
+
 // A run over several processes (mpirun): what each process held and how long it spent
 // communicating during the solve, in rank order. The matrix statistics of the RunReport are
 // then combined over the processes, without the symmetry (no process holds the whole matrix).
@@ -24,6 +36,7 @@ struct DistributedRun {
   long long global_nnz = 0;
   std::vector<ProcessInfo> processes;
   std::vector<CommunicationTimes> times;
+  std::vector<ProcessSetup> setups;  // empty where not measured
 
   // The largest share of the solve time any process spent communicating without overlap.
   double not_hidden_share(double solve_s) const;

@@ -51,6 +51,15 @@ __global__ void multiply_elementwise_kernel(std::size_t n, const T* __restrict__
 }
 
 template <class T>
+__global__ void gather_kernel(std::size_t n, const T* __restrict__ values,
+                              const index_t* __restrict__ positions, T* __restrict__ result) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    result[i] = values[positions[i]];
+}
+
+template <class T>
 __global__ void lanczos_start_kernel(std::size_t n, std::size_t first_index, T* __restrict__ v) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -245,6 +254,15 @@ void DeviceSpace<T>::multiply_elementwise(std::size_t n, const T* d, const T* x,
   multiply_elementwise_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, d, x,
                                                                                            y);
   SPK_CHECK_LAUNCH("multiply_elementwise_kernel");
+}
+
+template <class T>
+void DeviceSpace<T>::gather(std::size_t n, const T* values, const index_t* positions, T* result) {
+  if (n == 0) return;
+  constexpr int block = 256;
+  gather_kernel<<<elementwise_grid(n, block), block, 0, context_.stream()>>>(n, values, positions,
+                                                                             result);
+  SPK_CHECK_LAUNCH("gather_kernel");
 }
 
 template <class T>

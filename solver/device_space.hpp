@@ -100,6 +100,8 @@ class DeviceSpace {
   void copy(std::size_t n, const T* x, T* y);
   void fill_zero(std::size_t n, T* x);
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y);
+  // result[i] = values[positions[i]] (block Jacobi's block values out of the whole rows')
+  void gather(std::size_t n, const T* values, const index_t* positions, T* result);
   // to[i] = T(from[i]): between the precisions of a mixed-precision preconditioner
   // (instantiated for float -> double and double -> float).
   template <class U>

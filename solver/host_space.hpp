@@ -164,6 +164,12 @@ class HostSpace {
   HostSpace<U> with_precision() {
     return HostSpace<U>();
   }
+  // result[i] = values[positions[i]] (block Jacobi's block values out of the whole rows')
+  void gather(std::size_t n, const T* values, const index_t* positions, T* result) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+      result[i] = values[positions[i]];
+  }
   void multiply_elementwise(std::size_t n, const T* d, const T* x, T* y) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) y[i] = d[i] * x[i];

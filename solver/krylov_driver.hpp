@@ -371,6 +371,12 @@ class KrylovIteration {
   void update_preconditioner(const T* csr_values) {
     if (preconditioner_) preconditioner_->update_values(csr_values);
   }
+  // z = M^-1 r once, outside a solve: a distributed solver's warm-up, so that the exchanges
+  // of every level of a distributed AMG connect during setup (NCCL connects a pair of
+  // processes at its first message).
+  void apply_preconditioner_once(const T* r, T* z) {
+    if (preconditioner_) preconditioner_->apply(r, z);
+  }
   void check_preconditioner() {
     if (preconditioner_) preconditioner_->check();
   }

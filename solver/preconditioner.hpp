@@ -5,9 +5,10 @@
 // each path takes). Setup happens in the implementation's constructor; the methods see only
 // apply(). Implementations: JacobiPreconditioner (jacobi.hpp), ChebyshevPreconditioner
 // (chebyshev.hpp), IncompleteFactorizationPreconditioner (IC(0)/ILU(0),
-// incomplete_factorization.hpp), AmgPreconditioner (amg/amg_preconditioner.hpp), and
+// incomplete_factorization.hpp), AmgPreconditioner (amg/amg_preconditioner.hpp),
 // SinglePrecisionPreconditioner, which runs any of them in fp32 under fp64 vectors
-// (single_precision_preconditioner.hpp).
+// (single_precision_preconditioner.hpp), and BlockJacobiPreconditioner, any of the others on
+// each process's diagonal block (block_jacobi.hpp).
 #include <string>
 
 #include "spkrylov/setup_info.hpp"

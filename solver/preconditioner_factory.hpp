@@ -3,7 +3,10 @@
 // space. Both solvers (solver/host_solver.cpp, solver/device_solver.cu) call it with their
 // operator, so a preconditioner is added here once for every path. They include the
 // FactorsOf and AmgBuildOf specializations of their space (host_factors.hpp and
-// amg/host_amg_build.hpp, device_factors.hpp and amg/device_amg_build.hpp) first.
+// amg/host_amg_build.hpp, device_factors.hpp and amg/device_amg_build.hpp) first. block_jacobi
+// builds its local kind here too, on the local space: the distributed solvers pass this
+// process's diagonal block (LocalBlock, solver/local_block.hpp); without one the block is the
+// whole matrix.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -12,9 +15,12 @@
 
 #include "solver/amg/amg_preconditioner.hpp"
 #include "solver/amg/level_operator.hpp"
+#include "solver/amg/near_nullspace.hpp"
+#include "solver/block_jacobi.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/incomplete_factorization.hpp"
 #include "solver/jacobi.hpp"
+#include "solver/local_block.hpp"
 #include "solver/preconditioner.hpp"
 #include "solver/single_precision_preconditioner.hpp"
 #include "solver/space_pattern.hpp"
@@ -33,18 +39,32 @@ struct has_precision_spaces<
     Space, std::void_t<decltype(std::declval<Space&>().template with_precision<float>())>>
     : std::true_type {};
 
+template <class Space>
+std::unique_ptr<KrylovPreconditioner<Space>> make_block_jacobi(
+    const SolverOptions& options, Space& space,
+    const LinearOperator<typename Space::value_type>& matrix, const SpacePattern& pattern,
+    const typename Space::value_type* csr_values,
+    const LevelOperatorFactories<typename AmgBuildOf<Space>::type::Matrix>& level_operators,
+    const LocalBlock<typename LocalSpaceOf<Space>::type>* block);
+
 // matrix: the solver's operator; pattern and csr_values: the same matrix's pattern and values
 // in the space (read during setup only); level_operators: how the solver builds an operator
-// of another matrix (the AMG levels), in either precision. nullptr for Preconditioner::none.
+// of another matrix (the AMG levels), in either precision; block: block_jacobi's diagonal block
+// of this process (the distributed solvers'; nullptr: the whole matrix, and ignored by every
+// other kind). nullptr for Preconditioner::none.
 template <class Space>
 std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
     const SolverOptions& options, Space& space,
     const LinearOperator<typename Space::value_type>& matrix, const SpacePattern& pattern,
     const typename Space::value_type* csr_values,
-    const LevelOperatorFactories<typename AmgBuildOf<Space>::type::Matrix>& level_operators) {
+    const LevelOperatorFactories<typename AmgBuildOf<Space>::type::Matrix>& level_operators,
+    const LocalBlock<typename LocalSpaceOf<Space>::type>* block = nullptr) {
   using T = typename Space::value_type;
   switch (options.preconditioner) {
     case Preconditioner::none: return nullptr;
+    case Preconditioner::block_jacobi:
+      return make_block_jacobi(options, space, matrix, pattern, csr_values, level_operators,
+                               block);
     case Preconditioner::jacobi:
       return std::make_unique<JacobiPreconditioner<Space>>(space, pattern, csr_values);
     case Preconditioner::chebyshev:
@@ -81,6 +101,45 @@ std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
   // Every kind has its case above (-Wswitch): only a value outside the enum gets here.
   throw BadInput("solver.preconditioner: no preconditioner for kind number " +
                  std::to_string(static_cast<int>(options.preconditioner)));
+}
+
+// block_jacobi: the local kind (PreconditionerOptions::local, with its own options) on the
+// block, in the local space, or on the whole matrix in the solver's space without a block.
+template <class Space>
+std::unique_ptr<KrylovPreconditioner<Space>> make_block_jacobi(
+    const SolverOptions& options, Space& space,
+    const LinearOperator<typename Space::value_type>& matrix, const SpacePattern& pattern,
+    const typename Space::value_type* csr_values,
+    const LevelOperatorFactories<typename AmgBuildOf<Space>::type::Matrix>& level_operators,
+    const LocalBlock<typename LocalSpaceOf<Space>::type>* block) {
+  using Local = typename LocalSpaceOf<Space>::type;
+  SolverOptions local_options = options;
+  const Preconditioner kind = options.preconditioner_options.local;
+  local_options.preconditioner = kind;
+  if (kind == Preconditioner::none || kind == Preconditioner::block_jacobi)
+    throw BadInput(std::string("solver.preconditioner_options.local must be ilu0, ic0, amg, "
+                               "chebyshev or jacobi, not ") +
+                   to_string(kind));
+  if (block != nullptr && block->rank >= 0 && kind == Preconditioner::amg &&
+      is_systems_amg(options.preconditioner_options.amg))
+    throw NotSupported(
+        "block_jacobi with local amg for systems (block_size > 1 or a near_nullspace other than "
+        "constant) runs on one process only for now: the blocks' near-null spaces are not split");
+  if (block != nullptr && block->matrix == nullptr)
+    throw BadInput("block_jacobi: the diagonal block has no operator");
+  return std::make_unique<BlockJacobiPreconditioner<Space>>(
+      space, kind, block, [&]() -> std::unique_ptr<KrylovPreconditioner<Local>> {
+        Local& local_space = space;
+        if (block != nullptr)
+          return make_preconditioner(local_options, local_space, *block->matrix, block->pattern,
+                                     block->values, block->level_operators);
+        if constexpr (std::is_same_v<Local, Space>) {
+          return make_preconditioner(local_options, local_space, matrix, pattern, csr_values,
+                                     level_operators);
+        } else {
+          throw BadInput("block_jacobi on a distributed space needs this process's diagonal block");
+        }
+      });
 }
 
 // What make_preconditioner built, with its setup time: SetupInfo::preconditioner.

@@ -17,6 +17,12 @@ void validate_solver_options(const SolverOptions& options) {
   const double shift = options.preconditioner_options.factorization.shift_value;
   if (!(shift >= 0.0) || !std::isfinite(shift))
     throw BadInput("solver.preconditioner_options.shift must be auto, none or a number >= 0");
+  const Preconditioner local = options.preconditioner_options.local;
+  if (options.preconditioner == Preconditioner::block_jacobi &&
+      (local == Preconditioner::none || local == Preconditioner::block_jacobi))
+    throw BadInput(std::string("solver.preconditioner_options.local must be ilu0, ic0, amg, "
+                               "chebyshev or jacobi, not ") +
+                   to_string(local));
 }
 
 const char* to_string(Method method) {
@@ -64,6 +70,7 @@ const char* to_string(Preconditioner preconditioner) {
     case Preconditioner::ic0: return "ic0";
     case Preconditioner::ilu0: return "ilu0";
     case Preconditioner::amg: return "amg";
+    case Preconditioner::block_jacobi: return "block_jacobi";
   }
   return "?";
 }

@@ -90,6 +90,8 @@
 //   find_diagonal_positions(...), invert_entries(...)   the Jacobi setup and diagonal kernels
 //                                        (solver/jacobi.hpp)
 //   gershgorin_bound(...)                max_i sum_j |a_ij| / |a_ii| (a host double; syncs)
+//   gather(n, values, positions, result) result[i] = values[positions[i]] (block Jacobi's
+//                                        diagonal block's values out of the whole rows')
 //   fill_lanczos_start(n, first, v)      the Lanczos start vector, made where v lives
 //                                        (solver/lanczos_start.hpp)
 //   convert(n, from, to), with_precision<U>()   another precision's values and space, for a

@@ -138,6 +138,9 @@ def main():
         multilevel = solve_report(binary, directory, "amg",
                                   small + ["solver.preconditioner=amg",
                                            "solver.preconditioner_options.max_coarse_rows=40"])
+        block_jacobi = solve_report(binary, directory, "block_jacobi",
+                                    small + ["solver.preconditioner=block_jacobi",
+                                             "solver.preconditioner_options.local=ic0"])
         # compare: on the CPU path: one solve, a row per format asked for, said so.
         cpu_compare = solve_report(binary, directory, "cpu_compare",
                                    small + ["compare=[{format: hyb}, {format: ellpack-r}]"])
@@ -148,6 +151,11 @@ def main():
                                        launcher + ["3"])
     expect_valid("converged run", converged)
     expect_valid("amg run", multilevel)
+    expect_valid("block_jacobi run", block_jacobi)
+    blocks = block_jacobi["preconditioner"]
+    if (blocks["name"], blocks.get("local"), block_jacobi["status"]) != \
+            ("block_jacobi", "ic0", "converged") or "factor_nnz" not in blocks:
+        failures.append(f"block_jacobi run: preconditioner {blocks}")
     if distributed is not None:
         expect_valid("distributed run", distributed)
         shares = distributed["distributed"]["per_process"] if distributed["distributed"] else []

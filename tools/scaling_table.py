@@ -13,7 +13,13 @@ halo_size x 8) and each process's phase times when the report has them ("-" wher
 absent). The prediction (tools/scaling_model.py) takes the measured 1-GPU ms/iteration of the
 same case as its compute time and the link figures of the model (vendor and reported, the
 "fast" and "slow" scenarios); the link is NVLink when LOG_DIR/topo.txt shows one between GPU0
-and GPU1, else PCIe.
+and GPU1, else PCIe. The 1-GPU row of a case is its one-process run without mpirun (the report
+has no "distributed" object), else any one-process run.
+
+A second table gives each run's way to its first iteration (tools/distributed-runs.sh): the
+setup in total and by phase (each the largest over the processes: the per-process "setup_ms"
+of the report), with the launch (process start to MPI_Init, MPI_Init), the load and the
+statistics before it, then the solve, ms/iteration and the true residual.
 """
 import csv
 import json
@@ -28,6 +34,9 @@ except ImportError as error:  # numpy missing: the measured table alone
     MODEL_MISSING = str(error)
 
 PHASES = ["product_ms", "local_ms", "halo_ms", "exchange_ms", "allreduce_ms"]
+# the report's per-process "setup_ms" keys, in the order they run
+LAUNCH = ["start", "mpi_init", "load", "stats"]
+SETUP_PHASES = ["partition", "context", "communicator", "layouts", "preconditioner", "warm_up"]
 
 
 def load_runs(log_dir):
@@ -103,8 +112,11 @@ def prediction(run, one_gpu, link, transport, overlap):
 def table(log_dir):
     runs = load_runs(log_dir)
     link = topology(log_dir)
-    one_gpu = {r["case"]: r["report"] for r in runs
-               if r["processes"] == "1" and r["report"] is not None}
+    one_gpu = {}
+    for r in runs:  # per case: a one-process run without mpirun, else any one-process run
+        if r["processes"] == "1" and r["report"] is not None:
+            if not r["report"].get("distributed") or r["case"] not in one_gpu:
+                one_gpu[r["case"]] = r["report"]
     lines = ["| case | GPUs | processes | transport | overlap | status | iterations | "
              "ms/iteration | vs 1 GPU | model ms/iteration | model vs 1 GPU | not hidden | "
              "halo MB per product | phases per process: product/local/halo/exchange/sum ms |",
@@ -149,10 +161,62 @@ def table(log_dir):
     return "\n".join(lines + notes)
 
 
+def largest_setup(per_process, key):
+    """The largest per-process setup_ms[key]; None when no process has it."""
+    values = [p["setup_ms"][key] for p in per_process
+              if isinstance(p.get("setup_ms"), dict) and p["setup_ms"].get(key) is not None]
+    return max(values) if values else None
+
+
+def setup_table(log_dir):
+    """Each run's setup by phase, the largest over its processes, in ms."""
+    runs = load_runs(log_dir)
+    if not any(r["report"] for r in runs):
+        return ""
+    phases = LAUNCH + ["total"] + SETUP_PHASES
+    lines = ["| case | processes | launcher | status | iterations | " +
+             " | ".join(f"{p.replace('_', ' ')} ms" for p in phases) +
+             " | solve ms | ms/iteration | true residual (relative) |",
+             "|---" * (len(phases) + 8) + "|"]
+    for run in runs:
+        report = run["report"]
+        if report is None:
+            lines.append(f"| {run['case']} | {run['processes']} | - | no report (exit "
+                         f"{run['exit']}) |" + " - |" * (len(phases) + 4))
+            continue
+        distributed = report.get("distributed") or {}
+        per_process = distributed.get("per_process", [])
+        times = report["times_ms"]
+        if distributed:
+            cells = [largest_setup(per_process, key) for key in phases]
+        else:  # one process without mpirun: the Solver's setup, not split into phases
+            cells = [None, None, times.get("load"), None, times.get("setup")] + \
+                [None] * len(SETUP_PHASES)
+        lines.append(
+            f"| {run['case']} | {run['processes']} | {'mpirun' if distributed else 'solver'} | "
+            f"{report['status']} | {report['iterations']} | " +
+            " | ".join(text(c, "{:.1f}") for c in cells) +
+            f" | {text(times.get('solve'), '{:.1f}')} | {text(ms_per_iteration(report))} | "
+            f"{text(report.get('relative_true_residual'), '{:.2e}')} |")
+    notes = [
+        "",
+        "setup: the largest over the processes of each phase (a phase that waits in a collective "
+        "call holds the wait for the slowest process). start: process start to MPI_Init, in "
+        "10 ms steps; load: its rows and b; stats: the report's matrix statistics; total: the "
+        "solver's setup, partition (checks, split, halo plan) to warm-up (one product and one "
+        "sum: NCCL's connections). solver rows: the one-process Solver without mpirun (its "
+        "setup is not split; load is the whole matrix's).",
+    ]
+    return "\n".join(lines + notes)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: tools/scaling_table.py LOG_DIR")
     print(table(sys.argv[1]))
+    setups = setup_table(sys.argv[1])
+    if setups:
+        print("\n" + setups)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,9 @@
 //                          its rows
 //   rhs from_solution      x* as ones or random, b = A x* with the halo exchange
 //   one process, amg       the single-process problem (build_problem), whose block size,
-//                          coordinates and near-null-space vectors the AMG takes (amg runs
-//                          on one process only)
+//                          coordinates and near-null-space vectors the AMG takes (over
+//                          several processes the distributed AMG is scalar: AMG for systems
+//                          is refused there for now)
 //
 // Every step that can fail on one process runs as an agreed step (agreed_errors.hpp).
 #include <optional>

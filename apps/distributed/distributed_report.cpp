@@ -12,24 +12,6 @@ namespace {
 
 constexpr int gather_tag = 29;
 
-// The rows with their own columns numbered from 0 (the diagonal of local row i is column i)
-// and every other column as one extra column: enough for the row and diagonal statistics.
-CsrMatrix<double> rows_with_local_diagonal(const RowBlock<double>& rows) {
-  CsrMatrix<double> local;
-  local.rows = rows.rows;
-  local.cols = rows.rows + 1;
-  local.row_offsets = rows.row_offsets;
-  local.columns.resize(rows.columns.size());
-  for (std::size_t k = 0; k < rows.columns.size(); ++k) {
-    const global_index_t column = rows.columns[k];
-    local.columns[k] = column >= rows.first_row && column < rows.end_row()
-                           ? static_cast<index_t>(column - rows.first_row)
-                           : rows.rows;
-  }
-  local.values = rows.values;
-  return local;
-}
-
 index_t saturated(long long count) {
   return static_cast<index_t>(std::min<long long>(count, std::numeric_limits<index_t>::max()));
 }
@@ -37,7 +19,7 @@ index_t saturated(long long count) {
 }  // namespace
 
 MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlock<double>& rows) {
-  const MatrixStats mine = compute_matrix_stats(rows_with_local_diagonal(rows));
+  const MatrixStats mine = compute_block_stats(rows);  // read in place
   const double row_count = mine.rows;
   // sums: rows, entries, empty rows, aligned entries, strictly dominant, zero diagonal, and
   // the sum of squared row lengths (avg^2 + stddev^2 per row)
@@ -91,18 +73,21 @@ MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlo
 }
 
 DistributedRun gather_distributed_run(const Communicator& communicator, const ProcessInfo& info,
-                                      const CommunicationTimes& times) {
+                                      const CommunicationTimes& times, const ProcessSetup& setup) {
   const auto processes = static_cast<std::size_t>(communicator.size());
   DistributedRun run;
   if (communicator.rank() == 0) {
     run.processes.resize(processes);
     run.times.resize(processes);
+    run.setups.resize(processes);
   }
   // Plain structs of numbers, gathered as bytes (every process runs the same build).
   SPK_MPI_CHECK(MPI_Gather(&info, sizeof info, MPI_BYTE, run.processes.data(), sizeof info,
                            MPI_BYTE, 0, communicator.get()));
   SPK_MPI_CHECK(MPI_Gather(&times, sizeof times, MPI_BYTE, run.times.data(), sizeof times, MPI_BYTE,
                            0, communicator.get()));
+  SPK_MPI_CHECK(MPI_Gather(&setup, sizeof setup, MPI_BYTE, run.setups.data(), sizeof setup,
+                           MPI_BYTE, 0, communicator.get()));
   return run;
 }
 

@@ -17,9 +17,10 @@ namespace spk::app {
 // not checked (false; the report says so); counts beyond 32 bits saturate.
 MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlock<double>& rows);
 
-// Every process's info and times, in rank order, at rank 0 (empty elsewhere). Collective.
+// Every process's info, times and setup, in rank order, at rank 0 (empty elsewhere).
+// Collective.
 DistributedRun gather_distributed_run(const Communicator& communicator, const ProcessInfo& info,
-                                      const CommunicationTimes& times);
+                                      const CommunicationTimes& times, const ProcessSetup& setup);
 
 // The sum over processes in rank order: the same on every process. Collective.
 double sum_over_processes(const Communicator& communicator, double value);

@@ -2,8 +2,10 @@
 
 #include <omp.h>
 
+#include <chrono>
 #include <cmath>
 #include <iostream>
+#include <type_traits>
 
 #include "core/device.hpp"
 #include "core/printable_text.hpp"
@@ -53,6 +55,18 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
   }
 }
 
+// The rows as the solver takes them: the problem's own arrays, or in single precision with the
+// values rounded into `rounded` (the pattern is not copied).
+template <class T>
+DistributedCsrArrays<T> arrays_in_precision(const RowBlock<double>& rows, std::vector<T>& rounded) {
+  if constexpr (std::is_same_v<T, double>) {
+    return arrays_of(rows);
+  } else {
+    rounded.assign(rows.values.begin(), rows.values.end());
+    return {rows.rows, rows.row_offsets.data(), rows.columns.data(), rounded.data()};
+  }
+}
+
 // Solves in precision T; returns this process's rows of x and fills the report's result,
 // setup, SpMV time and the process's share.
 template <class T>
@@ -60,9 +74,11 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
                                        const DistributedProblem& problem, const RunConfig& config,
                                        bool quiet, RunReport& report, ProcessInfo& info,
                                        CommunicationTimes& times, std::string& transport) {
-  const RowBlock<T> rows = convert_values<T>(problem.rows);
+  std::vector<T> rounded;
   DistributedSolver<T> solver =
-      set_up_solver(communicator, arrays_of(rows), config, problem.solver, problem.name);
+      set_up_solver(communicator, arrays_in_precision(problem.rows, rounded), config,
+                    problem.solver, problem.name);
+  rounded = std::vector<T>();  // the solver holds its copy
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
   ProgressLine progress(!quiet && communicator.rank() == 0);
@@ -110,7 +126,8 @@ void write_outputs(const Communicator& communicator, const RunConfig& config,
 
 }  // namespace
 
-int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
+int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world,
+                          const LaunchTimes& launch) {
   const Communicator communicator(world);
   const bool prints = communicator.rank() == 0;
   RunConfig config;
@@ -131,7 +148,14 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
   report.resolved_config = resolved;
   report.config_origin = describe_config_origin(options, config.output.report);
   report.problem_name = problem.name;
+  ProcessSetup setup;  // this process's way to its first iteration
+  setup.start_s = launch.start_s;
+  setup.mpi_init_s = launch.mpi_init_s;
+  setup.load_s = problem.load_s;
+  const auto stats_start = std::chrono::steady_clock::now();
   report.stats = combined_matrix_stats(communicator, problem.rows);
+  setup.stats_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - stats_start).count();
   report.solver = config.solver;
   report.load_s = problem.load_s;
   const bool single = config.precision == Precision::single_precision;
@@ -147,7 +171,9 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world) {
                                           info, times, transport);
   if (problem.exact_solution)
     report.solution_error = solution_error(communicator, x, *problem.exact_solution);
-  DistributedRun run = gather_distributed_run(communicator, info, times);
+  setup.setup_s = report.setup.setup_s;
+  setup.phases = report.setup.phases;
+  DistributedRun run = gather_distributed_run(communicator, info, times, setup);
   run.partition = to_string(config.distributed.partition);
   run.transport = transport;
   run.overlap = config.distributed.overlap;

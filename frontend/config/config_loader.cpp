@@ -248,23 +248,54 @@ void read_near_nullspace(const ConfigValue& value, AmgOptions& amg,
   amg.near_nullspace = NearNullspace::vectors;
 }
 
-// solver.preconditioner_options: the keys of the chosen kind only.
+// block_jacobi's `local` (the kind on each diagonal block), read before the map is checked:
+// the keys valid beside it are that kind's. Not none, not block_jacobi.
+Preconditioner read_block_local(const ConfigValue& value, Preconditioner local) {
+  if (!value.is_map()) return local;  // ConfigMap names what it got
+  for (const auto& entry : value.node()) {
+    if (!entry.first.IsScalar() || entry.first.Scalar() != "local") continue;
+    const ConfigValue v(value.origins(), entry.first, entry.second,
+                        child_key_path(value.key_path(), "local"));
+    local = v.as_enum(preconditioner_names());
+    if (local == Preconditioner::none || local == Preconditioner::block_jacobi)
+      v.fail(std::string("must be ilu0, ic0, amg, chebyshev or jacobi (the kind on each "
+                         "process's diagonal block), got '") +
+             to_string(local) + "'");
+  }
+  return local;
+}
+
+// solver.preconditioner_options: the keys of the chosen kind only, and `also` (block_jacobi's
+// `local`, beside its local kind's keys).
 void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
                                  PreconditionerOptions& options,
-                                 const NearNullspaceContext& near_nullspace) {
+                                 const NearNullspaceContext& near_nullspace,
+                                 const std::vector<std::string>& also = {}) {
+  const auto keys = [&also](std::vector<std::string> own) {
+    own.insert(own.end(), also.begin(), also.end());
+    return own;
+  };
   switch (kind) {
+    case Preconditioner::block_jacobi:
+      options.local = read_block_local(value, options.local);
+      read_preconditioner_options(value, options.local, options, near_nullspace, {"local"});
+      return;
     case Preconditioner::none:
     case Preconditioner::jacobi:
+      if (!also.empty()) {
+        const ConfigMap map(value, also);  // block_jacobi's local: jacobi
+        return;
+      }
       value.fail(std::string("preconditioner ") + to_string(kind) + " has no options");
     case Preconditioner::chebyshev: {
-      const ConfigMap map(value, {"degree", "eigen_estimate", "estimate_iterations", "upper_factor",
-                                  "lower_ratio"});
+      const ConfigMap map(value, keys({"degree", "eigen_estimate", "estimate_iterations",
+                                       "upper_factor", "lower_ratio"}));
       read_chebyshev(map, options.chebyshev, "degree");
       return;
     }
     case Preconditioner::ic0:
     case Preconditioner::ilu0: {
-      const ConfigMap map(value, {"sweeps", "shift"});
+      const ConfigMap map(value, keys({"sweeps", "shift"}));
       map.if_present("sweeps", [&](const ConfigValue& v) {
         options.factorization.sweeps = v.as_int();
         require(v, options.factorization.sweeps >= 1 && options.factorization.sweeps <= 100,
@@ -294,10 +325,10 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
     case Preconditioner::amg: {
       AmgOptions& amg = options.amg;
       const ConfigMap map(
-          value, {"strength_threshold", "max_levels", "max_coarse_rows", "prolongator_weight",
-                  "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
-                  "precision", "eigen_estimate", "estimate_iterations", "upper_factor",
-                  "lower_ratio", "near_nullspace"});
+          value, keys({"strength_threshold", "max_levels", "max_coarse_rows", "prolongator_weight",
+                       "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
+                       "precision", "eigen_estimate", "estimate_iterations", "upper_factor",
+                       "lower_ratio", "near_nullspace"}));
       map.if_present("strength_threshold", [&](const ConfigValue& v) {
         amg.strength_threshold = v.as_double();
         require(v, amg.strength_threshold >= 0.0 && amg.strength_threshold < 1.0, ">= 0 and < 1");

@@ -100,7 +100,8 @@ const std::vector<std::pair<std::string, ToleranceMode>>& tolerance_mode_names()
 const std::vector<std::pair<std::string, Preconditioner>>& preconditioner_names() {
   static const auto table =
       name_table({Preconditioner::none, Preconditioner::jacobi, Preconditioner::chebyshev,
-                  Preconditioner::ic0, Preconditioner::ilu0, Preconditioner::amg});
+                  Preconditioner::ic0, Preconditioner::ilu0, Preconditioner::amg,
+                  Preconditioner::block_jacobi});
   return table;
 }
 

@@ -78,33 +78,32 @@ void emit_chebyshev(YAML::Emitter& out, const ChebyshevOptions& chebyshev, const
   out << YAML::Key << "lower_ratio" << YAML::Value << shortest_round_trip(chebyshev.lower_ratio);
 }
 
-// The chosen kind's keys, every one (none and jacobi have none). `near_nullspace_file`: amg's
-// near_nullspace when it names a file.
-void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver,
-                                 const std::string& near_nullspace_file) {
-  const PreconditionerOptions& options = solver.preconditioner_options;
-  switch (solver.preconditioner) {
+// The keys of preconditioner `kind`, every one (none and jacobi have none; block_jacobi's are
+// `local` and its local kind's). `near_nullspace_file`: amg's near_nullspace when it names a
+// file.
+void emit_kind_options(YAML::Emitter& out, Preconditioner kind,
+                       const PreconditionerOptions& options,
+                       const std::string& near_nullspace_file) {
+  switch (kind) {
     case Preconditioner::none:
     case Preconditioner::jacobi: return;
-    case Preconditioner::chebyshev:
-      out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
-      emit_chebyshev(out, options.chebyshev, "degree");
-      out << YAML::EndMap;
+    case Preconditioner::block_jacobi:
+      out << YAML::Key << "local" << YAML::Value << to_string(options.local);
+      if (options.local != Preconditioner::block_jacobi)
+        emit_kind_options(out, options.local, options, near_nullspace_file);
       return;
+    case Preconditioner::chebyshev: emit_chebyshev(out, options.chebyshev, "degree"); return;
     case Preconditioner::ic0:
     case Preconditioner::ilu0:
-      out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
       out << YAML::Key << "sweeps" << YAML::Value << options.factorization.sweeps;
       out << YAML::Key << "shift" << YAML::Value;
       if (options.factorization.shift == FactorShift::fixed)
         out << shortest_round_trip(options.factorization.shift_value);
       else
         out << to_string(options.factorization.shift);
-      out << YAML::EndMap;
       return;
     case Preconditioner::amg: {
       const AmgOptions& amg = options.amg;
-      out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
       out << YAML::Key << "strength_threshold" << YAML::Value
           << shortest_round_trip(amg.strength_threshold);
       out << YAML::Key << "max_levels" << YAML::Value << amg.max_levels;
@@ -123,10 +122,21 @@ void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver
           << (amg.near_nullspace == NearNullspace::vectors && !near_nullspace_file.empty()
                   ? near_nullspace_file
                   : std::string(to_string(amg.near_nullspace)));
-      out << YAML::EndMap;
       return;
     }
   }
+}
+
+// solver.preconditioner_options: the chosen kind's keys, when it has any.
+void emit_preconditioner_options(YAML::Emitter& out, const SolverOptions& solver,
+                                 const std::string& near_nullspace_file) {
+  if (solver.preconditioner == Preconditioner::none ||
+      solver.preconditioner == Preconditioner::jacobi)
+    return;
+  out << YAML::Key << "preconditioner_options" << YAML::Value << YAML::BeginMap;
+  emit_kind_options(out, solver.preconditioner, solver.preconditioner_options,
+                    near_nullspace_file);
+  out << YAML::EndMap;
 }
 
 void emit_solver(YAML::Emitter& out, const SolverOptions& solver,

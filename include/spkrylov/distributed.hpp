@@ -99,6 +99,7 @@ class DistributedSolver {
   /// "mpi" (CPU), "nccl" or "mpi (host-staged)" (GPU).
   const char* transport() const;
 
+  /// This process's setup: what it built, and its time by phase (SetupInfo::phases).
   const SetupInfo& setup_info() const;
   const SolverOptions& options() const;
   ProcessInfo process_info() const;

@@ -29,7 +29,10 @@ enum class ToleranceMode {
   initial,   // stop when ||r|| <= tolerance * ||r0||
   absolute,  // stop when ||r|| <= tolerance
 };
-enum class Preconditioner { none, jacobi, chebyshev, ic0, ilu0, amg };
+// block_jacobi: each process preconditions its rows with PreconditionerOptions::local built
+// on its own diagonal block (no overlap; PETSc's PCBJACOBI; solver/block_jacobi.hpp); on one
+// process the block is the whole matrix.
+enum class Preconditioner { none, jacobi, chebyshev, ic0, ilu0, amg, block_jacobi };
 // How an iteration's vector work runs (solver.vector_ops).
 enum class VectorOps {
   cublas,  // one library call per operation (the reference path)
@@ -131,6 +134,9 @@ struct PreconditionerOptions {
   ChebyshevOptions chebyshev;
   AmgOptions amg;
   FactorizationOptions factorization;
+  // block_jacobi: the kind on each diagonal block (ilu0, ic0, amg, chebyshev or jacobi; PETSc's
+  // default sub-preconditioner is ILU(0)); it reads its own options above.
+  Preconditioner local = Preconditioner::ilu0;
 };
 
 struct SolverOptions {

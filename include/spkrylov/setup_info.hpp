@@ -50,6 +50,19 @@ struct PreconditionerInfo {
   double setup_s = 0.0;  ///< the preconditioner's whole setup
 };
 
+/// A DistributedSolver's setup on one process, by phase, in the order they run (seconds;
+/// together about SetupInfo::setup_s). A phase that waits in a collective call holds the time
+/// it waited for the slowest process. 0 where it does not apply (context and communicator on
+/// the CPU path, and every phase of a one-process Solver).
+struct SetupPhases {
+  double partition_s = 0.0;       ///< the rows' checks, the local/halo split, the halo plan
+  double context_s = 0.0;         ///< GPU: binding (cudaSetDevice), context, streams, cuBLAS
+  double communicator_s = 0.0;    ///< GPU: the transport's choice and NCCL's communicator
+  double layouts_s = 0.0;         ///< the blocks' SpMV formats, uploads, exchange buffers
+  double preconditioner_s = 0.0;  ///< the preconditioner's setup and the iteration's vectors
+  double warm_up_s = 0.0;         ///< GPU: one product and one sum (NCCL's connections)
+};
+
 /// What setup built, for reports.
 struct SetupInfo {
   Device device = Device::cpu;  ///< where the solver runs: gpu or cpu
@@ -61,6 +74,7 @@ struct SetupInfo {
   double setup_s = 0.0;               ///< conversion + upload + handles + preconditioner
   TuningReport tuning;                ///< spmv.format auto: candidates, times, choice, cache
   PreconditionerInfo preconditioner;  ///< what the preconditioner built (bounds, levels)
+  SetupPhases phases;                 ///< DistributedSolver: this process's setup by phase
 };
 
 }  // namespace spk

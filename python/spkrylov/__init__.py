@@ -215,7 +215,7 @@ class Preconditioner:
         x, info = spkrylov.cg(A, b, rtol=1e-8, M=M)
     """
 
-    KINDS = ("none", "jacobi", "chebyshev", "ic0", "ilu0", "amg")
+    KINDS = ("none", "jacobi", "chebyshev", "ic0", "ilu0", "amg", "block_jacobi")
 
     def __init__(self, kind: str, **options: Any):
         self.kind = kind
@@ -483,9 +483,10 @@ def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
     if isinstance(M, (str, Preconditioner)):
         preconditioner = M
     elif M is not None:
-        raise TypeError("M must be None, a preconditioner name (none, jacobi, chebyshev, ic0, ilu0, "
-                        "amg) or a spkrylov.Preconditioner, not an arbitrary operator "
-                        f"({type(M).__name__}): spkrylov builds its preconditioners on the device")
+        raise TypeError("M must be None, a preconditioner name (none, jacobi, chebyshev, ic0, "
+                        "ilu0, amg, block_jacobi) or a spkrylov.Preconditioner, not an arbitrary "
+                        f"operator ({type(M).__name__}): spkrylov builds its preconditioners on "
+                        "the device")
     device = _is_device_array(b)
     if device:  # device arrays: x0 is copied on the device (never written), x comes back there
         cupy = _cupy()

@@ -122,8 +122,15 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     PreconditionerInfo info;
     info.name = name();
     for (std::size_t l = 0; l < levels_.size(); ++l)
-      info.levels.push_back({hierarchy_->rows(l), hierarchy_->nnz(l), levels_[l].format});
-    std::string lambdas, rounds, sparse_products;
+      info.levels.push_back(
+          {hierarchy_->global_rows(l), hierarchy_->global_nnz(l), levels_[l].format});
+    std::string lambdas, rounds, sparse_products, process_rows;
+    bool distributed = false;
+    for (std::size_t l = 0; l < hierarchy_->size(); ++l) {
+      const auto [fewest, most] = hierarchy_->level(l).process_rows;
+      distributed = distributed || fewest != most || most != hierarchy_->global_rows(l);
+      process_rows += (l > 0 ? ", " : "") + std::to_string(fewest) + ".." + std::to_string(most);
+    }
     for (std::size_t l = 0; l + 1 < hierarchy_->size(); ++l) {
       const auto& level = hierarchy_->level(l);
       lambdas += (l > 0 ? ", " : "") + fixed(level.bound.lambda_max, "%.4g") + " (" +
@@ -145,13 +152,15 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
              ", rounds per level: " + (rounds.empty() ? "none" : rounds)},
         {"lambda_max", lambdas.empty() ? "none (one level)" : lambdas},
         {"coarse_solve",
-         "dense LU inverse, " + std::to_string(hierarchy_->rows(levels_.size() - 1)) +
+         "dense LU inverse, " + std::to_string(hierarchy_->global_rows(levels_.size() - 1)) +
              " rows, smallest pivot ratio " + fixed(hierarchy_->coarse_pivot_ratio(), "%.2e")},
         {"coarsening_stopped", hierarchy_->stop_reason()},
         {"setup_on", Build::where},
         {"sparse_products", sparse_products.empty() ? "none (one level)" : sparse_products},
         {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")},
         {"near_nullspace", near_nullspace_text()}};
+    if (distributed)  // several processes: how evenly each level is spread
+      info.details.emplace_back("rows_per_process", process_rows + " (fewest..most, per level)");
     info.setup_phases_s = hierarchy_->setup_phases();
     info.setup_phases_s.emplace_back("level_operators", level_operator_s_);
     for (const auto& [phase, seconds] : hierarchy_->update_phases())

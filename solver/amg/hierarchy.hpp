@@ -56,6 +56,7 @@
 // HostAmgBuild in hierarchy.cpp and for DeviceAmgBuild in device_hierarchy.cpp. The CPU
 // path's types, AmgHierarchy and AmgLevel, are declared with HostAmgBuild
 // (solver/amg/host_amg_build.hpp: host code only, it uses OpenMP).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -80,6 +81,8 @@ struct AmgLevelOn {
   Array<double> candidates;           // B_l, the near-null space (rows x candidate_count)
   int block_size = 1;                 // dofs per node (level 0: AmgOptions::block_size; k below)
   int candidate_count = 1;            // k, the near-null-space vectors (columns of B_l)
+  // The fewest and most rows a process holds (a distributed build's; one process: rows, rows).
+  std::pair<std::int64_t, std::int64_t> process_rows;
   // Levels above the coarsest only:
   EigenBound bound;  // lambda_max(D_l^-1 A_l) before any safety factor
   typename Build::Aggregates aggregates;
@@ -116,6 +119,13 @@ class AmgHierarchyOn {
   const Level& coarsest() const { return levels_.back(); }
   index_t rows(std::size_t index) const { return Build::rows(levels_[index].matrix); }
   index_t nnz(std::size_t index) const { return Build::nnz(levels_[index].matrix); }
+  // Over every process (a distributed build's; the same as rows and nnz on one process).
+  std::int64_t global_rows(std::size_t index) const {
+    return Build::global_rows(levels_[index].matrix);
+  }
+  std::int64_t global_nnz(std::size_t index) const {
+    return Build::global_nnz(levels_[index].matrix);
+  }
   // A_coarsest^-1, dense, stored as CSR.
   const Matrix& coarse_inverse() const { return coarse_inverse_; }
   double coarse_pivot_ratio() const { return coarse_pivot_ratio_; }
@@ -149,6 +159,7 @@ class AmgHierarchyOn {
   std::vector<Level> levels_;
   Matrix coarse_inverse_;
   double coarse_pivot_ratio_ = 0.0;
+  bool coarse_inverse_made_ = false;
   bool systems_ = false;
   index_t completed_columns_ = 0;
   index_t left_out_nodes_ = 0;

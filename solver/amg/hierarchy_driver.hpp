@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "core/nvtx_range.hpp"
@@ -54,9 +55,19 @@ index_t AmgHierarchyOn<Build>::dense_row_limit(const AmgOptions& options) {
   return std::max<index_t>(options.max_coarse_rows, 2000);
 }
 
+// A Build of the hierarchy's own, where one can be made without the solver's (not the
+// distributed build, which needs the matrix's distribution).
+template <class Build>
+std::unique_ptr<Build> default_build() {
+  if constexpr (std::is_default_constructible_v<Build>)
+    return std::make_unique<Build>();
+  else
+    throw NotSupported(std::string("amg: a ") + Build::where + " hierarchy needs its build");
+}
+
 template <class Build>
 AmgHierarchyOn<Build>::AmgHierarchyOn(Matrix fine, const AmgOptions& options)
-    : AmgHierarchyOn(std::make_unique<Build>(), std::move(fine), options) {}
+    : AmgHierarchyOn(default_build<Build>(), std::move(fine), options) {}
 
 template <class Build>
 AmgHierarchyOn<Build>::~AmgHierarchyOn() = default;
@@ -126,8 +137,10 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
   for (std::size_t l = 0;; ++l) {
     Level& level = levels_[l];  // levels_ never grows past its reserve: stays valid
     const Matrix& a = level.matrix;
-    const index_t rows = Build::rows(a);
-    timed(phases, "eigen_estimate", [&] { compute_inverse_diagonal(l); });
+    // Decisions read the global sizes (a distributed build's are summed over processes), so
+    // every process takes the same.
+    const std::int64_t rows = Build::global_rows(a);
+    timed(phases, "eigen_estimate", [&] { build_->agreed([&] { compute_inverse_diagonal(l); }); });
     if (rows <= options.max_coarse_rows) {
       stop_reason_ = "max_coarse_rows";
       break;
@@ -146,8 +159,9 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
       if (systems_) build_->leave_out_isolated(found, graph);  // no strong neighbour: left out
       return found;
     });
-    const std::int64_t coarse_rows = static_cast<std::int64_t>(aggregates.count) * k;
-    if (aggregates.count == 0 || coarse_rows * 10 > static_cast<std::int64_t>(rows) * 9) {
+    const std::int64_t aggregate_count = build_->global_count(aggregates);
+    const std::int64_t coarse_rows = aggregate_count * k;
+    if (aggregate_count == 0 || coarse_rows * 10 > rows * 9) {
       stop_reason_ = "coarsening stalled";
       break;
     }
@@ -177,14 +191,15 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
     });
   }
   const index_t limit = dense_row_limit(options);
-  if (Build::rows(coarsest().matrix) > limit)
+  if (Build::global_rows(coarsest().matrix) > limit)
     throw BadInput("amg: the coarsest level (level " + std::to_string(size() - 1) + ", " +
-                   std::to_string(Build::rows(coarsest().matrix)) +
+                   std::to_string(Build::global_rows(coarsest().matrix)) +
                    " rows; coarsening stopped: " + stop_reason_ +
                    ") is too large for the dense coarse solve (at most " + std::to_string(limit) +
                    " rows): raise max_levels, or use another preconditioner when the matrix does "
                    "not coarsen");
   compute_coarse_inverse(phases);
+  for (Level& level : levels_) level.process_rows = build_->process_rows(level.matrix);
 }
 
 template <class Build>
@@ -193,7 +208,7 @@ void AmgHierarchyOn<Build>::update_values() {
   for (std::size_t l = 0; l < size(); ++l) {
     Level& level = levels_[l];
     timed(phases, "eigen_estimate", [&] {
-      compute_inverse_diagonal(l);
+      build_->agreed([&] { compute_inverse_diagonal(l); });
       if (l + 1 < size()) estimate_bound(l);
     });
     if (l + 1 == size()) break;
@@ -214,28 +229,33 @@ template <class Build>
 void AmgHierarchyOn<Build>::compute_coarse_inverse(PhaseTimes& phases) {
   timed(phases, "coarse_factorization", [&] {
     const auto& coarse = build_->to_host(coarsest().matrix);
-    const DenseLu lu(coarse, "amg: the coarsest level (level " + std::to_string(size() - 1) + ", " +
-                                 std::to_string(coarse.rows) + " rows)");
-    coarse_pivot_ratio_ = lu.smallest_pivot_ratio();
-    if (Build::nnz(coarse_inverse_) == 0)
-      coarse_inverse_ = build_->from_host(lu.inverse());
+    CsrMatrix<double> inverse;
+    build_->agreed([&] {  // every process factors the same matrix (a distributed build's)
+      const DenseLu lu(coarse, "amg: the coarsest level (level " + std::to_string(size() - 1) +
+                                   ", " + std::to_string(coarse.rows) + " rows)");
+      coarse_pivot_ratio_ = lu.smallest_pivot_ratio();
+      inverse = lu.inverse();
+    });
+    if (!coarse_inverse_made_)
+      coarse_inverse_ = build_->from_host(std::move(inverse));
     else
-      build_->set_values(coarse_inverse_, lu.inverse());
+      build_->set_values(coarse_inverse_, inverse);
+    coarse_inverse_made_ = true;
   });
 }
 
 template <class Build>
 double AmgHierarchyOn<Build>::operator_complexity() const {
   double total = 0.0;
-  for (std::size_t l = 0; l < size(); ++l) total += static_cast<double>(nnz(l));
-  return total / std::max(1.0, static_cast<double>(nnz(0)));
+  for (std::size_t l = 0; l < size(); ++l) total += static_cast<double>(global_nnz(l));
+  return total / std::max(1.0, static_cast<double>(global_nnz(0)));
 }
 
 template <class Build>
 double AmgHierarchyOn<Build>::grid_complexity() const {
   double total = 0.0;
-  for (std::size_t l = 0; l < size(); ++l) total += static_cast<double>(rows(l));
-  return total / std::max(1.0, static_cast<double>(rows(0)));
+  for (std::size_t l = 0; l < size(); ++l) total += static_cast<double>(global_rows(l));
+  return total / std::max(1.0, static_cast<double>(global_rows(0)));
 }
 
 }  // namespace spk

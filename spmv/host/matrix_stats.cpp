@@ -47,20 +47,23 @@ void scan_symmetry(const CsrMatrix<double>& matrix, MatrixStats& stats) {
   stats.numerically_symmetric = numerical != 0;
 }
 
-// Diagonal dominance and the diagonal, row by row.
-void scan_diagonal(const CsrMatrix<double>& matrix, MatrixStats& stats) {
+// Diagonal dominance and the diagonal, row by row; row i's diagonal is in column
+// first_column + i (0 for a whole matrix; a block of rows with global columns: its first row).
+template <class Column>
+void scan_diagonal(index_t rows, const std::vector<index_t>& row_offsets, const Column* columns,
+                   const double* values, std::int64_t first_column, MatrixStats& stats) {
   index_t strict = 0, zero_diagonal = 0;
   index_t first_zero_diagonal = std::numeric_limits<index_t>::max();
   int dominant = 1;
 #pragma omp parallel for schedule(static) reduction(min : first_zero_diagonal) \
     reduction(+ : strict, zero_diagonal) reduction(&& : dominant)
-  for (index_t row = 0; row < matrix.rows; ++row) {
+  for (index_t row = 0; row < rows; ++row) {
     double diagonal = 0.0, off_diagonal = 0.0;
-    for (index_t k = matrix.row_offsets[row]; k < matrix.row_offsets[row + 1]; ++k) {
-      if (matrix.columns[k] == row)
-        diagonal = std::abs(matrix.values[k]);
+    for (index_t k = row_offsets[row]; k < row_offsets[row + 1]; ++k) {
+      if (static_cast<std::int64_t>(columns[k]) == first_column + row)
+        diagonal = std::abs(values[k]);
       else
-        off_diagonal += std::abs(matrix.values[k]);
+        off_diagonal += std::abs(values[k]);
     }
     if (diagonal == 0.0) {
       ++zero_diagonal;
@@ -134,8 +137,17 @@ RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t
 MatrixStats compute_matrix_stats(const CsrMatrix<double>& matrix) {
   MatrixStats stats;
   static_cast<RowStats&>(stats) = compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets);
-  scan_diagonal(matrix, stats);
+  scan_diagonal(matrix.rows, matrix.row_offsets, matrix.columns.data(), matrix.values.data(), 0,
+                stats);
   scan_symmetry(matrix, stats);
+  return stats;
+}
+
+MatrixStats compute_block_stats(const RowBlock<double>& rows) {
+  MatrixStats stats;
+  static_cast<RowStats&>(stats) = compute_row_stats(rows.rows, rows.rows, rows.row_offsets);
+  scan_diagonal(rows.rows, rows.row_offsets, rows.columns.data(), rows.values.data(),
+                rows.first_row, stats);
   return stats;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/row_block.hpp"
 
 namespace spk {
 
@@ -75,6 +76,10 @@ struct MatrixStats : RowStats {
 };
 
 MatrixStats compute_matrix_stats(const CsrMatrix<double>& matrix);
+// One process's rows of a distributed matrix (global columns), read in place: the row lengths
+// and the diagonal (local row i's is column first_row + i; first_zero_diagonal_row is local).
+// cols = rows; the symmetry is not checked (false): no process holds the mirror entries.
+MatrixStats compute_block_stats(const RowBlock<double>& rows);
 
 // A multi-line, human-readable table (no trailing newline), one property a line.
 std::string format_matrix_stats(const MatrixStats& stats);

@@ -610,7 +610,7 @@ TEST(ConfigErrors, BadValues) {
             "absolute)");
   EXPECT_EQ(error("solver: {preconditioner: ilu}"),
             "run.yaml:2: solver.preconditioner: unknown value 'ilu' (valid: none, jacobi, "
-            "chebyshev, ic0, ilu0, amg)");
+            "chebyshev, ic0, ilu0, amg, block_jacobi)");
   EXPECT_EQ(error("solver: {divergence_factor: 0.5}"),
             "run.yaml:2: solver.divergence_factor: must be 0 (off) or > 1, got '0.5'");
   EXPECT_EQ(error("solver: {time_limit_s: -1}"),

@@ -191,6 +191,86 @@ TEST(LocalHaloSplit, BadColumnsAndWrongBlocksAreRefusedNamingTheGlobalRow) {
   EXPECT_THROW(split_local_and_halo(block, partition, 0), BadInput);  // not rank 0's block
 }
 
+// A rectangular matrix (a prolongator: 8 fine rows, 3 coarse columns): rows cut {3, 5}, columns
+// {1, 2}. Process 1 owns rows 3..7 and columns 1..2: the local block has 2 columns, column 0 is
+// the halo (owned by process 0), and y = local x_own + halo x_halo is P x.
+TEST(LocalHaloSplit, RectangularMatrixSplitsByTheColumnPartition) {
+  RowBlock<double> block;
+  block.global_rows = 8;
+  block.first_row = 3;
+  block.rows = 5;
+  block.row_offsets = {0, 2, 3, 5, 6, 8};
+  block.columns = {1, 0, 1, 1, 2, 2, 0, 2};
+  block.values = {1.0, 0.5, 2.0, 3.0, 0.25, 4.0, 0.125, 5.0};
+  const RowPartition rows = partition_from_counts({3, 5});
+  const RowPartition columns = partition_from_counts({1, 2});
+  const SplitRows<double> split = split_local_and_halo(block, rows, columns, 1);
+  EXPECT_EQ(split.first_row, 3);
+  EXPECT_EQ(split.first_column, 1);
+  EXPECT_EQ(split.local.rows, 5);
+  EXPECT_EQ(split.local.cols, 2);
+  EXPECT_EQ(split.local.row_offsets, (std::vector<index_t>{0, 1, 2, 4, 5, 6}));
+  EXPECT_EQ(split.local.columns, (std::vector<index_t>{0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(split.local.values, (std::vector<double>{1.0, 2.0, 3.0, 0.25, 4.0, 5.0}));
+  EXPECT_EQ(split.halo_columns, (std::vector<global_index_t>{0}));
+  ASSERT_EQ(split.sources.size(), 1u);
+  EXPECT_EQ(split.sources[0].rank, 0);
+  EXPECT_EQ(split.sources[0].count, 1);
+  EXPECT_EQ(split.halo.cols, 1);
+  EXPECT_EQ(split.halo.row_offsets, (std::vector<index_t>{0, 1, 1, 1, 1, 2}));
+  EXPECT_EQ(split.halo.values, (std::vector<double>{0.5, 0.125}));
+  // the pattern: own columns 0..1, then the halo slot as column 2, in the caller's order
+  EXPECT_EQ(split.pattern.cols, 3);
+  EXPECT_EQ(split.pattern.columns, (std::vector<index_t>{0, 2, 0, 0, 1, 1, 2, 1}));
+  EXPECT_EQ(split.pattern.values, block.values);
+  const std::vector<double> x = {7.0, 11.0, 13.0};  // the coarse vector, global
+  for (index_t row = 0; row < 5; ++row) {
+    double expected = 0.0, got = 0.0;
+    for (index_t k = block.row_offsets[row]; k < block.row_offsets[row + 1]; ++k)
+      expected += block.values[k] * x[block.columns[k]];
+    for (index_t k = split.local.row_offsets[row]; k < split.local.row_offsets[row + 1]; ++k)
+      got += split.local.values[k] * x[1 + split.local.columns[k]];
+    for (index_t k = split.halo.row_offsets[row]; k < split.halo.row_offsets[row + 1]; ++k)
+      got += split.halo.values[k] * x[split.halo_columns[split.halo.columns[k]]];
+    EXPECT_EQ(got, expected) << row;
+  }
+  // new values reach the local and halo blocks through the rectangular pattern
+  SplitRows<double> refreshed = split;
+  std::vector<double> doubled = block.values;
+  for (double& value : doubled) value *= 2.0;
+  scatter_values(refreshed, doubled.data());
+  EXPECT_EQ(refreshed.local.values, (std::vector<double>{2.0, 4.0, 6.0, 0.5, 8.0, 10.0}));
+  EXPECT_EQ(refreshed.halo.values, (std::vector<double>{1.0, 0.25}));
+  // a column past the 3 global columns is refused, naming the global row
+  block.columns[4] = 3;
+  try {
+    split_local_and_halo(block, rows, columns, 1);
+    FAIL() << "no error";
+  } catch (const BadInput& error) {
+    EXPECT_STREQ(error.what(), "column index 3 in global row 5 (0-based) is out of range 0..2");
+  }
+}
+
+// The square overload is the rectangular one with the row partition twice.
+TEST(LocalHaloSplit, SquareSplitEqualsTheRectangularOneWithTheSamePartition) {
+  const CsrMatrix<double> whole = generate_matrix(spec_of("convdiff2d", 6));
+  const RowPartition partition = partition_from_counts({10, 0, 17, 9});
+  for (int rank = 0; rank < 4; ++rank) {
+    const RowBlock<double> block =
+        rows_of(whole, partition.first_row(rank), partition.end_row(rank));
+    const SplitRows<double> square = split_local_and_halo(block, partition, rank);
+    const SplitRows<double> rectangular = split_local_and_halo(block, partition, partition, rank);
+    EXPECT_EQ(square.first_column, square.first_row);
+    EXPECT_EQ(square.local.cols, square.local.rows);
+    EXPECT_EQ(square.local.columns, rectangular.local.columns);
+    EXPECT_EQ(square.local.values, rectangular.local.values);
+    EXPECT_EQ(square.halo.columns, rectangular.halo.columns);
+    EXPECT_EQ(square.pattern.columns, rectangular.pattern.columns);
+    EXPECT_EQ(square.halo_columns, rectangular.halo_columns);
+    EXPECT_EQ(square.sources.size(), rectangular.sources.size());
+  }
+}
+
 // One process's rows of the 3-D Poisson problem on a 1300^3 grid: 2,197,000,000 rows (more
 // than 2^31) and 15.4 billion nonzeros, cut by nonzeros for 4096 processes. Only the rows of
 // one process in the middle are built (about 536,000); the partition, the neighbours'

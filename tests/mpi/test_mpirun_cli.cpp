@@ -181,6 +181,24 @@ TEST(MpirunCli, DiagonalMatrixHasAnEmptyHalo) {
   std::remove(matrix.c_str());
 }
 
+// Block Jacobi with IC(0) blocks on 2 processes: converged (true residual), fewer iterations
+// than Jacobi, and the report names block_jacobi and its local kind.
+TEST(MpirunCli, BlockJacobiIc0OnTwoProcesses) {
+  const std::string poisson = cpu + "--set matrix.generate.n=20 ";
+  const Solved block = solve_with_outputs(2, poisson +
+                                                 "--set solver.preconditioner=block_jacobi "
+                                                 "--set solver.preconditioner_options.local=ic0");
+  const Solved jacobi = solve_with_outputs(2, poisson + "--set solver.preconditioner=jacobi");
+  ASSERT_EQ(block.run.exit_code, 0) << block.run.err;
+  ASSERT_EQ(jacobi.run.exit_code, 0) << jacobi.run.err;
+  EXPECT_LE(json_number(block.report, "true_residual"), json_number(block.report, "threshold"));
+  EXPECT_LT(json_number(block.report, "iterations"), json_number(jacobi.report, "iterations"));
+  EXPECT_NE(block.report.find("\"name\": \"block_jacobi\""), std::string::npos) << block.report;
+  EXPECT_NE(block.report.find("\"local\": \"ic0\""), std::string::npos) << block.report;
+  std::printf("  block_jacobi(ic0), 2 processes: %g iterations (jacobi %g)\n",
+              json_number(block.report, "iterations"), json_number(jacobi.report, "iterations"));
+}
+
 // ---- faults ----------------------------------------------------------------------------
 
 TEST(MpirunCliFaults, MissingMatrixFileOnEveryRank) {
@@ -226,7 +244,8 @@ TEST(MpirunCliFaults, ConfigsThatDifferBetweenRanksAreFoundAtSetup) {
 TEST(MpirunCliFaults, FactorizationsAreRefusedOnSeveralProcesses) {
   expect_one_line_error(solve(2, cpu + "--set solver.preconditioner=ic0"),
                         {"solver.preconditioner ic0 runs on one process only; with 2 processes "
-                         "use none, jacobi or chebyshev"});
+                         "use preconditioner: block_jacobi with preconditioner_options.local: "
+                         "ic0"});
 }
 
 TEST(MpirunCliFaults, GpuWithoutAGpuIsOneLineFromEveryRank) {

@@ -140,6 +140,25 @@ TEST_F(RankFailure, FailureBeforeAHaloExchangeFindsNeighboursInTheHaloWait) {
   }
 }
 
+// The distributed AMG: a process fails before a halo exchange deep in a V-cycle (each CG
+// iteration makes the fine product and the cycle's products on every level, each with its own
+// exchange): the others end in a halo wait or a sum of the cycle or of CG with RankFailed.
+TEST_F(RankFailure, FailureInsideAVCycleEndsEveryProcess) {
+  const System system = poisson_system();
+  for (const int at : {7, 40}) {
+    for (const int failing : failing_ranks()) {
+      SCOPED_TRACE("failing rank " + std::to_string(failing) + ", product " + std::to_string(at));
+      FailurePlan plan;
+      plan.injection = Injection::fault_hook;
+      plan.point = FaultPoint::halo_exchange;
+      plan.failing_rank = failing;
+      plan.at = at;
+      plan.delay_s = 0.2;
+      fail_and_recover(system, plan, test::cpu_options(Method::cg, Preconditioner::amg));
+    }
+  }
+}
+
 // The failing process throws as its 7th sum starts, after a pause: every other waits in that
 // sum.
 TEST_F(RankFailure, FailureBeforeASumFindsTheOthersInTheSum) {

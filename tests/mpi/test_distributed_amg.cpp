@@ -1,0 +1,144 @@
+// The distributed smoothed-aggregation AMG (distributed/amg/) on the CPU path under mpirun
+// -np 1..4, against the one-process AMG every process also runs on the whole matrix: the
+// hierarchy at one process is the one-process hierarchy, the counts over several processes stay
+// within 1.3x of it (aggregates do not cross processes), the true residual is met, re-setup
+// works, processes without rows take part, and a bad diagonal is one agreed error.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tests/mpi/distributed_comparison.hpp"
+#include "tests/mpi/mpi_test_support.hpp"
+#include "tests/solver_test_support.hpp"
+
+namespace spk {
+namespace {
+
+using test::cpu_options;
+using test::generated_case;
+using test::my_part;
+using test::my_rows;
+using test::world_rank;
+using test::world_size;
+
+struct AmgCase {
+  const char* label;
+  CsrMatrix<double> (*matrix)();
+  Method method;
+};
+
+std::ostream& operator<<(std::ostream& out, const AmgCase& c) { return out << c.label; }
+
+const AmgCase amg_cases[] = {
+    {"poisson3d_16_cg", [] { return generated_case("poisson3d", 16); }, Method::cg},
+    {"poisson2d_64_cg", [] { return generated_case("poisson2d", 64); }, Method::cg},
+    {"poisson3d27_12_cg", [] { return generated_case("poisson3d", 12, 27); }, Method::cg},
+    {"convdiff2d_48_bicgstab", [] { return generated_case("convdiff2d", 48, 7, 1.0); },
+     Method::bicgstab},
+    {"convdiff3d_12_gmres", [] { return generated_case("convdiff3d", 12, 7, 1.0); }, Method::gmres},
+};
+
+class DistributedAmg : public ::testing::TestWithParam<std::tuple<AmgCase, RowBalance>> {};
+
+TEST_P(DistributedAmg, CountWithinOnePointThreeOfOneProcess) {
+  const auto& [c, balance] = GetParam();
+  const test::Comparison result =
+      test::solve_both(c.matrix(), cpu_options(c.method, Preconditioner::amg), balance);
+  ASSERT_EQ(result.single.status, SolveStatus::converged) << result.single.message;
+  EXPECT_EQ(result.distributed.status, SolveStatus::converged) << result.distributed.message;
+  EXPECT_LE(result.distributed.true_residual, result.distributed.threshold);
+  test::expect_every_process_agrees(result.distributed);
+  if (world_size() == 1)  // one process: the same hierarchy, the same cycle
+    EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
+  else
+    EXPECT_LE(result.distributed.iterations, 1.3 * result.single.iterations + 1);
+  if (world_rank() == 0)
+    std::printf("  %s, %d processes, partition %s: %d iterations (one process: %d)\n", c.label,
+                world_size(), to_string(balance), result.distributed.iterations,
+                result.single.iterations);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, DistributedAmg,
+                         ::testing::Combine(::testing::ValuesIn(amg_cases),
+                                            ::testing::Values(RowBalance::nonzeros,
+                                                              RowBalance::rows)),
+                         [](const auto& test) {
+                           return std::string(std::get<0>(test.param).label) + "_" +
+                                  to_string(std::get<1>(test.param));
+                         });
+
+// The levels the report gives: global rows and nonzeros. One process: the one-process
+// hierarchy's exactly. Several: the same finest level, and every level coarser than the last.
+TEST(DistributedAmgHierarchy, LevelsAreTheOneProcessLevelsAtOneProcess) {
+  const CsrMatrix<double> whole = generated_case("poisson3d", 16);
+  const Options options = cpu_options(Method::cg, Preconditioner::amg);
+  Solver<double> single(arrays_of(whole), options);
+  const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
+  const RowBlock<double> rows = my_rows(whole, partition);
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), options);
+  const auto& mine = solver.setup_info().preconditioner.levels;
+  const auto& one = single.setup_info().preconditioner.levels;
+  ASSERT_GE(mine.size(), 2u);
+  EXPECT_EQ(mine[0].rows, one[0].rows);
+  EXPECT_EQ(mine[0].nnz, one[0].nnz);
+  for (std::size_t l = 1; l < mine.size(); ++l) EXPECT_LT(mine[l].rows, mine[l - 1].rows);
+  if (world_size() == 1) {
+    ASSERT_EQ(mine.size(), one.size());
+    for (std::size_t l = 0; l < mine.size(); ++l) {
+      EXPECT_EQ(mine[l].rows, one[l].rows) << "level " << l;
+      EXPECT_EQ(mine[l].nnz, one[l].nnz) << "level " << l;
+    }
+  }
+  for (const long long levels : test::gathered(static_cast<long long>(mine.size())))
+    EXPECT_EQ(levels, static_cast<long long>(mine.size()));
+}
+
+// update_values re-runs the setup's numbers on the same aggregates: the count of a fresh
+// solver on the new values.
+TEST(DistributedAmgHierarchy, UpdateValuesSolvesLikeAFreshSolver) {
+  CsrMatrix<double> whole = generated_case("poisson2d", 48);
+  const Options options = cpu_options(Method::cg, Preconditioner::amg);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  DistributedSolver<double> updated(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)), options);
+  for (double& value : whole.values) value *= 3.0;  // a new system, same pattern
+  for (index_t i = 0; i < whole.rows; ++i)
+    for (index_t k = whole.row_offsets[i]; k < whole.row_offsets[i + 1]; ++k)
+      if (whole.columns[k] == i) whole.values[k] += 0.5;
+  const RowBlock<double> rows = my_rows(whole, partition);
+  updated.update_values(rows.values);
+  DistributedSolver<double> fresh(MPI_COMM_WORLD, arrays_of(rows), options);
+  const std::vector<double> b(static_cast<std::size_t>(rows.rows), 1.0);
+  std::vector<double> x_updated(b.size(), 0.0), x_fresh(b.size(), 0.0);
+  const SolveResult a = updated.solve(b, x_updated);
+  const SolveResult f = fresh.solve(b, x_fresh);
+  EXPECT_EQ(a.status, SolveStatus::converged) << a.message;
+  EXPECT_LE(a.true_residual, a.threshold);
+  EXPECT_NEAR(a.iterations, f.iterations, 1);
+}
+
+// A process without rows (the partition gives the last one none) still takes part in every
+// level's products and sums.
+TEST(DistributedAmgHierarchy, ProcessWithoutRowsTakesPart) {
+  const CsrMatrix<double> whole = generated_case("poisson2d", 40);
+  std::vector<global_index_t> counts(static_cast<std::size_t>(world_size()), 0);
+  const int busy = std::max(1, world_size() - 1);
+  for (int p = 0; p < busy; ++p)
+    counts[static_cast<std::size_t>(p)] =
+        whole.rows / busy + (p < whole.rows % busy ? 1 : 0);
+  const RowPartition partition = partition_from_counts(counts);
+  const RowBlock<double> rows = my_rows(whole, partition);
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),
+                                   cpu_options(Method::cg, Preconditioner::amg));
+  const std::vector<double> b(static_cast<std::size_t>(rows.rows), 1.0);
+  std::vector<double> x(b.size(), 0.0);
+  const SolveResult result = solver.solve(b, x);
+  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_LE(result.true_residual, result.threshold);
+  test::expect_every_process_agrees(result);
+}
+
+}  // namespace
+}  // namespace spk
