@@ -18,11 +18,33 @@
 //   fine_matrix, set_fine_values     the solver's matrix (values in T) as the finest level
 //   convert                  to[i] = T(factor * from[i]) into the solver's space (smoothers)
 //   synchronize              waits for the setup's work (phase times)
+//   global_rows, global_nnz, global_count, process_rows, agreed   the sizes every decision
+//                            is taken from and the steps that may fail on one process: over
+//                            every process for DistributedAmgBuild (distributed/amg/), the
+//                            local ones for a one-process build (OneProcessBuild)
 // AmgBuildOf<Space>::type is the Build of a solver's vector space, AmgBuildOf<Space>::make
 // creates it (on the solver's stream); each solver includes its specialization.
+#include <cstdint>
+#include <utility>
+
 namespace spk {
 
 template <class Space>
 struct AmgBuildOf;
+
+// A one-process build's global sizes are its own, and a step is agreed by itself.
+template <class Matrix, class Aggregates>
+struct OneProcessBuild {
+  static std::int64_t global_rows(const Matrix& matrix) { return matrix.rows; }
+  static std::int64_t global_nnz(const Matrix& matrix) { return matrix.nnz(); }
+  static std::int64_t global_count(const Aggregates& aggregates) { return aggregates.count; }
+  static std::pair<std::int64_t, std::int64_t> process_rows(const Matrix& matrix) {
+    return {matrix.rows, matrix.rows};
+  }
+  template <class Step>
+  static void agreed(Step&& step) {
+    step();
+  }
+};
 
 }  // namespace spk

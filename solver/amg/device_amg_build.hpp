@@ -32,7 +32,7 @@
 
 namespace spk {
 
-class DeviceAmgBuild {
+class DeviceAmgBuild : public OneProcessBuild<DeviceCsrMatrix<double>, DeviceAggregates> {
  public:
   using Space = DeviceSpace<double>;
   template <class U>
@@ -57,17 +57,6 @@ class DeviceAmgBuild {
 
   static index_t rows(const Matrix& matrix) { return matrix.rows; }
   static index_t nnz(const Matrix& matrix) { return matrix.nnz(); }
-  // One process: the global sizes are the local ones, and a step is agreed by itself.
-  static std::int64_t global_rows(const Matrix& matrix) { return matrix.rows; }
-  static std::int64_t global_nnz(const Matrix& matrix) { return matrix.nnz(); }
-  static std::int64_t global_count(const Aggregates& aggregates) { return aggregates.count; }
-  static std::pair<std::int64_t, std::int64_t> process_rows(const Matrix& matrix) {
-    return {matrix.rows, matrix.rows};
-  }
-  template <class Step>
-  static void agreed(Step&& step) {
-    step();
-  }
   static SpacePattern pattern(const Matrix& matrix) {
     return {matrix.rows, matrix.cols, matrix.row_offsets.data(), matrix.columns.data()};
   }

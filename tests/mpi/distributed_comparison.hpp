@@ -5,6 +5,7 @@
 
 #include <spkrylov/distributed.hpp>
 #include <spkrylov/solver.hpp>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,14 @@ inline Comparison solve_both(const CsrMatrix<double>& whole, const Options& opti
   comparison.solution_difference =
       test::distributed_relative_error(x_local, my_part(x_single, partition));
   return comparison;
+}
+
+// The transport this many processes can use on a one-GPU machine (NCCL needs a GPU each);
+// SPK_TEST_TRANSPORT=nccl asks for NCCL with any count (a machine with a GPU per process).
+inline Transport transport_here() {
+  const char* chosen = std::getenv("SPK_TEST_TRANSPORT");
+  if (chosen != nullptr && std::string(chosen) == "nccl") return Transport::nccl;
+  return test::world_size() == 1 ? Transport::nccl : Transport::mpi;
 }
 
 inline void expect_every_process_agrees(const SolveResult& result) {

@@ -27,14 +27,9 @@ using test::generated_case;
 using test::my_part;
 using test::my_rows;
 using test::solve_both;
+using test::transport_here;
 using test::world_rank;
 using test::world_size;
-
-Transport transport_here() {
-  const char* chosen = std::getenv("SPK_TEST_TRANSPORT");
-  if (chosen != nullptr && std::string(chosen) == "nccl") return Transport::nccl;
-  return world_size() == 1 ? Transport::nccl : Transport::mpi;
-}
 
 Options block_jacobi(Method method, Preconditioner local, Device device) {
   Options options = test::cpu_options(method, Preconditioner::block_jacobi);

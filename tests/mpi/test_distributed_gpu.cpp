@@ -27,6 +27,7 @@ using test::generated_case;
 using test::my_part;
 using test::my_rows;
 using test::solve_both;
+using test::transport_here;
 using test::world_rank;
 using test::world_size;
 
@@ -35,14 +36,6 @@ Options gpu_options(Method method, Preconditioner preconditioner, const std::str
   options.device = Device::gpu;
   options.spmv.format = parse_format(format);
   return options;
-}
-
-// The transport this many processes can use on a one-GPU machine (NCCL needs a GPU each);
-// SPK_TEST_TRANSPORT=nccl asks for NCCL with any count (a machine with a GPU per process).
-Transport transport_here() {
-  const char* chosen = std::getenv("SPK_TEST_TRANSPORT");
-  if (chosen != nullptr && std::string(chosen) == "nccl") return Transport::nccl;
-  return world_size() == 1 ? Transport::nccl : Transport::mpi;
 }
 
 void expect_matches_one_gpu(const Comparison& result, const char* label) {
