@@ -32,7 +32,7 @@ std::string host_name() {
 
 }  // namespace
 
-DeviceBinding bind_device(MPI_Comm comm, bool by_local_rank) {
+DeviceBinding bind_device(MPI_Comm comm, bool by_local_rank, bool activate) {
   DeviceBinding binding;
   MPI_Comm host;
   SPK_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
@@ -53,7 +53,7 @@ DeviceBinding bind_device(MPI_Comm comm, bool by_local_rank) {
                      "); use device: cpu");
     if (by_local_rank) {
       binding.device = binding.local_rank % binding.devices;
-      SPK_CUDA_CHECK(cudaSetDevice(binding.device));
+      if (activate) SPK_CUDA_CHECK(cudaSetDevice(binding.device));
     } else {
       SPK_CUDA_CHECK(cudaGetDevice(&binding.device));
     }

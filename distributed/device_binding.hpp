@@ -26,6 +26,8 @@ struct DeviceBinding {
   bool gpu_shared() const { return shared_first >= 0; }
 };
 
-DeviceBinding bind_device(MPI_Comm comm, bool by_local_rank);
+// activate false: the device is chosen but not made current (cudaSetDevice creates its context,
+// which the caller may then create on a thread of its own, beside other setup work).
+DeviceBinding bind_device(MPI_Comm comm, bool by_local_rank, bool activate = true);
 
 }  // namespace spk
