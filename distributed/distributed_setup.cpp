@@ -37,12 +37,12 @@ void check_supported(const SolverOptions& options, int processes) {
   const Preconditioner preconditioner = options.preconditioner;
   const bool block_local =
       preconditioner == Preconditioner::ic0 || preconditioner == Preconditioner::ilu0;
+  // The distributed space has no fp32 twin (preconditioner_factory.hpp, with_precision).
   if (preconditioner == Preconditioner::amg && processes > 1 &&
-      is_systems_amg(options.preconditioner_options.amg))
+      options.preconditioner_options.amg.precision == AmgPrecision::single)
     throw NotSupported(
-        "amg for systems (block_size > 1 or a near_nullspace other than constant) runs on one "
-        "process only for now; with " +
-        std::to_string(processes) + " processes the distributed AMG is scalar");
+        "amg precision: single (the fp32 cycle) runs on one process only for now; with " +
+        std::to_string(processes) + " processes use precision: solver");
   if (block_local && processes > 1)
     throw NotSupported(std::string("solver.preconditioner ") + to_string(preconditioner) +
                        " runs on one process only; with " + std::to_string(processes) +
@@ -98,6 +98,21 @@ void check_rows(const DistributedCsrArrays<T>& arrays) {
                "the matrix (this process's entries)");
 }
 
+// AMG for systems: this process's rows are whole nodes (block_size dofs each: aggregates
+// never split a node), and its near-null-space inputs (coordinates or vectors) are its rows'
+// slice. Checked here, in an agreed step, rather than in the hierarchy's setup, where an error
+// on one process would leave the others in a collective call.
+void check_systems_rows(const SolverOptions& options, index_t rows) {
+  const AmgOptions& amg = options.preconditioner_options.amg;
+  if (options.preconditioner != Preconditioner::amg || !is_systems_amg(amg)) return;
+  if (amg.block_size > 1 && rows % amg.block_size != 0)
+    throw BadInput("amg: this process's " + std::to_string(rows) +
+                   " rows are not a multiple of matrix.block_size " +
+                   std::to_string(amg.block_size) +
+                   ": the row partition must cut at node boundaries");
+  fine_near_nullspace(amg, rows);  // throws BadInput for a wrong-sized slice
+}
+
 }  // namespace
 
 template <class T>
@@ -114,6 +129,7 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
           "true-residual operator has no distributed form yet; use precision: double");
     check_supported(options.solver, communicator.size());
     check_rows(arrays);
+    check_systems_rows(options.solver, arrays.rows);
   });
   // The blocks in rank order: every process's row count.
   std::vector<global_index_t> counts(static_cast<std::size_t>(communicator.size()));

@@ -202,6 +202,65 @@ void build_whole_problem(const RunConfig& config, const Communicator& communicat
   });
 }
 
+// AMG for systems over several processes: whether the run needs node-aligned blocks and its
+// near-null-space inputs sliced (a block size > 1, or a near-null space other than constant).
+bool is_systems_run(const RunConfig& config) {
+  if (config.solver.preconditioner != Preconditioner::amg) return false;
+  const int block_size = config.matrix.generate ? generator_block_size(config.matrix.generate->kind)
+                                                : config.matrix.block_size;
+  return block_size > 1 ||
+         config.solver.preconditioner_options.amg.near_nullspace != NearNullspace::constant;
+}
+
+// Rank 0 builds the whole system (build_problem: matrix, right-hand side, coordinates or
+// near-null-space vectors) and sends each process its rows. The partition cuts at node
+// boundaries: the nodes (rows / block_size) are partitioned, balanced by the entries of their
+// rows (distributed.partition: nnz) or by their count (rows), and scaled by block_size. Each
+// process gets its nodes' coordinates or its rows' vectors (set_amg_inputs).
+void build_systems_problem(const RunConfig& config, const Communicator& communicator,
+                           DistributedProblem& problem) {
+  Problem whole;
+  std::int64_t sizes[4] = {0, 0, 0, 0};  // block size, dimension, vector count, has x*
+  on_every_process(communicator.get(), [&] {
+    if (communicator.rank() != 0) return;
+    whole = build_problem(config);
+    const int block_size = std::max(1, whole.block_size);
+    const global_index_t nodes = whole.matrix.rows / block_size;
+    RowPartition by_nodes = partition_rows(
+        nodes, communicator.size(), config.distributed.partition,
+        [&](global_index_t node) { return whole.matrix.row_offsets[node * block_size]; });
+    for (global_index_t& offset : by_nodes.offsets) offset *= block_size;
+    problem.partition = std::move(by_nodes);
+    sizes[0] = block_size;
+    sizes[1] = whole.coordinates.empty() ? 0 : whole.dimension;
+    sizes[2] = whole.near_nullspace_count;
+    sizes[3] = whole.exact_solution ? 1 : 0;
+  });
+  SPK_MPI_CHECK(MPI_Bcast(sizes, 4, MPI_INT64_T, 0, communicator.get()));
+  problem.partition = broadcast_partition(communicator, problem.partition);
+  const bool root = communicator.rank() == 0;
+  problem.rows = scatter_rows(communicator, root ? &whole.matrix : nullptr, problem.partition);
+  problem.rhs = scatter_vector(communicator, whole.rhs, problem.partition);
+  if (sizes[3] != 0)
+    problem.exact_solution = scatter_vector(communicator, *whole.exact_solution, problem.partition);
+  // This process's slice: per node (coordinates, dimension each) or per row (k vectors).
+  const auto slice = [&](const std::vector<double>& data, std::int64_t per, std::int64_t width) {
+    std::vector<std::int64_t> offsets, counts;
+    for (int p = 0; p < problem.partition.processes(); ++p) {
+      offsets.push_back(problem.partition.first_row(p) / per * width);
+      counts.push_back(problem.partition.rows(p) / per * width);
+    }
+    return scatter_parts(communicator, data.data(), offsets, counts);
+  };
+  Problem mine;
+  mine.block_size = static_cast<int>(sizes[0]);
+  mine.dimension = static_cast<int>(sizes[1]);
+  if (sizes[1] > 0) mine.coordinates = slice(whole.coordinates, sizes[0], sizes[1]);
+  mine.near_nullspace_count = static_cast<int>(sizes[2]);
+  if (sizes[2] > 0) mine.near_nullspace_vectors = slice(whole.near_nullspace_vectors, 1, sizes[2]);
+  set_amg_inputs(mine, problem.solver);
+}
+
 }  // namespace
 
 DistributedProblem build_distributed_problem(const RunConfig& config,
@@ -212,6 +271,12 @@ DistributedProblem build_distributed_problem(const RunConfig& config,
   problem.solver = config.solver;
   if (communicator.size() == 1 && config.solver.preconditioner == Preconditioner::amg) {
     build_whole_problem(config, communicator, problem);
+    problem.load_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return problem;
+  }
+  if (is_systems_run(config)) {
+    build_systems_problem(config, communicator, problem);
     problem.load_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return problem;

@@ -16,9 +16,11 @@
 //                          its rows
 //   rhs from_solution      x* as ones or random, b = A x* with the halo exchange
 //   one process, amg       the single-process problem (build_problem), whose block size,
-//                          coordinates and near-null-space vectors the AMG takes (over
-//                          several processes the distributed AMG is scalar: AMG for systems
-//                          is refused there for now)
+//                          coordinates and near-null-space vectors the AMG takes
+//   amg for systems        (block size > 1 or near_nullspace not constant) rank 0 builds the
+//                          whole problem and partitions its nodes (rows / block_size, by
+//                          entries or count), so every block is whole nodes; each process is
+//                          sent its rows, b, and its nodes' coordinates or rows' vectors
 //
 // Every step that can fail on one process runs as an agreed step (agreed_errors.hpp).
 #include <optional>

@@ -83,8 +83,22 @@ DistributedAmgBuild::Fit DistributedAmgBuild::fit(const Aggregates& aggregates, 
   CandidateFit local = fit_candidates(aggregates, block_size, candidates, count);
   Fit fit = distributed_fit(local.matrix, std::move(local.coarse_candidates),
                             local.matrix.cols);
-  fit.dependent_columns = local.dependent_columns;
+  // the report's count: every process's completed columns
+  const global_index_t mine = local.dependent_columns;
+  global_index_t total = 0;
+  watch_.allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM);
+  fit.dependent_columns = static_cast<index_t>(total);
   return fit;
+}
+
+void DistributedAmgBuild::leave_out_isolated(Aggregates& aggregates, const Graph& graph) {
+  leave_out_isolated_nodes(aggregates, graph);
+  // the report's count (left_out_nodes): every process's isolated nodes; aggregates.isolated
+  // is read by nothing else
+  const global_index_t mine = aggregates.isolated;
+  global_index_t total = 0;
+  watch_.allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM);
+  aggregates.isolated = static_cast<index_t>(total);
 }
 
 std::unique_ptr<LinearOperator<double>> DistributedAmgBuild::spmv_operator(const Matrix& a) {

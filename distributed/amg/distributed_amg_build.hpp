@@ -111,15 +111,15 @@ class DistributedAmgBuild {
     return aggregate_mis2(graph, distance);
   }
   Fit tentative(const Aggregates& aggregates, const Array<double>& candidates);
-  // AMG for systems (refused over several processes for now: distributed_setup.cpp): the
-  // nodal strength of the local block, isolated nodes left out, the per-aggregate QR of B.
+  // AMG for systems: the nodal strength of the local block, isolated nodes left out, the
+  // per-aggregate QR of B (each process's rows are whole nodes and its B rows are its rows':
+  // distributed_setup.cpp checks). The counts the report gives (isolated nodes, completed
+  // columns) are summed over processes (collective).
   Array<double> upload(const std::vector<double>& values) { return values; }
   Graph nodal_strength(const Matrix& a, int block_size, double theta) {
     return nodal_strength_graph(a.split.local, block_size, theta);
   }
-  void leave_out_isolated(Aggregates& aggregates, const Graph& graph) {
-    leave_out_isolated_nodes(aggregates, graph);
-  }
+  void leave_out_isolated(Aggregates& aggregates, const Graph& graph);
   Fit fit(const Aggregates& aggregates, int block_size, const Array<double>& candidates,
           int count);
   std::unique_ptr<Prolongator> prolongator(const Matrix& a, Matrix tentative, double weight) {

@@ -2,7 +2,8 @@
 // -np 1..4, against the one-process AMG every process also runs on the whole matrix: the
 // hierarchy at one process is the one-process hierarchy, the counts over several processes stay
 // within 1.3x of it (aggregates do not cross processes), the true residual is met, re-setup
-// works, processes without rows take part, and a bad diagonal is one agreed error.
+// works, processes without rows take part, and a bad diagonal is one agreed error. AMG for
+// systems (beam3d, rigid-body modes) over node-aligned blocks, and a misaligned block refused.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/amg/near_nullspace.hpp"
+#include "spkrylov/errors.hpp"
 #include "tests/mpi/distributed_comparison.hpp"
 #include "tests/mpi/mpi_test_support.hpp"
 #include "tests/solver_test_support.hpp"
@@ -138,6 +141,112 @@ TEST(DistributedAmgHierarchy, ProcessWithoutRowsTakesPart) {
   EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
   EXPECT_LE(result.true_residual, result.threshold);
   test::expect_every_process_agrees(result);
+}
+
+// AMG for systems: the clamped beam (beam3d, 3 dofs a node) with its 6 rigid-body modes, each
+// process given its nodes' rows and their coordinates (or its rows of B as vectors).
+struct BeamCase {
+  GeneratedSystem beam = generate_beam3d(6, 0.3, true);
+  index_t nodes() const { return beam.matrix.rows / 3; }
+};
+
+// Whole nodes per process (block_size 3): the nodes split as evenly as the rows.
+RowPartition node_partition(index_t nodes, int block_size) {
+  std::vector<global_index_t> counts(static_cast<std::size_t>(world_size()));
+  for (int p = 0; p < world_size(); ++p)
+    counts[static_cast<std::size_t>(p)] =
+        block_size * (nodes / world_size() + (p < nodes % world_size() ? 1 : 0));
+  return partition_from_counts(counts);
+}
+
+Options beam_options(NearNullspace space) {
+  Options options = cpu_options(Method::cg, Preconditioner::amg);
+  options.solver.preconditioner_options.amg.block_size = 3;
+  options.solver.preconditioner_options.amg.near_nullspace = space;
+  return options;
+}
+
+TEST(DistributedAmgSystems, BeamRigidBodyModesOverProcesses) {
+  const BeamCase c;
+  const CsrMatrix<double>& a = c.beam.matrix;
+  Options whole_options = beam_options(NearNullspace::rigid_body);
+  whole_options.solver.preconditioner_options.amg.coordinates = c.beam.coordinates;
+  Solver<double> single(arrays_of(a), whole_options);
+  std::vector<double> x_single(c.beam.load.size(), 0.0);
+  const SolveResult one = single.solve(c.beam.load, x_single);
+  ASSERT_EQ(one.status, SolveStatus::converged) << one.message;
+
+  const RowPartition partition = node_partition(c.nodes(), 3);
+  const int rank = world_rank();
+  const auto first = static_cast<std::ptrdiff_t>(partition.first_row(rank));
+  const auto end = static_cast<std::ptrdiff_t>(partition.end_row(rank));
+  // coordinates: this process's nodes (3 each); vectors: its rows of the whole B (6 each)
+  Options by_coordinates = beam_options(NearNullspace::rigid_body);
+  by_coordinates.solver.preconditioner_options.amg.coordinates.assign(
+      c.beam.coordinates.begin() + first, c.beam.coordinates.begin() + end);
+  const std::vector<double> modes = rigid_body_modes(c.beam.coordinates, 3);
+  Options by_vectors = beam_options(NearNullspace::vectors);
+  by_vectors.solver.preconditioner_options.amg.near_nullspace_count = 6;
+  by_vectors.solver.preconditioner_options.amg.near_nullspace_vectors.assign(
+      modes.begin() + 6 * first, modes.begin() + 6 * end);
+  const RowBlock<double> rows = my_rows(a, partition);
+  const std::vector<double> b = my_part(c.beam.load, partition);
+  for (const Options* options : {&by_coordinates, &by_vectors}) {
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), *options);
+    std::vector<double> x(b.size(), 0.0);
+    const SolveResult result = solver.solve(b, x);
+    EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+    EXPECT_LE(result.true_residual, result.threshold);
+    test::expect_every_process_agrees(result);
+    if (world_size() == 1)  // one process: the one-process hierarchy
+      EXPECT_NEAR(result.iterations, one.iterations, 1);
+    else
+      EXPECT_LE(result.iterations, 1.3 * one.iterations + 1);
+    const auto& levels = solver.setup_info().preconditioner.levels;
+    EXPECT_GE(levels.size(), 2u);
+    for (std::size_t l = 1; l < levels.size(); ++l)  // 6 coarse dofs an aggregate
+      EXPECT_EQ(levels[l].rows % 6, 0) << "level " << l;
+    if (rank == 0)
+      std::printf("  beam3d n=6 rigid body (%s), %d processes: %d iterations (one process: %d)\n",
+                  options == &by_vectors ? "vectors" : "coordinates", world_size(),
+                  result.iterations, one.iterations);
+  }
+}
+
+// A block that is not whole nodes is refused on every process, naming the rank.
+TEST(DistributedAmgSystems, PartitionNotAtNodeBoundariesIsRefusedEverywhere) {
+  if (world_size() == 1) GTEST_SKIP() << "one process: its block is the whole matrix";
+  const BeamCase c;
+  RowPartition partition = node_partition(c.nodes(), 3);
+  partition.offsets[1] += 1;  // rank 0 one row more, rank 1 one fewer
+  const RowBlock<double> rows = my_rows(c.beam.matrix, partition);
+  Options options = beam_options(NearNullspace::constant);
+  std::string message;
+  try {
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), options);
+  } catch (const BadInput& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("rank 0"), std::string::npos) << message;
+  EXPECT_NE(message.find("not a multiple of matrix.block_size 3"), std::string::npos) << message;
+  for (const int refused : test::gathered(message.empty() ? 0 : 1)) EXPECT_EQ(refused, 1);
+}
+
+// The fp32 cycle has no distributed form yet: refused over several processes, on every one.
+TEST(DistributedAmgSystems, SinglePrecisionCycleIsRefusedOverProcesses) {
+  if (world_size() == 1) GTEST_SKIP() << "refused over several processes only";
+  const CsrMatrix<double> whole = generated_case("poisson2d", 16);
+  const RowBlock<double> rows = my_rows(whole, test::partition_of(whole, RowBalance::rows));
+  Options options = cpu_options(Method::fgmres, Preconditioner::amg);
+  options.solver.preconditioner_options.amg.precision = AmgPrecision::single;
+  std::string message;
+  try {
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), options);
+  } catch (const NotSupported& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("precision: single"), std::string::npos) << message;
+  for (const int refused : test::gathered(message.empty() ? 0 : 1)) EXPECT_EQ(refused, 1);
 }
 
 }  // namespace

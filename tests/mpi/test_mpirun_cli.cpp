@@ -201,6 +201,25 @@ TEST(MpirunCli, BlockJacobiIc0OnTwoProcesses) {
 
 // ---- faults ----------------------------------------------------------------------------
 
+// AMG for systems: the beam with its rigid-body modes, the partition cut at node boundaries
+// and each process given its nodes' coordinates; the count within 1.3x of one process's
+// (aggregates do not cross processes).
+TEST(MpirunCli, Beam3dRigidBodyAmgOnTwoProcesses) {
+  const std::string settings =
+      shell_quoted(std::string(SPK_SOURCE_DIR) + "/configs/beam3d-amg-rigid-body.yaml") + " " +
+      cpu + "--set matrix.generate.n=6";
+  const Solved one = solve_with_outputs(0, settings);
+  const Solved two = solve_with_outputs(2, settings);
+  ASSERT_EQ(one.run.exit_code, 0) << one.run.err;
+  ASSERT_EQ(two.run.exit_code, 0) << two.run.err << two.run.out;
+  const double iterations = json_number(two.report, "iterations");
+  EXPECT_LE(iterations, 1.3 * json_number(one.report, "iterations") + 1);
+  EXPECT_LE(json_number(two.report, "true_residual"), json_number(two.report, "threshold"));
+  EXPECT_EQ(json_numbers(two.report, "rank").size(), 2u);
+  std::printf("  beam3d n=6 rigid body, 2 processes: %g iterations (one process: %g)\n", iterations,
+              json_number(one.report, "iterations"));
+}
+
 TEST(MpirunCliFaults, MissingMatrixFileOnEveryRank) {
   expect_one_line_error(solve(3, "--set matrix.file=nope.mtx"),
                         {"error: rank 0 (and every other rank): --set matrix.file=nope.mtx: "
