@@ -101,6 +101,11 @@ run() {
   return 0
 }
 
+# The case's name starts with the generator: poisson7, or the kind EXTRA sets (convdiff3d, ...).
+problem=poisson7
+for key in ${EXTRA:-}; do
+  case $key in matrix.generate.kind=*) problem=${key#matrix.generate.kind=} ;; esac
+done
 for n in $sizes; do
   for text in "${preconditioners[@]}"; do
     read -r -a words <<<"$text"
@@ -108,7 +113,7 @@ for n in $sizes; do
     label=${words[0]}  # the name, then each key's last part and value: chebyshev-degree=3
     for key in "${words[@]:1}"; do label+="-${key##*.}"; done
     label=$(echo "$label" | tr -c 'A-Za-z0-9_=\n' '-')
-    case_name="poisson7-$n-$label"
+    case_name="$problem-$n-$label"
     run "$case_name-solver" "$case_name" "$n" 1 solver "$text"
     for processes in $process_counts; do
       run "$case_name-mpirun$processes" "$case_name" "$n" "$processes" mpirun "$text"
