@@ -1,6 +1,10 @@
 #pragma once
-// Systems shared by the CPU and GPU solver tests.
+// Systems shared by the CPU and GPU solver tests, and the one solve they make on either path.
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -85,6 +89,25 @@ inline CsrMatrix<double> with_node_decoupled(CsrMatrix<double> a, index_t node, 
   return a;
 }
 
+// One solve on `device` from x0 = 0 (x is resized); *setup, when given: what the setup built.
+inline SolveResult solve_on(Device device, const CsrMatrix<double>& a, const std::vector<double>& b,
+                            std::vector<double>& x, const SolverOptions& options,
+                            const SpmvOptions& spmv = SpmvOptions{}, SetupInfo* setup = nullptr) {
+  x.assign(a.rows, 0.0);
+  Solver<double> solver(arrays_of(a), Options{options, spmv, device});
+  const SolveResult result = solver.solve(b, x);
+  if (setup != nullptr) *setup = solver.setup_info();
+  return result;
+}
+
+// The GPU's count within max(2, 1%) of the CPU's: the device's reductions add in another order.
+inline void expect_counts_close(const SolveResult& cpu, const SolveResult& gpu,
+                                const std::string& label) {
+  const int slack = std::max(2, cpu.iterations / 100);
+  EXPECT_LE(std::abs(cpu.iterations - gpu.iterations), slack)
+      << label << ": cpu " << cpu.iterations << " vs gpu " << gpu.iterations;
+}
+
 // One CPU-path solve from x0 = 0 with its answer and what the setup built.
 struct CpuRun {
   SolveResult result;
@@ -94,10 +117,7 @@ struct CpuRun {
 inline CpuRun solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
                         const SolverOptions& options) {
   CpuRun run;
-  run.x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
-  run.result = solver.solve(b, run.x);
-  run.setup = solver.setup_info();
+  run.result = solve_on(Device::cpu, a, b, run.x, options, SpmvOptions{}, &run.setup);
   return run;
 }
 

@@ -18,6 +18,7 @@ namespace spk {
 namespace {
 
 using test::generated;
+using test::solve_on;
 using test::true_relative_residual;
 
 SolverOptions options_for(Method method, Preconditioner preconditioner = Preconditioner::none) {
@@ -27,13 +28,6 @@ SolverOptions options_for(Method method, Preconditioner preconditioner = Precond
   options.tolerance = 1e-8;
   options.max_iterations = 20000;
   return options;
-}
-
-SolveResult solve_cpu(const CsrMatrix<double>& a, const std::vector<double>& b,
-                      std::vector<double>& x, const SolverOptions& options) {
-  x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
-  return solver.solve(b, x);
 }
 
 // Within 2% of CG's count (at least 1 iteration either way).
@@ -63,9 +57,10 @@ TEST(PipecgCpu, CountsMatchCgWithEveryPreconditioner) {
                                                 Preconditioner::chebyshev, Preconditioner::amg}) {
       const std::string label = std::string(c.label) + " " + to_string(preconditioner);
       std::vector<double> x_cg, x_pipe;
-      const SolveResult cg = solve_cpu(c.a, b, x_cg, options_for(Method::cg, preconditioner));
+      const SolveResult cg =
+          solve_on(Device::cpu, c.a, b, x_cg, options_for(Method::cg, preconditioner));
       const SolveResult pipe =
-          solve_cpu(c.a, b, x_pipe, options_for(Method::pipecg, preconditioner));
+          solve_on(Device::cpu, c.a, b, x_pipe, options_for(Method::pipecg, preconditioner));
       ASSERT_EQ(cg.status, SolveStatus::converged) << label << ": " << cg.message;
       ASSERT_EQ(pipe.status, SolveStatus::converged) << label << ": " << pipe.message;
       EXPECT_LE(true_relative_residual(c.a, b, x_pipe), 1e-8) << label;
@@ -85,7 +80,7 @@ TEST(PipecgCpu, HistoryHasOneEntryPerIteration) {
   const auto a = generated("poisson3d", 16);
   const auto b = test::random_vector(a.rows, 1);
   std::vector<double> x;
-  const SolveResult result = solve_cpu(a, b, x, options_for(Method::pipecg));
+  const SolveResult result = solve_on(Device::cpu, a, b, x, options_for(Method::pipecg));
   ASSERT_EQ(result.status, SolveStatus::converged) << result.message;
   ASSERT_EQ(result.history.residual.size(), static_cast<std::size_t>(result.iterations + 1));
   EXPECT_NEAR(result.history.residual.front(), result.initial_residual, 1e-12);
@@ -103,7 +98,8 @@ TEST(PipecgCpu, OneRow) {
   a.values = {4.0};
   for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
     std::vector<double> x;
-    const auto result = solve_cpu(a, {2.0}, x, options_for(Method::pipecg, preconditioner));
+    const auto result =
+        solve_on(Device::cpu, a, {2.0}, x, options_for(Method::pipecg, preconditioner));
     ASSERT_EQ(result.status, SolveStatus::converged) << result.message;
     EXPECT_LE(result.iterations, 1);
     EXPECT_NEAR(x[0], 0.5, 1e-14);
@@ -115,7 +111,7 @@ TEST(PipecgCpu, ZeroRightHandSideConvergesAtIterationZero) {
   const std::vector<double> b(a.rows, 0.0);
   for (const Preconditioner preconditioner : {Preconditioner::none, Preconditioner::jacobi}) {
     std::vector<double> x;
-    const auto result = solve_cpu(a, b, x, options_for(Method::pipecg, preconditioner));
+    const auto result = solve_on(Device::cpu, a, b, x, options_for(Method::pipecg, preconditioner));
     EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
     EXPECT_EQ(result.iterations, 0);
     EXPECT_TRUE(std::all_of(x.begin(), x.end(), [](double v) { return v == 0.0; }));
@@ -129,7 +125,8 @@ TEST(PipecgCpu, IndefiniteMatrixIsABreakdownNotANan) {
   a.columns = {0, 1};
   a.values = {1.0, -1.0};
   std::vector<double> x;
-  const auto result = solve_cpu(a, {1.0, 1.0}, x, options_for(Method::pipecg));  // (p, Ap) = 0
+  const auto result =
+      solve_on(Device::cpu, a, {1.0, 1.0}, x, options_for(Method::pipecg));  // (p, Ap) = 0
   EXPECT_EQ(result.status, SolveStatus::breakdown) << result.message;
   EXPECT_EQ(result.breakdown, BreakdownQuantity::p_ap);
   EXPECT_EQ(result.iterations, 0);
@@ -144,13 +141,13 @@ TEST(PipecgCpu, MaxIterationsIsReportedWithTheExactCount) {
   SolverOptions options = options_for(Method::pipecg);
   options.max_iterations = 5;
   std::vector<double> x_pipe, x_cg;
-  const auto result = solve_cpu(a, b, x_pipe, options);
+  const auto result = solve_on(Device::cpu, a, b, x_pipe, options);
   EXPECT_EQ(result.status, SolveStatus::max_iterations) << result.message;
   EXPECT_EQ(result.iterations, 5);
   EXPECT_EQ(result.history.residual.size(), 6u);
   // x_5, as CG's fifth iterate (the same Krylov space, rounding apart)
   options.method = Method::cg;
-  solve_cpu(a, b, x_cg, options);
+  solve_on(Device::cpu, a, b, x_cg, options);
   double difference = 0.0, norm = 0.0;
   for (std::size_t i = 0; i < x_cg.size(); ++i) {
     difference = std::max(difference, std::abs(x_pipe[i] - x_cg[i]));
@@ -168,8 +165,8 @@ TEST(PipecgCpu, CheckEveryDoesNotChangeTheAnswer) {
   SolverOptions every_seven = every_one;
   every_seven.check_every = 7;
   std::vector<double> x1, x7;
-  const auto r1 = solve_cpu(a, b, x1, every_one);
-  const auto r7 = solve_cpu(a, b, x7, every_seven);
+  const auto r1 = solve_on(Device::cpu, a, b, x1, every_one);
+  const auto r7 = solve_on(Device::cpu, a, b, x7, every_seven);
   ASSERT_TRUE(r1.converged()) << r1.message;
   EXPECT_EQ(r1.iterations, r7.iterations);
   EXPECT_EQ(x1, x7);
@@ -183,8 +180,10 @@ TEST(PipecgCpu, BreakdownRestartRecoversOnAnIllConditionedMatrix) {
   const auto a = read_matrix_market(test::data_path("bcsstk13.mtx"));
   const std::vector<double> b(a.rows, 1.0);
   std::vector<double> x_cg, x_pipe;
-  const auto cg = solve_cpu(a, b, x_cg, options_for(Method::cg, Preconditioner::jacobi));
-  const auto pipe = solve_cpu(a, b, x_pipe, options_for(Method::pipecg, Preconditioner::jacobi));
+  const auto cg =
+      solve_on(Device::cpu, a, b, x_cg, options_for(Method::cg, Preconditioner::jacobi));
+  const auto pipe =
+      solve_on(Device::cpu, a, b, x_pipe, options_for(Method::pipecg, Preconditioner::jacobi));
   ASSERT_EQ(pipe.status, SolveStatus::converged) << pipe.message;
   EXPECT_GE(pipe.breakdown_restarts, 1);
   EXPECT_LE(true_relative_residual(a, b, x_pipe), 1e-8);
@@ -192,7 +191,7 @@ TEST(PipecgCpu, BreakdownRestartRecoversOnAnIllConditionedMatrix) {
               cg.iterations, pipe.iterations, pipe.breakdown_restarts, pipe.residual_replacements);
   SolverOptions no_restart = options_for(Method::pipecg, Preconditioner::jacobi);
   no_restart.breakdown_restarts = 0;
-  const auto stopped = solve_cpu(a, b, x_pipe, no_restart);
+  const auto stopped = solve_on(Device::cpu, a, b, x_pipe, no_restart);
   EXPECT_EQ(stopped.status, SolveStatus::breakdown) << stopped.message;
   EXPECT_EQ(stopped.breakdown, BreakdownQuantity::p_ap);
 }

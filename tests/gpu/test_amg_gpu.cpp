@@ -14,22 +14,13 @@ namespace spk {
 namespace {
 
 using test::generated;
+using test::solve_on;
 using test::true_relative_residual;
 
 SolverOptions amg_options() {
   SolverOptions options;
   options.preconditioner = Preconditioner::amg;
   return options;
-}
-
-SolveResult solve_on(Device device, const CsrMatrix<double>& a, const std::vector<double>& b,
-                     std::vector<double>& x, const SolverOptions& options,
-                     const SpmvOptions& spmv = SpmvOptions{}, SetupInfo* setup = nullptr) {
-  x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, spmv, device});
-  const SolveResult result = solver.solve(b, x);
-  if (setup != nullptr) *setup = solver.setup_info();
-  return result;
 }
 
 TEST(AmgGpu, SameIterationsAsTheCpuPathOnPoisson3d) {

@@ -15,6 +15,7 @@
 namespace spk {
 namespace {
 
+using test::solve_on;
 using test::true_relative_residual;
 
 CsrMatrix<double> convdiff(const std::string& kind, int n, double peclet,
@@ -32,21 +33,6 @@ SolverOptions gmres_options(Method method = Method::gmres) {
   options.method = method;
   options.max_iterations = 20000;
   return options;
-}
-
-SolveResult solve_on(Device device, const CsrMatrix<double>& a, const std::vector<double>& b,
-                     std::vector<double>& x, const SolverOptions& options,
-                     const SpmvOptions& spmv = SpmvOptions{}) {
-  x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, spmv, device});
-  return solver.solve(b, x);
-}
-
-// Within max(2, 1%) of the CPU's count: the device's reductions add in another order.
-void expect_close(const SolveResult& cpu, const SolveResult& gpu, const std::string& label) {
-  const int slack = std::max(2, cpu.iterations / 100);
-  EXPECT_LE(std::abs(cpu.iterations - gpu.iterations), slack)
-      << label << ": cpu " << cpu.iterations << " vs gpu " << gpu.iterations;
 }
 
 TEST(GmresGpu, CountsMatchTheCpuWithGraphsOnAndOffAndAnyCheckInterval) {
@@ -75,7 +61,7 @@ TEST(GmresGpu, CountsMatchTheCpuWithGraphsOnAndOffAndAnyCheckInterval) {
         const std::string label =
             c.label + (graph ? " graph" : " no graph") + " check_every " + std::to_string(every);
         ASSERT_TRUE(gpu.converged()) << label << ": " << gpu.message;
-        expect_close(cpu, gpu, label);
+        test::expect_counts_close(cpu, gpu, label);
         EXPECT_LE(true_relative_residual(c.a, b, x), 1e-8) << label;
         EXPECT_LE(test::relative_error(x, x_cpu), 1e-5) << label;
       }
@@ -96,7 +82,7 @@ TEST(GmresGpu, EveryFormatGivesTheCpuCount) {
     std::vector<double> x;
     const SolveResult gpu = solve_on(Device::gpu, a, b, x, gmres_options(), spmv);
     ASSERT_TRUE(gpu.converged()) << to_string(format) << ": " << gpu.message;
-    expect_close(cpu, gpu, to_string(format));
+    test::expect_counts_close(cpu, gpu, to_string(format));
     EXPECT_LE(true_relative_residual(a, b, x), 1e-8) << to_string(format);
   }
 }
@@ -151,7 +137,7 @@ TEST(GmresGpu, SelectiveAndCgs2MatchTheCpu) {
         const std::string label =
             c.label + " " + to_string(orthogonalization) + (graph ? " graph" : " no graph");
         ASSERT_TRUE(gpu.converged()) << label << ": " << gpu.message;
-        expect_close(cpu, gpu, label);
+        test::expect_counts_close(cpu, gpu, label);
         EXPECT_LE(true_relative_residual(c.a, b, x), 1e-8) << label;
         if (orthogonalization == Orthogonalization::cgs2) {
           EXPECT_EQ(gpu.second_passes, gpu.iterations) << label;
@@ -183,7 +169,7 @@ TEST(GmresGpu, PreconditionedAndFlexibleMatchTheCpu) {
       const SolveResult gpu = solve_on(Device::gpu, a, b, x_gpu, options);
       ASSERT_TRUE(cpu.converged()) << label << ": " << cpu.message;
       ASSERT_TRUE(gpu.converged()) << label << ": " << gpu.message;
-      expect_close(cpu, gpu, label);
+      test::expect_counts_close(cpu, gpu, label);
       EXPECT_LE(true_relative_residual(a, b, x_gpu), 1e-8) << label;
     }
 }

@@ -19,6 +19,7 @@ namespace spk {
 namespace {
 
 using test::generated;
+using test::solve_on;
 using test::true_relative_residual;
 
 SolverOptions pipecg_options(Preconditioner preconditioner = Preconditioner::none) {
@@ -28,21 +29,6 @@ SolverOptions pipecg_options(Preconditioner preconditioner = Preconditioner::non
   options.tolerance = 1e-8;
   options.max_iterations = 20000;
   return options;
-}
-
-SolveResult solve_on(Device device, const CsrMatrix<double>& a, const std::vector<double>& b,
-                     std::vector<double>& x, const SolverOptions& options,
-                     const SpmvOptions& spmv = SpmvOptions{}) {
-  x.assign(a.rows, 0.0);
-  Solver<double> solver(arrays_of(a), Options{options, spmv, device});
-  return solver.solve(b, x);
-}
-
-// Within max(2, 1%) of the CPU's count: the device's reductions add in another order.
-void expect_close(const SolveResult& cpu, const SolveResult& gpu, const std::string& label) {
-  const int slack = std::max(2, cpu.iterations / 100);
-  EXPECT_LE(std::abs(cpu.iterations - gpu.iterations), slack)
-      << label << ": cpu " << cpu.iterations << " vs gpu " << gpu.iterations;
 }
 
 TEST(PipecgGpu, CountsMatchTheCpuWithGraphsOnAndOffAndAnyCheckInterval) {
@@ -72,7 +58,7 @@ TEST(PipecgGpu, CountsMatchTheCpuWithGraphsOnAndOffAndAnyCheckInterval) {
                                     (graph ? " graph" : " no graph") + " check_every " +
                                     std::to_string(every);
           ASSERT_TRUE(gpu.converged()) << label << ": " << gpu.message;
-          expect_close(cpu, gpu, label);
+          test::expect_counts_close(cpu, gpu, label);
           EXPECT_LE(true_relative_residual(c.a, b, x), 1e-8) << label;
           EXPECT_LE(test::relative_error(x, x_cpu), 1e-5) << label;
         }
