@@ -12,25 +12,11 @@ sums' wait per iteration on rank 0 (distributed.per_process[0].reduction_ms / it
 executed: what the overlap did not hide on the mpi transport; 0 over NCCL, whose sums run on
 the stream). A run without a report is "-", its exit code in runs.tsv.
 """
-import csv
-import json
 import os
 import sys
 
-
-def load_runs(log_dir):
-    with open(os.path.join(log_dir, "runs.tsv")) as f:
-        runs = list(csv.DictReader(f, delimiter="\t"))
-    for run in runs:
-        path = os.path.join(log_dir, run["name"] + ".json")
-        run["report"] = None
-        if os.path.exists(path):
-            try:
-                with open(path) as f:
-                    run["report"] = json.load(f)
-            except json.JSONDecodeError:
-                pass
-    return runs
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scaling_table import load_runs  # noqa: E402  (runs.tsv and each run's report)
 
 
 def fastest(runs):
