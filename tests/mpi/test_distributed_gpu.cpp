@@ -145,8 +145,8 @@ TEST(DistributedGpuAmg, WithinOnePointThreeOfOneGpuAndTheCpuPathsCount) {
       EXPECT_NEAR(result.distributed.iterations, result.single.iterations, 1);
     else
       EXPECT_LE(result.distributed.iterations, 1.3 * result.single.iterations + 1);
-    const test::Comparison on_cpu = solve_both(
-        whole, test::cpu_options(Method::cg, Preconditioner::amg), RowBalance::nonzeros);
+    const test::Comparison on_cpu =
+        solve_both(whole, test::cpu_options(Method::cg, Preconditioner::amg), RowBalance::nonzeros);
     EXPECT_NEAR(result.distributed.iterations, on_cpu.distributed.iterations, 1);
     if (world_rank() == 0)
       std::printf("  amg %s, %d processes over %s: %d iterations (one GPU: %d, CPU path: %d)\n",
@@ -155,11 +155,12 @@ TEST(DistributedGpuAmg, WithinOnePointThreeOfOneGpuAndTheCpuPathsCount) {
   }
 }
 
-// Overlap off, and (NCCL) the iteration captured as a CUDA graph: the same iterations.
-TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
-  SPK_REQUIRE_GPU_OR_SKIP();
+// `method` with Jacobi on poisson3d 16^3 with CUDA graphs off and on (NCCL: the iteration
+// captured) and then the overlap off: the same iterations and bits, each matching one GPU.
+// Returns the run with graphs on.
+Comparison expect_graphs_and_overlap_change_nothing(Method method, const char* label) {
   const CsrMatrix<double> whole = generated_case("poisson3d", 16);
-  Options options = gpu_options(Method::cg, Preconditioner::jacobi, "ellpack-r");
+  Options options = gpu_options(method, Preconditioner::jacobi, "ellpack-r");
   DistributedOptions distributed;
   distributed.transport = transport_here();
   options.solver.cuda_graph = false;
@@ -168,11 +169,17 @@ TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
   const Comparison graph = solve_both(whole, options, RowBalance::nonzeros, distributed);
   distributed.overlap = false;
   const Comparison serial = solve_both(whole, options, RowBalance::nonzeros, distributed);
-  for (const Comparison* run : {&plain, &graph, &serial})
-    expect_matches_one_gpu(*run, "poisson3d_16");
+  for (const Comparison* run : {&plain, &graph, &serial}) expect_matches_one_gpu(*run, label);
   EXPECT_EQ(graph.distributed.iterations, plain.distributed.iterations);
   EXPECT_EQ(serial.distributed.iterations, plain.distributed.iterations);
   EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);
+  return graph;
+}
+
+// Overlap off, and (NCCL) the iteration captured as a CUDA graph: the same iterations.
+TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  expect_graphs_and_overlap_change_nothing(Method::cg, "poisson3d_16");
 }
 
 // Pipelined CG with its split sum (NCCL: a side stream forked and joined inside the graph),
@@ -180,24 +187,15 @@ TEST(DistributedGpuPaths, OverlapAndGraphsChangeNothingButTime) {
 // within 2%.
 TEST(DistributedGpuPaths, PipecgGraphsAndOverlapChangeNothingButTime) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const CsrMatrix<double> whole = generated_case("poisson3d", 16);
-  Options options = gpu_options(Method::pipecg, Preconditioner::jacobi, "ellpack-r");
-  DistributedOptions distributed;
-  distributed.transport = transport_here();
-  options.solver.cuda_graph = false;
-  const Comparison plain = solve_both(whole, options, RowBalance::nonzeros, distributed);
-  options.solver.cuda_graph = true;
-  const Comparison graph = solve_both(whole, options, RowBalance::nonzeros, distributed);
-  distributed.overlap = false;
-  const Comparison serial = solve_both(whole, options, RowBalance::nonzeros, distributed);
-  for (const Comparison* run : {&plain, &graph, &serial})
-    expect_matches_one_gpu(*run, "poisson3d_16 pipecg");
-  EXPECT_EQ(graph.distributed.iterations, plain.distributed.iterations);
-  EXPECT_EQ(serial.distributed.iterations, plain.distributed.iterations);
-  EXPECT_EQ(graph.distributed.true_residual, plain.distributed.true_residual);
+  const Comparison graph =
+      expect_graphs_and_overlap_change_nothing(Method::pipecg, "poisson3d_16 pipecg");
   Options cg = gpu_options(Method::cg, Preconditioner::jacobi, "ellpack-r");
   cg.solver.vector_ops = VectorOps::fused;
-  const Comparison fused = solve_both(whole, cg, RowBalance::nonzeros, distributed);
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  distributed.overlap = false;
+  const Comparison fused =
+      solve_both(generated_case("poisson3d", 16), cg, RowBalance::nonzeros, distributed);
   EXPECT_LE(std::abs(graph.distributed.iterations - fused.distributed.iterations),
             std::max(1.0, 0.02 * fused.distributed.iterations));
 }
