@@ -76,6 +76,7 @@ class DeviceSolver final : public Solver<T>::Impl {
     this->setup.format_details = backend_->details();
     this->setup.device_bytes = backend_->device_bytes() + (exact_ ? exact_->device_bytes() : 0);
     this->setup.bytes_per_spmv = backend_->bytes_per_spmv();
+    this->stream = context_.stream();
     context_.synchronize();
   }
 

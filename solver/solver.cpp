@@ -10,6 +10,7 @@
 #include "solver/csr_input.hpp"
 #include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
+#include "solver/user_system_check.hpp"
 #include "spkrylov/errors.hpp"
 #include "spmv/device/device_csr.hpp"
 
@@ -57,6 +58,23 @@ Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream
   impl_->options = options.solver;
   impl_->rows = arrays.rows;
   impl_->nnz = nnz;
+  impl_->setup.device = device;
+  impl_->setup.setup_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class T>
+Solver<T>::Solver(const UserSystem<T>& system, const Options& options, cudaStream_t stream) {
+  const NvtxRange profiler_range("spk setup");
+  validate_spmv_options(options.spmv);
+  validate_solver_options(options.solver);
+  check_user_system(system, options.solver, options.spmv);
+  const Device device = resolve_device(options.device);
+  const auto start = std::chrono::steady_clock::now();
+  impl_ = device == Device::gpu ? make_user_device_solver<T>(system, options.solver, stream)
+                                : make_user_host_solver<T>(system, options.solver);
+  impl_->options = options.solver;
+  impl_->rows = system.rows;
   impl_->setup.device = device;
   impl_->setup.setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -156,6 +174,11 @@ std::size_t Solver<T>::nnz() const {
 template <class T>
 Device Solver<T>::device() const {
   return impl_->setup.device;
+}
+
+template <class T>
+cudaStream_t Solver<T>::stream() const {
+  return impl_->stream;
 }
 
 template class Solver<float>;

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "spkrylov/solver.hpp"
+#include "spkrylov/user_operator.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/host/csr_matrix.hpp"
 
@@ -21,6 +22,7 @@ class Solver<T>::Impl {
 
   SetupInfo setup;
   SolverOptions options;
+  cudaStream_t stream = nullptr;  // a user system's: what its operators are given
   index_t rows = 0;
   std::size_t nnz = 0;
 };
@@ -37,5 +39,15 @@ std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const DeviceCsr<T>&
                                                              const SolverOptions& options,
                                                              const SpmvOptions& spmv,
                                                              cudaStream_t stream);
+
+// A system given by user operators (solver/user_system_solver.hpp), checked by the caller
+// (check_user_system).
+template <class T>
+std::unique_ptr<typename Solver<T>::Impl> make_user_host_solver(const UserSystem<T>& system,
+                                                                const SolverOptions& options);
+template <class T>
+std::unique_ptr<typename Solver<T>::Impl> make_user_device_solver(const UserSystem<T>& system,
+                                                                  const SolverOptions& options,
+                                                                  cudaStream_t stream);
 
 }  // namespace spk

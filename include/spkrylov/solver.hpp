@@ -35,6 +35,7 @@
 #include <spkrylov/options.hpp>
 #include <spkrylov/result.hpp>
 #include <spkrylov/setup_info.hpp>
+#include <spkrylov/user_operator.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,9 @@ class Solver {
   /// From arrays the caller owns (host or device pointers, see CsrArrays); the Solver
   /// copies what it needs. `stream`: GPU only; nullptr creates an owned non-blocking stream.
   Solver(const CsrArrays<T>& matrix, const Options& options, cudaStream_t stream = nullptr);
+  /// From operators the caller applies (spkrylov/user_operator.hpp: a matrix-free A, a user
+  /// M, or Jacobi from a diagonal); `stream` as above, and the operators are given it.
+  Solver(const UserSystem<T>& system, const Options& options, cudaStream_t stream = nullptr);
   ~Solver();
   Solver(Solver&&) noexcept;
   Solver& operator=(Solver&&) noexcept;
@@ -80,6 +84,9 @@ class Solver {
   index_t rows() const;
   std::size_t nnz() const;
   Device device() const;  ///< gpu or cpu
+  /// The stream the solver works on (a user system's operators are given it); nullptr on the
+  /// CPU path.
+  cudaStream_t stream() const;
 
   class Impl;
 
