@@ -6,8 +6,9 @@ Two ways in:
   ``update_values(data)`` for new coefficients on the same pattern. Every config key of the
   YAML file is a keyword (``format="ellpack-r"``, ``preconditioner="jacobi"``,
   ``check_every=32``...), checked by the same code, with the same messages.
-* ``spkrylov.cg(A, b)`` and ``spkrylov.bicgstab(A, b)``: drop-in for
-  ``scipy.sparse.linalg.cg``/``bicgstab``: ``(x, info)`` with SciPy's meaning of ``info``.
+* ``spkrylov.cg(A, b)``, ``spkrylov.bicgstab(A, b)`` and ``spkrylov.gmres(A, b)``: drop-in for
+  ``scipy.sparse.linalg.cg``/``bicgstab``/``gmres``: SciPy's arguments (A also dense, x0="Mb",
+  M a matrix or an operator; _scipy_args.py), ``(x, info)`` with SciPy's meaning of ``info``.
 
 Example::
 
@@ -32,11 +33,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _core
+from . import _libraries  # first: loads the CUDA libraries _core links (an installed wheel)
+from . import _core, _operators, _scipy_args
 from ._core import NoDeviceError
+from ._libraries import libraries
 
-__all__ = ["Solver", "SolveResult", "Preconditioner", "cg", "bicgstab", "solve_config", "info",
-           "compare", "NoDeviceError", "config_keys"]
+__all__ = ["Solver", "SolveResult", "Preconditioner", "cg", "bicgstab", "gmres", "solve_config",
+           "info", "compare", "NoDeviceError", "config_keys", "libraries"]
 
 # Keyword names that are not the YAML's own: SciPy's spellings, mapped to their key.
 _ALIASES = {"maxiter": "solver.max_iterations"}
@@ -346,6 +349,12 @@ class Solver:
     """A matrix set up once for CG or BiCGSTAB (``method``), with a preconditioner and an SpMV
     format, on the GPU or the CPU (``device``). Keywords are the YAML config's keys.
 
+    ``A`` may also be an operator (a ``LinearOperator``, or any object with ``matvec`` and
+    ``shape``: matrix-free) and ``preconditioner`` a ``LinearOperator`` or a callable (a user
+    M): spkrylov/_operators.py. With an operator A the default preconditioner is none, and
+    ``jacobi`` takes ``diagonal=`` (diag(A)); ``operator_arrays`` ("auto", "numpy", "cupy") says
+    what a GPU solver hands the operators.
+
     Example::
 
         solver = spkrylov.Solver(A, method="cg", preconditioner="jacobi", format="auto")
@@ -355,9 +364,12 @@ class Solver:
 
     _warned_cpu = False
 
-    def __init__(self, A: Any, *, method: str = "cg", preconditioner: str | Preconditioner = "jacobi",
+    def __init__(self, A: Any, *, method: str = "cg", preconditioner: Any = None,
                  format: str = "csr", rtol: float | None = None, atol: float | None = None,
-                 device: str = "auto", **keys: Any):
+                 device: str = "auto", diagonal: Any = None, operator_arrays: str = "auto",
+                 **keys: Any):
+        if preconditioner is None:  # jacobi; for a user A only with its diagonal given
+            preconditioner = "none" if _operators.is_operator(A) and diagonal is None else "jacobi"
         if isinstance(preconditioner, Preconditioner):
             if "preconditioner_options" in keys:
                 raise ValueError("preconditioner_options: give the options in the Preconditioner "
@@ -365,18 +377,48 @@ class Solver:
             if preconditioner.options:
                 keys["preconditioner_options"] = preconditioner.options
             preconditioner = preconditioner.kind
-        indptr, indices, data, rows, cols, note = _csr_arrays(A)
-        self._notes = [note] if note else []
-        self._nnz = len(data)
-        tolerance = _tolerance_settings(rtol, atol, keys)
-        settings = _settings(dict(method=method, preconditioner=preconditioner, format=format,
-                                  device=device, **keys)) + tolerance
-        self._core = _core.Solver(indptr, indices, data, rows, cols, settings)
+        self._calls: list = []  # user operators (A, M): the functions the solver calls
+        if _operators.is_operator(A) or _operators.is_user_preconditioner(preconditioner):
+            self._notes, self._nnz = [], 0
+            rows = self._set_up_operators(A, preconditioner, diagonal, operator_arrays, rtol, atol,
+                                          dict(method=method, format=format, device=device, **keys))
+        else:
+            if diagonal is not None:
+                raise TypeError("diagonal is for a user operator A (its Jacobi preconditioner); a "
+                                "matrix's own diagonal is used")
+            indptr, indices, data, rows, cols, note = _csr_arrays(A)
+            self._notes = [note] if note else []
+            self._nnz = len(data)
+            tolerance = _tolerance_settings(rtol, atol, keys)
+            settings = _settings(dict(method=method, preconditioner=preconditioner, format=format,
+                                      device=device, **keys)) + tolerance
+            self._core = _core.Solver(indptr, indices, data, rows, cols, settings)
         self.n = rows
         if device == "auto" and self.setup_info["device"] == "cpu" and not Solver._warned_cpu:
             Solver._warned_cpu = True
             warnings.warn("spkrylov: no usable GPU; solving on the CPU (device='cpu' silences this)",
                           RuntimeWarning, stacklevel=2)
+
+    def _set_up_operators(self, A, M, diagonal, arrays: str, rtol, atol, keys: dict) -> int:
+        """The solver of a user A (an operator, or a matrix under a user M) and M: see
+        spkrylov/_operators.py. The residual is looked at every iteration (check_every 1, unless
+        given): the operators' calls are host round trips anyway, and a SciPy user counts
+        matvecs. Returns the row count."""
+        user_m = _operators.is_user_preconditioner(M)
+        if _operators.is_operator(A):
+            a_call = _operators.operator_call(A, arrays)
+        else:  # a matrix under the user's M: its product in SciPy/CuPy
+            a_call = _operators.matrix_call(A)
+        m_call = _operators.preconditioner_call(M, a_call.n, arrays) if user_m else None
+        if diagonal is not None:
+            diagonal = np.ascontiguousarray(
+                diagonal.get() if _is_device_array(diagonal) else diagonal, dtype=np.float64)
+        keys.setdefault("check_every", 1)
+        tolerance = _tolerance_settings(rtol, atol, keys)
+        settings = _settings(dict(preconditioner="none" if user_m else M, **keys)) + tolerance
+        self._core = _core.Solver(a_call.n, a_call, m_call, diagonal, settings)
+        self._calls = [call for call in (a_call, m_call) if call is not None]
+        return a_call.n
 
     @property
     def setup_info(self) -> dict[str, Any]:
@@ -393,8 +435,8 @@ class Solver:
         """The resolved config (YAML), every key included."""
         return self._core.resolved_config()
 
-    def solve(self, b: Any, x0: Any = None,
-              callback: Callable[[np.ndarray], Any] | None = None) -> tuple[Any, SolveResult]:
+    def solve(self, b: Any, x0: Any = None, callback: Callable[[np.ndarray], Any] | None = None,
+              *, progress: Callable[[int, float], Any] | None = None) -> tuple[Any, SolveResult]:
         """Solves A x = b from x0 (zeros by default). Returns ``(x, result)``.
 
         NumPy vectors: x0 is not modified; x is a new array. Device vectors (CuPy, or any DLPack
@@ -403,6 +445,8 @@ class Solver:
         no x0, x is a new CuPy array. ``callback(xk)`` gets a copy of the current iterate at
         every convergence check (at most ``check_every`` iterations apart: one copy from the
         GPU each); an exception it raises stops the solve and is raised here.
+        ``progress(iteration, residual)`` is called at the same checks (before ``callback``)
+        with the iteration count and the recursive residual norm, and copies nothing.
 
         Example::
 
@@ -412,31 +456,36 @@ class Solver:
             solver.solve(cupy.ones(A.shape[0]), x)   # x filled in place on the GPU
         """
         if _is_device_array(b) or (x0 is not None and _is_device_array(x0)):
-            return self._solve_on_device(b, x0, callback)
+            return self._solve_on_device(b, x0, callback, progress)
         rhs = _vector(b, self.n, "b")
         x = np.zeros(self.n) if x0 is None else _vector(x0, self.n, "x0")
         for name, v in (("b", rhs), ("x0", x)):
             _first_non_finite(v, name)
         precision = np.float32 if self._core.precision() == "single" else np.float64
         iterate = np.zeros(self.n if callback is not None else 0, dtype=precision)
-        on_check = None if callback is None else (lambda: callback(iterate.astype(np.float64)))
-        fields = self._core.solve(rhs, x, iterate, on_check)
+        on_check = _check_function(callback, progress, lambda: iterate.astype(np.float64))
+        fields = _operators.solve_with(self._calls,
+                                       lambda: self._core.solve(rhs, x, iterate, on_check))
         return x, SolveResult(fields, self._notes)
 
-    def _solve_on_device(self, b: Any, x0: Any, callback) -> tuple[Any, SolveResult]:
+    def _solve_on_device(self, b: Any, x0: Any, callback, progress) -> tuple[Any, SolveResult]:
         if not (_is_device_array(b) and (x0 is None or _is_device_array(x0))):
             raise ValueError("b and x0: one in host memory, one on the GPU; give both in one place")
         cupy = _cupy()
         rhs = _device_vector(b, self.n, "b", copy=not isinstance(b, cupy.ndarray))
         x = cupy.zeros(self.n) if x0 is None else _device_vector(x0, self.n, "x0", copy=False)
         iterate = np.zeros(self.n if callback is not None else 0, dtype=np.float64)
-        on_check = None if callback is None else (lambda: callback(cupy.asarray(iterate)))
-        fields = self._core.solve(rhs, x, iterate, on_check)
+        on_check = _check_function(callback, progress, lambda: cupy.asarray(iterate))
+        fields = _operators.solve_with(self._calls,
+                                       lambda: self._core.solve(rhs, x, iterate, on_check))
         return (x if x0 is None else _like(x, x0)), SolveResult(fields, self._notes)
 
     def update_values(self, data: Any) -> None:
         """New matrix values on the same pattern: ``data`` in the CSR order of the matrix
         given (``A.tocsr().data`` after sorting its indices). A device array is read in place."""
+        if self._calls:
+            raise TypeError("update_values: the system is given by user operators (change what "
+                            "your operator applies instead)")
         if _is_device_array(data):
             cupy = _cupy()
             values, _ = _device_values(_as_cupy(data).reshape(-1), cupy)
@@ -453,6 +502,21 @@ class Solver:
             raise ValueError(f"update_values: {values.shape[0]} values given, the matrix has "
                              f"{self._nnz} entries")
         self._core.update_values(values)
+
+
+def _check_function(callback, progress, iterate: Callable[[], Any]):
+    """What _core.Solver.solve calls at each convergence check, (iteration, residual): progress
+    with those, then callback with the iterate (which _core copied into the buffer that
+    ``iterate`` reads, only when there is a callback). None when there is neither."""
+    if callback is None and progress is None:
+        return None
+
+    def on_check(iteration: int = 0, residual: float = 0.0) -> None:
+        if progress is not None:
+            progress(iteration, residual)
+        if callback is not None:
+            callback(iterate())
+    return on_check
 
 
 def _rows(A: Any) -> int:
@@ -475,55 +539,117 @@ def _first_non_finite(v, name: str) -> None:
                          f"entr{'y' if bad.size == 1 else 'ies'}); spkrylov solves finite systems")
 
 
-def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys):
-    for name, value in (("rtol", rtol), ("atol", atol)):
-        if not (np.isfinite(value) and value >= 0.0):
-            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    preconditioner: str | Preconditioner = "none"
-    if isinstance(M, (str, Preconditioner)):
-        preconditioner = M
-    elif M is not None:
-        raise TypeError("M must be None, a preconditioner name (none, jacobi, chebyshev, ic0, "
-                        "ilu0, amg, block_jacobi) or a spkrylov.Preconditioner, not an arbitrary "
-                        f"operator ({type(M).__name__}): spkrylov builds its preconditioners on "
-                        "the device")
+# SciPy's info for a BiCGSTAB breakdown: -10 where rho = (r_hat, r) vanished, -11 where
+# (r_hat, v) or omega did.
+_BREAKDOWN_INFO = {"rho=(r_hat,r)": -10, "(r_hat,v)": -11, "omega": -11}
+# SciPy's callback_type warning of gmres, word for word (code written for SciPy filters on it).
+_GMRES_CALLBACK_TYPE_WARNING = (
+    "scipy.sparse.linalg.gmres called without specifying `callback_type`. The default value "
+    "will be changed in a future release. For compatibility, specify a value for "
+    "`callback_type` explicitly, e.g., ``gmres(..., callback_type='pr_norm')``, or to retain "
+    "the old behavior ``gmres(..., callback_type='legacy')``")
+
+
+def _scipy_style(method: str, A, b, x0, rtol, atol, maxiter, M, callback, keys,
+                 gmres: tuple[int, str | None] | None = None):
+    """The body of cg, bicgstab and gmres: SciPy's arguments (spkrylov/_scipy_args.py) made a
+    Solver and one solve, SciPy's (x, info) back. gmres: (restart, callback_type)."""
+    A, n = _scipy_args.system_matrix(A)
+    _scipy_args.check_vector(b, n, "b")
+    preconditioner = _scipy_args.preconditioner(M, A, n)
+    _scipy_args.check_initial_guess(x0, n)
+    rtol, atol = _scipy_args.check_tolerances(method, rtol, atol)
+    if maxiter is not None and (not _scipy_args.is_real(maxiter) or int(maxiter) != maxiter
+                                or maxiter < 1):
+        raise ValueError(f"maxiter must be an integer >= 1, got {maxiter!r}")
     device = _is_device_array(b)
     if device:  # device arrays: x0 is copied on the device (never written), x comes back there
         cupy = _cupy()
-        rhs = _device_vector(b, _rows(A), "b", copy=False, writable=False)
+        rhs = _device_vector(b, n, "b", copy=False, writable=False)
         b_norm = float(cupy.linalg.norm(rhs))
     else:
-        rhs = _vector(b, _rows(A), "b")
+        rhs = _vector(b, n, "b")
         _first_non_finite(rhs, "b")
         b_norm = float(np.linalg.norm(rhs))
     if b_norm == 0.0:  # b = 0: x = 0 is exact (SciPy returns it too); no solve needed
-        return (_like(cupy.zeros(rhs.shape[0]), b) if device else np.zeros_like(rhs)), 0
+        return (_like(cupy.zeros(n), b) if device else np.zeros(n)), 0
+    start = _scipy_args.m_times_b(preconditioner, A, rhs) if isinstance(x0, str) else x0
     # SciPy stops at ||r|| <= max(rtol ||b||, atol): that threshold, as an absolute tolerance.
+    threshold = max(rtol * b_norm, atol)
+    if threshold == np.inf:  # any x0 meets it: SciPy returns x0 as it is
+        if start is None:
+            return (_like(cupy.zeros(n), b) if device else np.zeros(n)), 0
+        return (_like(_device_vector(start, n, "x0", copy=True), b) if device
+                else _vector(start, n, "x0")), 0
     # rtol = atol = 0 asks for an exact zero residual: SciPy then runs to maxiter, and so do we
     # (the smallest normal double stands for 0, which the tolerance key refuses).
-    threshold = max(rtol * b_norm, atol) or float(np.finfo(np.float64).tiny)
-    n = rhs.shape[0]
+    threshold = threshold or float(np.finfo(np.float64).tiny)
+    limit = int(maxiter) if maxiter is not None else 10 * n  # SciPy's default; gmres: cycles
+    iterations = limit  # the solver's max_iterations
+    on_x, progress, cycle_ends = callback, None, None
+    if gmres is not None:
+        restart, callback_type = gmres
+        restart = keys["restart"] = min(int(restart), n)
+        if callback_type != "legacy":  # maxiter counts restart cycles
+            iterations = limit * restart
+        if callback_type in ("legacy", "pr_norm"):  # ||r|| / ||b|| after every inner iteration
+            keys.setdefault("check_every", 1)
+            on_x, progress = None, lambda _, residual: callback(np.float64(residual / b_norm))
+        elif callback_type == "x":  # the iterate after every restart cycle
+            keys.setdefault("check_every", restart)
+            on_x, progress, cycle_ends = _cycle_end_callback(callback, restart)
     solver = Solver(A, method=method, preconditioner=preconditioner, atol=threshold,
-                    maxiter=maxiter if maxiter is not None else 10 * n, **keys)
+                    maxiter=iterations, **keys)
     if device:
-        start = cupy.zeros(n) if x0 is None else _device_vector(x0, n, "x0", copy=True)
-        x, result = solver.solve(rhs, start, callback)
+        start = cupy.zeros(n) if start is None else _device_vector(start, n, "x0", copy=True)
+        x, result = solver.solve(rhs, start, on_x, progress=progress)
         x = _like(x, b)
     else:
-        x, result = solver.solve(rhs, x0, callback)
+        x, result = solver.solve(rhs, start, on_x, progress=progress)
+    if cycle_ends is not None and result.iterations > cycle_ends[0]:
+        callback(x)  # the last cycle, ended before its restart steps (converged, stopped)
     if result.status == "converged":
         return x, 0
-    if result.status in ("max_iterations", "time_limit", "stagnated", "no_progress"):
-        return x, result.iterations_executed or 1
-    return x, -1  # breakdown, non-finite, diverged: SciPy's "illegal input or breakdown"
+    if result.status == "breakdown":
+        return x, _BREAKDOWN_INFO.get(result.breakdown, -1)
+    if result.status == "max_iterations":
+        return x, limit
+    if result.status in ("time_limit", "stagnated", "no_progress"):
+        done = result.iterations if iterations == limit else -(-result.iterations // restart)
+        return x, max(1, done)
+    return x, -1  # non-finite, diverged: SciPy's "illegal input or breakdown"
+
+
+def _cycle_end_callback(callback, restart: int):
+    """gmres's callback_type "x": (callback for Solver.solve, its progress, [the last
+    iteration reported]): the user's callback(xk) at the checks that end a restart cycle."""
+    now, reported = [0], [0]
+
+    def progress(iteration: int, _residual: float) -> None:
+        now[0] = iteration
+
+    def on_x(xk) -> None:
+        if now[0] > reported[0] and now[0] % restart == 0:
+            reported[0] = now[0]
+            callback(xk)
+    return on_x, progress, reported
 
 
 def cg(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0, maxiter: int | None = None,
        M=None, callback: Callable | None = None, **keys) -> tuple[np.ndarray, int]:
     """Conjugate Gradient with ``scipy.sparse.linalg.cg``'s arguments and return value
-    ``(x, info)``: info 0 converged, > 0 iterations without convergence, < 0 breakdown.
-    ``callback(xk)`` is called at every convergence check: at most ``check_every`` iterations apart
-    (16 by default; pass ``check_every=1`` for SciPy's every iteration, at a cost on a GPU).
+    ``(x, info)``: info 0 converged, > 0 iterations without convergence (``maxiter`` when it
+    ran out), < 0 breakdown.
+
+    A: a dense 2-D array (made CSR), a SciPy (or CuPy) sparse matrix or array, a CSR tuple, or
+    an operator with ``matvec`` and ``shape`` (a ``LinearOperator``: matrix-free). M: None,
+    a preconditioner name or :class:`Preconditioner`, a matrix, a ``LinearOperator`` or a
+    callable. ``x0="Mb"`` starts from M @ b. Arguments SciPy refuses are refused the same way
+    (ValueError: atol None, "legacy" or negative, shapes that do not match); complex A, b or M
+    raise TypeError (spkrylov solves real systems). x is float64, whatever the input's dtype.
+    ``callback(xk)`` is called at every convergence check: at most ``check_every`` iterations
+    apart (16 by default, 1 for an operator A or M; pass ``check_every=1`` for SciPy's every
+    iteration, at a cost on a GPU). Other keywords are Solver's (``format``, ``device``...).
 
     Example::
 
@@ -535,13 +661,45 @@ def cg(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0, maxiter: int | N
 def bicgstab(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0,
              maxiter: int | None = None, M=None, callback: Callable | None = None,
              **keys) -> tuple[np.ndarray, int]:
-    """BiCGSTAB with ``scipy.sparse.linalg.bicgstab``'s arguments and return value.
+    """BiCGSTAB with ``scipy.sparse.linalg.bicgstab``'s arguments and return value (info -10:
+    rho broke down, -11: (r_hat, v) or omega did); the inputs as for :func:`cg`.
 
     Example::
 
         x, info = spkrylov.bicgstab(A, b, rtol=1e-8, M="jacobi")
     """
     return _scipy_style("bicgstab", A, b, x0, rtol, atol, maxiter, M, callback, keys)
+
+
+def gmres(A, b, x0=None, *, rtol: float = 1e-5, atol: float = 0.0, restart: int | None = None,
+          maxiter: int | None = None, M=None, callback: Callable | None = None,
+          callback_type: str | None = None, **keys) -> tuple[np.ndarray, int]:
+    """Restarted GMRES with ``scipy.sparse.linalg.gmres``'s arguments and return value; the
+    inputs as for :func:`cg`. ``restart``: Arnoldi steps per cycle (SciPy's default 20, at
+    most n); ``maxiter``: restart cycles (10 n by default), info > 0 is the cycles run.
+    ``callback_type``: ``"x"``, callback(xk) after every cycle; ``"pr_norm"``, callback(||r|| /
+    ||b||) after every inner iteration; ``"legacy"`` (SciPy's default when a callback is given,
+    with its DeprecationWarning), the same, and maxiter counts inner iterations.
+
+    spkrylov's GMRES preconditions on the right (``solver.method: gmres``): it minimises the
+    true residual ||b - A x||, which is what the callback gets, where SciPy's left
+    preconditioning reports ||M (b - A x)||; without M they agree.
+
+    Example::
+
+        x, info = spkrylov.gmres(A, b, rtol=1e-8, restart=30, M="ilu0")
+    """
+    if callback is not None and callback_type is None:
+        warnings.warn(_GMRES_CALLBACK_TYPE_WARNING, DeprecationWarning, stacklevel=2)
+    if callback_type is None:
+        callback_type = "legacy"
+    if callback_type not in ("x", "pr_norm", "legacy"):
+        raise ValueError(f"Unknown callback_type: {callback_type!r}")
+    if restart is not None and (not _scipy_args.is_real(restart) or restart < 1):
+        raise ValueError(f"restart must be an integer >= 1, got {restart!r}")
+    return _scipy_style("gmres", A, b, x0, rtol, atol, maxiter, M, callback, keys,
+                        gmres=(20 if restart is None else restart,
+                               callback_type if callback is not None else None))
 
 
 def solve_config(config: str | None = None, *, quiet: bool = True, **overrides: Any) -> dict:

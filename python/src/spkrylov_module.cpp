@@ -3,7 +3,9 @@
 // (CuPy, or PyTorch/JAX through CuPy's DLPack import in the package), used in place; the config as
 // keyword settings [(key path, value)], each value made a YAML node (not text) and checked by
 // the same reader as the YAML file and --set (frontend/config), and returns
-// plain dicts; python/spkrylov/__init__.py builds the public API on it. The GIL is released while a
+// plain dicts; python/spkrylov/__init__.py builds the public API on it. A system can also be
+// given by Python operators instead of CSR arrays (python_operator.hpp: a matrix-free A, a
+// user M), which the package's _operators.py wraps. The GIL is released while a
 // solve runs; at each of its checks the solve takes the GIL back for a moment to look for a signal
 // (Ctrl-C): one stops the solve there (status interrupted) and is raised as the Python exception,
 // the solver still usable.
@@ -14,6 +16,7 @@
 #include <cuda_runtime.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -33,6 +36,7 @@
 #include "frontend/result_fields.hpp"
 #include "frontend/run_report.hpp"
 #include "frontend/solve_command.hpp"
+#include "python/src/python_operator.hpp"
 #include "solver/csr_input.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
@@ -215,6 +219,26 @@ class TypedSolver final : public PrecisionSolver {
   std::vector<T> b_, x_;
 };
 
+// A system given by Python operators (python_operator.hpp: A, and M or none), in float64.
+class OperatorSolver final : public PrecisionSolver {
+ public:
+  OperatorSolver(const UserSystem<double>& system, const Options& options)
+      : solver_(system, options), rows_(static_cast<std::size_t>(system.rows)) {
+    for (const auto& op : {system.matrix, system.preconditioner})
+      if (op) static_cast<PythonOperator&>(*op).set_gpu_solver(solver_.device() == Device::gpu);
+  }
+  SolveResult solve(const double* b, double* x, const ProgressCallback& progress) override {
+    return solver_.solve(b, x, progress);
+  }
+  void update_values(const double* values) override { solver_.update_values(values); }
+  const SetupInfo& setup_info() const override { return solver_.setup_info(); }
+  std::size_t rows() const override { return rows_; }
+
+ private:
+  Solver<double> solver_;
+  std::size_t rows_;
+};
+
 // One matrix, set up once (spkrylov.Solver).
 class PySolver {
  public:
@@ -243,9 +267,34 @@ class PySolver {
                                                       nnz_, rows, cols, options, on_device_);
   }
 
+  // A system given by operators: `a` and `m` (or None) are the functions PythonOperator calls,
+  // each with a bool attribute host_arrays; diagonal (or None): diag(A), for jacobi.
+  PySolver(index_t rows, nb::object a, nb::object m,
+           std::optional<HostVector<const double>> diagonal, const KeywordSettings& settings)
+      : config_(config_of(settings)) {
+    if (single()) throw NotSupported("precision single: user operators work in float64");
+    if (rows < 1) throw BadInput("a user operator needs rows >= 1, got " + std::to_string(rows));
+    const auto n = static_cast<std::size_t>(rows);
+    const auto make = [&](nb::object function) -> std::shared_ptr<UserOperator<double>> {
+      if (function.is_none()) return nullptr;
+      const bool host_arrays = nb::cast<bool>(function.attr("host_arrays"));
+      return operators_.emplace_back(
+          std::make_shared<PythonOperator>(std::move(function), n, host_arrays));
+    };
+    UserSystem<double> system;
+    system.rows = rows;
+    system.matrix = make(std::move(a));
+    system.preconditioner = make(std::move(m));
+    if (diagonal) system.diagonal.assign(diagonal->data(), diagonal->data() + diagonal->shape(0));
+    // Built with the GIL held: nothing heavy, and the operators' Python objects stay safe.
+    solver_ = std::make_unique<OperatorSolver>(
+        system, Options{config_.solver, spmv_for(config_.spmv, config_.precision), config_.device});
+  }
+
   // x: the initial guess, overwritten with the solution. on_check (or None): called at every
-  // convergence check with the current iterate copied into `iterate` first (float64, or
-  // float32 in single precision).
+  // convergence check as on_check(iteration, residual) (the recursive residual norm), with the
+  // current iterate copied into `iterate` first (float64, or float32 in single precision);
+  // an empty `iterate` asks for no copy.
   nb::dict solve(Vector<const double> b, Vector<double> x, AnyHostVector iterate,
                  nb::object on_check) {
     const bool device = location_of("b and x0", b, x);
@@ -258,8 +307,9 @@ class PySolver {
       throw BadInput("b has " + std::to_string(b.shape(0)) + " and x0 " +
                      std::to_string(x.shape(0)) + " entries, the matrix " + std::to_string(n) +
                      " rows");
-    if (!on_check.is_none() && (iterate.shape(0) != n ||
-                                iterate.itemsize() != (single() ? sizeof(float) : sizeof(double))))
+    const bool copy_iterate = !on_check.is_none() && iterate.shape(0) != 0;
+    if (copy_iterate && (iterate.shape(0) != n ||
+                         iterate.itemsize() != (single() ? sizeof(float) : sizeof(double))))
       throw BadInput("the iterate buffer does not hold " + std::to_string(n) +
                      " values of the "
                      "solver's precision");
@@ -273,9 +323,9 @@ class PySolver {
         return;
       }
       if (on_check.is_none()) return;
-      progress.copy_iterate(iterate.data());
+      if (copy_iterate) progress.copy_iterate(iterate.data());
       try {
-        on_check();
+        on_check(progress.iteration, progress.residual);
       } catch (nb::python_error& error) {  // the callback raised: stop, raise it afterwards
         callback_error.emplace(std::move(error));
         progress.request_stop();
@@ -305,6 +355,23 @@ class PySolver {
   std::string resolved_config() const { return to_yaml(config_); }
   std::string precision() const { return to_string(config_.precision); }
 
+  // Each user operator's completed applications and their host time in seconds (A, then M).
+  std::vector<std::tuple<long long, double>> operator_times() const {
+    std::vector<std::tuple<long long, double>> times;
+    for (const auto& op : operators_) times.emplace_back(op->calls(), op->seconds());
+    return times;
+  }
+
+  // The garbage collector's view of the operators' Python functions (a user's matvec may
+  // reference the Python Solver that holds this one: a cycle through C++).
+  int traverse(visitproc visit, void* arg) const {
+    for (const auto& op : operators_) Py_VISIT(op->function().ptr());
+    return 0;
+  }
+  void clear() {
+    for (const auto& op : operators_) op->release();
+  }
+
  private:
   bool single() const { return config_.precision == Precision::single_precision; }
 
@@ -312,9 +379,24 @@ class PySolver {
   bool on_device_ = false;
   std::size_t nnz_ = 0;
   std::unique_ptr<PrecisionSolver> solver_;
+  std::vector<std::shared_ptr<PythonOperator>> operators_;  // a system of user operators
 };
 
 }  // namespace
+
+// Slots of _core.Solver for the cyclic garbage collector (nanobind's recipe).
+int solver_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  return nb::inst_ptr<PySolver>(self)->traverse(visit, arg);
+}
+int solver_clear(PyObject* self) {
+  nb::inst_ptr<PySolver>(self)->clear();
+  return 0;
+}
+PyType_Slot solver_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(solver_traverse)},
+                              {Py_tp_clear, reinterpret_cast<void*>(solver_clear)},
+                              {0, nullptr}};
 
 }  // namespace spk::python
 
@@ -403,16 +485,22 @@ NB_MODULE(_core, m) {
         "The scalar fields of a solve's result, in report order (frontend/result_fields.hpp).");
   m.def("solver_keys", &solver_key_names, "Every key of solver: (the YAML's), in order.");
   m.def("spmv_keys", &spmv_key_names, "Every key of spmv: (the YAML's), in order.");
-  nb::class_<python::PySolver>(m, "Solver")
+  nb::class_<python::PySolver>(m, "Solver", nb::type_slots(python::solver_slots))
       .def(nb::init<python::Vector<const index_t>, python::Vector<const index_t>,
                     python::Vector<const double>, index_t, index_t,
                     const python::KeywordSettings&>(),
            nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("rows"), nb::arg("cols"),
            nb::arg("settings"))
+      .def(
+          nb::init<index_t, nb::object, nb::object, std::optional<python::HostVector<const double>>,
+                   const python::KeywordSettings&>(),
+          nb::arg("rows"), nb::arg("a"), nb::arg("m").none(), nb::arg("diagonal").none(),
+          nb::arg("settings"))
       .def("solve", &python::PySolver::solve, nb::arg("b"), nb::arg("x"), nb::arg("iterate"),
            nb::arg("on_check").none())
       .def("update_values", &python::PySolver::update_values, nb::arg("data"))
       .def("setup_info", &python::PySolver::setup_info)
       .def("resolved_config", &python::PySolver::resolved_config)
-      .def("precision", &python::PySolver::precision);
+      .def("precision", &python::PySolver::precision)
+      .def("operator_times", &python::PySolver::operator_times);
 }
