@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "core/device_memory_meter.hpp"
+
 namespace spk {
 
 void* device_allocate(std::size_t bytes, const std::string& what) {
@@ -16,10 +18,27 @@ void* device_allocate(std::size_t bytes, const std::string& what) {
         << "out of device memory allocating " << what << ": requested " << bytes << " bytes, "
         << free_bytes << " of " << total_bytes
         << " bytes free; try a more compact format (csr, hyb or ellpack-r) or precision: single";
+    const std::string holders = device_memory_meter().holders_text();
+    if (!holders.empty()) message << " (" << holders << ")";
     throw OutOfDeviceMemory(message.str(), bytes, free_bytes);
   }
   SPK_CUDA_CHECK(status);
+  try {
+    if (pointer != nullptr) device_memory_meter().allocated(pointer, bytes, what);
+  } catch (...) {  // the meter's own bookkeeping failed (host memory): no leak
+    (void)cudaFree(pointer);
+    throw;
+  }
   return pointer;
+}
+
+DeviceMemoryInfo device_memory_info() noexcept {
+  DeviceMemoryInfo info;
+  if (cudaMemGetInfo(&info.free_bytes, &info.total_bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    info = DeviceMemoryInfo{};
+  }
+  return info;
 }
 
 void copy_synchronously(void* destination, const void* source, std::size_t bytes,
@@ -29,7 +48,9 @@ void copy_synchronously(void* destination, const void* source, std::size_t bytes
 }
 
 void device_free(void* pointer) noexcept {
-  if (pointer != nullptr) (void)cudaFree(pointer);
+  if (pointer == nullptr) return;
+  device_memory_meter().freed(pointer);
+  (void)cudaFree(pointer);
 }
 
 }  // namespace spk

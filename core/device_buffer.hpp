@@ -1,7 +1,9 @@
 #pragma once
 // DeviceBuffer<T>: an owning, move-only array in device memory. Allocation failures throw
 // spk::OutOfDeviceMemory with the bytes requested and the bytes free, so a user can pick
-// a more compact format. The memory is released on every path, errors included.
+// a more compact format, and the library's largest live arrays, so a setup that ran out says
+// what took the memory. The memory is released on every path, errors included. Every
+// allocation and release is counted (device_memory_meter.hpp): the setups report their peak.
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -11,9 +13,18 @@
 
 namespace spk {
 
-// Allocates `bytes` of device memory; `what` names the array in the error message.
+// Allocates `bytes` of device memory; `what` names the array in the error message and in the
+// meter (device_memory_meter.hpp).
 void* device_allocate(std::size_t bytes, const std::string& what);
 void device_free(void* pointer) noexcept;
+
+// The current device's memory as cudaMemGetInfo sees it (all users: this process's arrays,
+// CUDA libraries' workspaces, other processes); zeros when it cannot be read. Never throws.
+struct DeviceMemoryInfo {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+};
+DeviceMemoryInfo device_memory_info() noexcept;
 // A host<->device copy that has landed when it returns. It runs on the calling thread's
 // default stream (cudaStreamPerThread), so it neither synchronizes the device nor orders
 // against the caller's streams; callers that share the buffer with a stream synchronize

@@ -23,15 +23,9 @@
 
 #include <cstdint>
 
+#include "core/launch_grid.hpp"  // kSetupBlockSize, setup_grid
+
 namespace spk {
-
-constexpr int kSetupBlockSize = 256;
-
-inline unsigned int setup_grid(std::int64_t items) {
-  constexpr std::int64_t max_blocks = 65535LL * 16;
-  const std::int64_t blocks = (items + kSetupBlockSize - 1) / kSetupBlockSize;
-  return static_cast<unsigned int>(blocks < 1 ? 1 : (blocks > max_blocks ? max_blocks : blocks));
-}
 
 template <class Index, class Body>
 __device__ __forceinline__ void for_each_index(Index count, Body&& body) {

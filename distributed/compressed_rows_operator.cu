@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include "core/cuda_check.hpp"
 #include "distributed/compressed_rows_operator.hpp"
 
@@ -7,20 +9,22 @@ namespace {
 
 constexpr int block_size = 256;
 
+// Counts and thread numbers in 64 bits: count + block_size - 1 and blockIdx.x * blockDim.x
+// would pass 2^31 for a block of nearly 2^31 rows.
 unsigned blocks_for(index_t count) {
-  return static_cast<unsigned>((count + block_size - 1) / block_size);
+  return static_cast<unsigned>((std::int64_t{count} + block_size - 1) / block_size);
 }
 
 template <class T>
 __global__ void scale_rows(index_t n, T beta, T* __restrict__ y) {
-  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) y[i] = beta == T(0) ? T(0) : beta * y[i];  // beta = 0: y is only written
 }
 
 template <class T>
 __global__ void scatter_add(index_t count, const index_t* __restrict__ rows, T alpha,
                             const T* __restrict__ t, T* __restrict__ y) {
-  const index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k < count) y[rows[k]] += alpha * t[k];
 }
 
@@ -52,6 +56,14 @@ CompressedRowsOperator<T>::CompressedRowsOperator(std::unique_ptr<SpmvBackend<T>
     : backend_(std::move(backend)),
       rows_(rows, "non-empty rows"),
       product_(rows.size(), "non-empty rows' product"),
+      full_rows_(full_rows) {}
+
+template <class T>
+CompressedRowsOperator<T>::CompressedRowsOperator(std::unique_ptr<SpmvBackend<T>> backend,
+                                                  DeviceBuffer<index_t> rows, index_t full_rows)
+    : backend_(std::move(backend)),
+      rows_(std::move(rows)),
+      product_(rows_.size(), "non-empty rows' product"),
       full_rows_(full_rows) {}
 
 template <class T>

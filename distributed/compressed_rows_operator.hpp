@@ -35,6 +35,10 @@ class CompressedRowsOperator final : public LinearOperator<T> {
   // backend: built from drop_empty_rows(...).matrix; full_rows: the rows of the whole block.
   CompressedRowsOperator(std::unique_ptr<SpmvBackend<T>> backend, const std::vector<index_t>& rows,
                          index_t full_rows);
+  // The same with the rows already on the device (ascending local ids, as
+  // generate_device_grid_rows gives them: device_grid_rows.hpp).
+  CompressedRowsOperator(std::unique_ptr<SpmvBackend<T>> backend, DeviceBuffer<index_t> rows,
+                         index_t full_rows);
 
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override;
   index_t rows() const override { return full_rows_; }

@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include "core/cuda_check.hpp"
 #include "distributed/abandoned_buffers.hpp"
 #include "distributed/device_halo_exchange.hpp"
@@ -13,7 +15,8 @@ constexpr int halo_tag = 18;
 template <class T>
 __global__ void gather_entries(index_t count, const index_t* __restrict__ rows,
                                const T* __restrict__ x, T* __restrict__ out) {
-  const index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // 64-bit: the 32-bit product would pass 2^31 in the last block of a count near 2^31
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k < count) out[k] = x[rows[k]];
 }
 
@@ -73,7 +76,7 @@ void DeviceHaloExchange<T>::pack(const T* x) {
   const index_t count = this->plan_.send_size();
   if (count == 0) return;
   constexpr int threads = 256;
-  const auto blocks = static_cast<unsigned>((count + threads - 1) / threads);
+  const auto blocks = static_cast<unsigned>((std::int64_t{count} + threads - 1) / threads);
   gather_entries<<<blocks, threads, 0, stream_>>>(count, send_rows_.data(), x, send_buffer_.data());
   SPK_CUDA_CHECK(cudaGetLastError());
 }

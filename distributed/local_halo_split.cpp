@@ -37,19 +37,6 @@ index_t first_decreasing_row(const RowsView<T>& rows) {
   return first;
 }
 
-// Consecutive halo slots with the same owner, in rank order.
-std::vector<HaloSource> halo_sources(const std::vector<global_index_t>& halo_columns,
-                                     const RowPartition& columns) {
-  std::vector<HaloSource> sources;
-  for (std::size_t slot = 0; slot < halo_columns.size(); ++slot) {
-    const int owner = columns.owner(halo_columns[slot]);
-    if (sources.empty() || sources.back().rank != owner)
-      sources.push_back({owner, static_cast<index_t>(slot), 0});
-    ++sources.back().count;
-  }
-  return sources;
-}
-
 // rows x cols CSR with `nnz` entries (offsets filled by the caller).
 template <class T>
 CsrMatrix<T> sized_csr(index_t rows, index_t cols, index_t nnz) {
@@ -182,6 +169,18 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
 }
 
 }  // namespace
+
+std::vector<HaloSource> halo_sources(const std::vector<global_index_t>& halo_columns,
+                                     const RowPartition& columns) {
+  std::vector<HaloSource> sources;
+  for (std::size_t slot = 0; slot < halo_columns.size(); ++slot) {
+    const int owner = columns.owner(halo_columns[slot]);
+    if (sources.empty() || sources.back().rank != owner)
+      sources.push_back({owner, static_cast<index_t>(slot), 0});
+    ++sources.back().count;
+  }
+  return sources;
+}
 
 template <class T>
 SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& row_partition,

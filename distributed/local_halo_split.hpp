@@ -58,6 +58,11 @@ template <class T>
 SplitRows<T> split_local_and_halo(const DistributedCsrArrays<T>& arrays, global_index_t first_row,
                                   const RowPartition& partition, int rank);
 
+// Consecutive halo slots with the same owner in `columns` (ascending halo_columns: one source
+// per owner, in rank order): SplitRows::sources.
+std::vector<HaloSource> halo_sources(const std::vector<global_index_t>& halo_columns,
+                                     const RowPartition& columns);
+
 // New values for the same pattern (nnz values in the caller's order) into pattern, local and
 // halo.
 template <class T>

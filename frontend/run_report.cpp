@@ -20,6 +20,23 @@ std::string megabytes(std::size_t bytes) {
   return number_text("%.1f MB", static_cast<double>(bytes) / 1e6);
 }
 
+std::string gigabytes(std::size_t bytes) {
+  return number_text("%.2f GB", static_cast<double>(bytes) / 1e9);
+}
+
+// "setup memory: peak ..., steady ..., of ... free (... total; ... free after); largest array
+// ..." (GPU setups; SetupInfo::memory).
+void print_setup_memory(std::ostream& out, const DeviceMemoryUse& memory) {
+  if (memory.total_bytes == 0) return;
+  out << "             setup memory: peak " << gigabytes(memory.peak_bytes) << ", steady "
+      << gigabytes(memory.steady_bytes) << ", of " << gigabytes(memory.free_bytes) << " free ("
+      << gigabytes(memory.total_bytes) << " total; " << gigabytes(memory.free_after_bytes)
+      << " free after)";
+  if (!memory.largest.empty())
+    out << "; largest array " << memory.largest << " " << gigabytes(memory.largest_bytes);
+  out << "\n";
+}
+
 std::ofstream open_output(const std::string& path, const char* what) {
   std::ofstream out(path);
   if (!out) throw BadInput(shown_name(path) + ": cannot open " + what + " for writing");
@@ -83,6 +100,25 @@ void print_process_setups(std::ostream& out, const std::vector<ProcessSetup>& se
                   1e3 * setup.setup_s);
     out << line;
   }
+  const bool on_gpus = std::any_of(setups.begin(), setups.end(), [](const ProcessSetup& setup) {
+    return setup.memory_total_bytes > 0;
+  });
+  if (!on_gpus) return;
+  out << "             device memory per process (GB; peak and steady: the library's arrays "
+         "during and after setup):\n"
+         "             rank     total  free before     peak   steady  free after  largest array\n";
+  for (std::size_t p = 0; p < setups.size(); ++p) {
+    const ProcessSetup& setup = setups[p];
+    std::snprintf(line, sizeof line,
+                  "             %4zu  %8.2f  %11.2f  %7.2f  %7.2f  %10.2f  %13.2f\n", p,
+                  1e-9 * static_cast<double>(setup.memory_total_bytes),
+                  1e-9 * static_cast<double>(setup.memory_free_bytes),
+                  1e-9 * static_cast<double>(setup.memory_peak_bytes),
+                  1e-9 * static_cast<double>(setup.memory_steady_bytes),
+                  1e-9 * static_cast<double>(setup.memory_free_after_bytes),
+                  1e-9 * static_cast<double>(setup.memory_largest_bytes));
+    out << line;
+  }
 }
 
 // One row per process: its rows, entries, halo, neighbours and communication during the solve.
@@ -133,6 +169,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (report.setup.device == Device::gpu)
     out << "             device memory " << megabytes(report.setup.device_bytes)
         << ", bytes moved per SpMV " << megabytes(report.setup.bytes_per_spmv) << "\n";
+  print_setup_memory(out, report.setup.memory);
   const bool gmres =
       report.solver.method == Method::gmres || report.solver.method == Method::fgmres;
   out << "solver       " << to_string(report.solver.method)
@@ -226,6 +263,23 @@ void write_matrix_json(JsonWriter& json, const RunReport& report) {
   json.end_object();
 }
 
+// "device_memory": a GPU setup's memory in bytes (SetupInfo::memory); null on the CPU.
+void write_device_memory_json(JsonWriter& json, const DeviceMemoryUse& memory) {
+  if (memory.total_bytes == 0) {
+    json.key("device_memory").null();
+    return;
+  }
+  json.key("device_memory").begin_object();
+  json.field("total_bytes", memory.total_bytes);
+  json.field("free_bytes", memory.free_bytes);
+  json.field("free_after_bytes", memory.free_after_bytes);
+  json.field("peak_bytes", memory.peak_bytes);
+  json.field("steady_bytes", memory.steady_bytes);
+  json.field("largest_bytes", memory.largest_bytes);
+  json.field("largest", memory.largest);
+  json.end_object();
+}
+
 // A process's "setup_ms": its way to the first iteration by phase (ProcessSetup).
 void write_process_setup_json(JsonWriter& json, const ProcessSetup& setup) {
   const SetupPhases& phases = setup.phases;
@@ -290,7 +344,18 @@ void write_distributed_json(JsonWriter& json, const RunReport& report) {
     json.field("allreduce_ms", times.phases.allreduce_ms);
     json.field("exposed_exchange_ms", times.phases.exposed_exchange_ms());
     json.end_object();
-    if (p < run.setups.size()) write_process_setup_json(json, run.setups[p]);
+    if (p < run.setups.size()) {
+      const ProcessSetup& setup = run.setups[p];
+      write_process_setup_json(json, setup);
+      DeviceMemoryUse memory;  // the numbers gathered (the largest array's name stays local)
+      memory.total_bytes = setup.memory_total_bytes;
+      memory.free_bytes = setup.memory_free_bytes;
+      memory.free_after_bytes = setup.memory_free_after_bytes;
+      memory.peak_bytes = setup.memory_peak_bytes;
+      memory.steady_bytes = setup.memory_steady_bytes;
+      memory.largest_bytes = setup.memory_largest_bytes;
+      write_device_memory_json(json, memory);
+    }
     json.end_object();
   }
   json.end_array();
@@ -316,6 +381,7 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   json.field("device_bytes", report.setup.device_bytes);
   json.field("bytes_per_spmv", report.setup.bytes_per_spmv);
   json.end_object();
+  write_device_memory_json(json, report.setup.memory);
   json.key("preconditioner");
   write_preconditioner_object(json, report.setup.preconditioner);
   for_each_result_field(r, [&](const char* name, const auto& value) { json.field(name, value); });

@@ -23,6 +23,23 @@ struct ProcessSetup {
   double stats_s = 0.0;     // the matrix statistics combined over the processes
   double setup_s = 0.0;     // the solver's setup (SetupInfo::setup_s): the phases below
   SetupPhases phases;
+  // GPU: its device's memory at setup (SetupInfo::memory without the largest array's name, so
+  // that the struct stays plain numbers, gathered as bytes); all 0 on the CPU.
+  std::size_t memory_total_bytes = 0;
+  std::size_t memory_free_bytes = 0;
+  std::size_t memory_free_after_bytes = 0;
+  std::size_t memory_peak_bytes = 0;
+  std::size_t memory_steady_bytes = 0;
+  std::size_t memory_largest_bytes = 0;
+
+  void set_memory(const DeviceMemoryUse& memory) {
+    memory_total_bytes = memory.total_bytes;
+    memory_free_bytes = memory.free_bytes;
+    memory_free_after_bytes = memory.free_after_bytes;
+    memory_peak_bytes = memory.peak_bytes;
+    memory_steady_bytes = memory.steady_bytes;
+    memory_largest_bytes = memory.largest_bytes;
+  }
 };
 
 // A run over several processes (mpirun): what each process held and how long it spent

@@ -27,8 +27,10 @@ __global__ void gather_factor_values(std::size_t nnz, const index_t* __restrict_
 template <class T>
 __global__ void shift_diagonal(index_t rows, const index_t* __restrict__ diagonal, T factor,
                                T* values) {
-  const index_t row = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row < rows) values[diagonal[row]] *= factor;
+  const std::int64_t row_64 = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row_64 >= rows) return;  // 64-bit: the 32-bit product wraps in a last block near 2^31
+  const auto row = static_cast<index_t>(row_64);
+  values[diagonal[row]] *= factor;
 }
 
 // The rows of one level, a thread each; the first bad pivot by atomicMin of its code, the
@@ -39,8 +41,9 @@ __global__ void factor_level(FactorKind kind, index_t count, const index_t* __re
                              const index_t* __restrict__ columns,
                              const index_t* __restrict__ diagonal, T* values, bool replace_tiny,
                              std::uint64_t* status) {
-  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= count) return;
+  const std::int64_t t_64 = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t_64 >= count) return;  // 64-bit: the 32-bit product wraps in a last block near 2^31
+  const auto t = static_cast<index_t>(t_64);
   const index_t row = rows[t];
   bool replaced = false;
   const std::uint64_t code =

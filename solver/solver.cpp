@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "core/device.hpp"
 #include "core/nvtx_range.hpp"
+#include "core/setup_memory_watch.hpp"
 #include "solver/csr_input.hpp"
 #include "solver/pointer_location.hpp"
 #include "solver/solver_impl.hpp"
@@ -34,6 +36,8 @@ Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream
   const Device device = resolve_device(options.device);
   std::chrono::steady_clock::time_point start;
   std::size_t nnz = 0;
+  std::optional<SetupMemoryWatch> memory;  // GPU: the setup's device memory
+  if (device == Device::gpu) memory.emplace();
   if (device == Device::gpu && arrays.on_device) {
     // Device arrays on the GPU: checked and built on the device, no host round trip (only
     // spmv.format auto downloads the pattern, for its cache key: spmv/tuning/auto_backend.hpp).
@@ -61,6 +65,7 @@ Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream
   impl_->setup.device = device;
   impl_->setup.setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (memory) impl_->setup.memory = memory->finish();
 }
 
 template <class T>

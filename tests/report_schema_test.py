@@ -205,6 +205,24 @@ def main():
     del old["solution_error"]
     expect_invalid("missing value left out", old, "'solution_error' missing")
 
+
+    # The CPU path has no device memory; a GPU run's object (the fields the GPU path writes, as
+    # frontend/run_report.cpp writes them) is valid, a negative count is not.
+    if converged["device_memory"] is not None:
+        failures.append("CPU run: device_memory is not null")
+    gpu = copy.deepcopy(converged)
+    gpu["device_memory"] = {"total_bytes": 85000000000, "free_bytes": 84000000000,
+                            "free_after_bytes": 80000000000, "peak_bytes": 5000000000,
+                            "steady_bytes": 3000000000, "largest_bytes": 1000000000,
+                            "largest": "AMG A_0 values"}
+    expect_valid("GPU run's device_memory", gpu)
+    gpu["device_memory"]["peak_bytes"] = -1
+    expect_invalid("negative peak", gpu, "peak_bytes")
+    if distributed is not None:
+        shares = distributed["distributed"]["per_process"]
+        if any(p["device_memory"] is not None for p in shares):
+            failures.append("CPU distributed run: a process's device_memory is not null")
+
     for failure in failures:
         print("FAIL " + failure)
     return 1 if failures else 0

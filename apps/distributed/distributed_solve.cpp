@@ -173,6 +173,7 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world,
     report.solution_error = solution_error(communicator, x, *problem.exact_solution);
   setup.setup_s = report.setup.setup_s;
   setup.phases = report.setup.phases;
+  setup.set_memory(report.setup.memory);
   DistributedRun run = gather_distributed_run(communicator, info, times, setup);
   run.partition = to_string(config.distributed.partition);
   run.transport = transport;

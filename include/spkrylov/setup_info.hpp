@@ -63,6 +63,23 @@ struct SetupPhases {
   double warm_up_s = 0.0;         ///< GPU: one product and one sum (NCCL's connections)
 };
 
+/// A GPU setup's device memory (SetupInfo::memory), in bytes: the device's as cudaMemGetInfo
+/// sees it (every user: CUDA libraries, other processes) before and after setup, and the
+/// library's own arrays (each device allocation it makes, counted) during setup. All 0 on the
+/// CPU path.
+struct DeviceMemoryUse {
+  std::size_t total_bytes = 0;       ///< the device's memory
+  std::size_t free_bytes = 0;        ///< free when setup began
+  std::size_t free_after_bytes = 0;  ///< free when setup ended
+  /// The most the library's arrays rose above their level when setup began (the matrix, its
+  /// format's conversion, the preconditioner's intermediates such as AMG's SpGEMM products):
+  /// setup fits when this is below free_bytes.
+  std::size_t peak_bytes = 0;
+  std::size_t steady_bytes = 0;   ///< what they hold after setup (matrix, preconditioner, vectors)
+  std::size_t largest_bytes = 0;  ///< the largest single array allocated during setup
+  std::string largest;            ///< its name, e.g. "AMG A_0 values" ("" when none)
+};
+
 /// What setup built, for reports.
 struct SetupInfo {
   Device device = Device::cpu;  ///< where the solver runs: gpu or cpu
@@ -75,6 +92,7 @@ struct SetupInfo {
   TuningReport tuning;                ///< spmv.format auto: candidates, times, choice, cache
   PreconditionerInfo preconditioner;  ///< what the preconditioner built (bounds, levels)
   SetupPhases phases;                 ///< DistributedSolver: this process's setup by phase
+  DeviceMemoryUse memory;             ///< GPU: device memory before, during and after setup
 };
 
 }  // namespace spk

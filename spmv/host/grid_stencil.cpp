@@ -158,6 +158,25 @@ CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
   return matrix;
 }
 
+void check_grid_block(const GridStencil& stencil, int n, std::int64_t first_row,
+                      std::int64_t end_row, const std::string& name) {
+  // A block's rows and entries are counted in 32 bits (its CSR offsets): refused here, from
+  // the closed-form counts, before anything is allocated.
+  const std::string block = name + ": the block of rows [" + std::to_string(first_row) + ", " +
+                            std::to_string(end_row) + ")";
+  const std::string remedy =
+      " (one process holds at most 2147483647 rows and entries: use more "
+      "processes, e.g. mpirun -np N)";
+  const std::int64_t entries =
+      grid_entries_before(stencil, n, end_row) - grid_entries_before(stencil, n, first_row);
+  if (end_row - first_row > max_index)
+    throw BadInput(block + " has " + std::to_string(end_row - first_row) +
+                   " rows, more than the 32-bit index limit 2147483647" + remedy);
+  if (entries > max_index)
+    throw BadInput(block + " has " + std::to_string(entries) +
+                   " nonzeros, more than the 32-bit index limit 2147483647" + remedy);
+}
+
 RowBlock<double> assemble_grid_rows(const GridStencil& stencil, int n, std::int64_t first_row,
                                     std::int64_t end_row, const std::string& name) {
   if (n < 1) throw BadInput(name + ": n = " + std::to_string(n) + " must be at least 1");
@@ -171,10 +190,7 @@ RowBlock<double> assemble_grid_rows(const GridStencil& stencil, int n, std::int6
   if (first_row < 0 || first_row > end_row || end_row > rows)
     throw BadInput(name + ": rows [" + std::to_string(first_row) + ", " + std::to_string(end_row) +
                    ") are not within the " + std::to_string(rows) + " rows of the grid");
-  check_index_range(end_row - first_row, name + ": rows of one block");
-  check_index_range(
-      grid_entries_before(stencil, n, end_row) - grid_entries_before(stencil, n, first_row),
-      name + ": nonzeros of one block");
+  check_grid_block(stencil, n, first_row, end_row, name);
 
   RowBlock<double> block;
   block.global_rows = rows;

@@ -38,6 +38,14 @@ CsrMatrix<double> assemble_grid_operator(const GridStencil& stencil, int n,
 RowBlock<double> assemble_grid_rows(const GridStencil& stencil, int n, std::int64_t first_row,
                                     std::int64_t end_row, const std::string& name);
 
+// BadInput when rows [first_row, end_row) of the operator have more rows or nonzeros than a
+// 32-bit index holds (one process's block: its CSR offsets), naming the block, the count and
+// the remedy (more processes); computed in closed form, before anything is allocated. The
+// range must lie within the grid. assemble_grid_rows and the device generator
+// (distributed/device_grid_rows.hpp) call it.
+void check_grid_block(const GridStencil& stencil, int n, std::int64_t first_row,
+                      std::int64_t end_row, const std::string& name);
+
 // Stored entries in the rows before `row` (0 <= row <= rows), in O(stencil points) arithmetic:
 // nothing is built. What a nonzero-balanced partition of the rows needs (distributed/).
 std::int64_t grid_entries_before(const GridStencil& stencil, int n, std::int64_t row);

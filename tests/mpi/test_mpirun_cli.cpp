@@ -260,6 +260,15 @@ TEST(MpirunCliFaults, ConfigsThatDifferBetweenRanksAreFoundAtSetup) {
                               "'  tolerance: 1e-06' here, '  tolerance: 1e-08' on rank 0"});
 }
 
+// 1000^3 on 3 processes: 2.33e9 entries a block, past the 32-bit offsets of a process's rows.
+// Refused on every rank from the closed-form counts, before any row is built (it fits 4).
+TEST(MpirunCliFaults, ABlockPastTwoToThe31EntriesIsRefusedBeforeItIsBuilt) {
+  expect_one_line_error(solve(3, cpu + "--set matrix.generate.n=1000"),
+                        {"error: rank 0", "the block of rows [0, ", ") has 233",
+                         " nonzeros, more than the 32-bit index limit 2147483647 (one process "
+                         "holds at most 2147483647 rows and entries: use more processes"});
+}
+
 TEST(MpirunCliFaults, FactorizationsAreRefusedOnSeveralProcesses) {
   expect_one_line_error(solve(2, cpu + "--set solver.preconditioner=ic0"),
                         {"solver.preconditioner ic0 runs on one process only; with 2 processes "
