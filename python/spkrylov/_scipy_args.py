@@ -50,8 +50,15 @@ def _is_dense(a: Any) -> bool:
     return isinstance(a, np.ndarray)  # np.matrix too
 
 
+def _is_complex(dtype: Any) -> bool:
+    try:
+        return np.dtype(dtype).kind == "c"
+    except TypeError:  # another library's dtype (torch.float64): it says itself
+        return bool(getattr(dtype, "is_complex", False))
+
+
 def _refuse_complex(what: str, dtype: Any) -> None:
-    if dtype is not None and np.dtype(dtype).kind == "c":
+    if dtype is not None and _is_complex(dtype):
         raise TypeError(f"{what} is complex ({np.dtype(dtype)}); spkrylov solves real systems "
                         "(complex matrices are not supported)")
 

@@ -82,8 +82,15 @@ TEST(UserOperatorGpu, MatrixFreeStencilTakesTheCsrSolvesIterations) {
       const SolveResult free_result = matrix_free.solve(b, x_free);
       const SolveResult stored_result = stored.solve(b, x_stored);
       ASSERT_TRUE(free_result.converged()) << free_result.message;
-      EXPECT_EQ(free_result.iterations, stored_result.iterations)
-          << to_string(method) << " " << to_string(kind);
+      // The stencil sums a row in another order than the CSR kernel: CG and GMRES keep the
+      // count; BiCGSTAB's moves with rounding (measured on an H100: 47 against 45).
+      if (method == Method::bicgstab)
+        EXPECT_NEAR(free_result.iterations, stored_result.iterations,
+                    0.1 * stored_result.iterations)
+            << to_string(kind);
+      else
+        EXPECT_EQ(free_result.iterations, stored_result.iterations)
+            << to_string(method) << " " << to_string(kind);
       EXPECT_LT(test::true_relative_residual(a, b, x_free), 1e-9);
       ASSERT_NE(matrix_free.stream(), nullptr);
       for (const cudaStream_t stream : stencil->streams) EXPECT_EQ(stream, matrix_free.stream());
