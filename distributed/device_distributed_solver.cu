@@ -15,10 +15,10 @@
 
 #include "core/device.hpp"
 #include "core/event_timer.hpp"
-#include "distributed/amg/distributed_amg_build.hpp"
-#include "distributed/amg/distributed_level_operator.hpp"
+#include "core/setup_memory_watch.hpp"
+#include "distributed/amg/device_distributed_amg_build.hpp"
+#include "distributed/amg/device_distributed_level_operator.hpp"
 #include "distributed/compressed_rows_operator.hpp"
-#include "distributed/device_level_blocks.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/diagonal_block.hpp"
 #include "distributed/device_halo_exchange.hpp"
@@ -155,6 +155,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       context_made.get();
       SPK_CUDA_CHECK(cudaSetDevice(binding.device));  // this thread's current device
     });
+    const SetupMemoryWatch memory;  // the device's memory from here to the end of setup
     clock.lap(phases.context_s);
     const bool nccl = uses_nccl(c, distributed.transport, binding);
     clock.lap(phases.communicator_s);
@@ -262,6 +263,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     context_->synchronize();
     clock.lap(phases.warm_up_s);
     this->setup.setup_s = seconds_since(start);
+    this->setup.memory = memory.finish();
   }
 
   // The blocks and exchange (in the base) use the stream and the NCCL communicator: they go
@@ -318,6 +320,8 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   void refresh_preconditioner() override {
     iteration_->update_preconditioner(pattern_values_.data());
     iteration_->check_preconditioner();
+    // the report's preconditioner (resetup_ms and the re-setup phases), as on one GPU
+    iteration_->refresh_preconditioner_info(this->setup.preconditioner);
   }
 
   CommunicationPhases run_time_phases(int repetitions) override {
@@ -446,27 +450,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     return block;
   }
 
-  // The distributed AMG's level operators: each level's blocks as SpMV backends in the level's
-  // format on the solver's stream, exchanged as the solver's matrix is.
-  LevelOperatorFactories<DistributedLevel> distributed_level_operators(const SpmvOptions& spmv,
-                                                                       cudaStream_t stream) {
-    const MPI_Comm c = this->communicator.get();
-    const NcclCommunicator* nccl = nccl_.get();
-    FaultWatch* watch = &this->watch;
-    auto with_format = [spmv](Format format) {
-      SpmvOptions level = spmv;
-      level.format = format;
-      return level;
-    };
-    return distributed_level_operator_factories(
-        c,
-        [=](Format format) {
-          return device_level_blocks<double>(c, nccl, stream, watch, with_format(format));
-        },
-        [=](Format format) {
-          return device_level_blocks<float>(c, nccl, stream, watch, with_format(format));
-        },
-        spmv.format, true);
+  // The distributed AMG's level operators (its levels built on the device: AmgBuildOf of this
+  // space is DeviceDistributedAmgBuild): each level's blocks split on the device as SpMV
+  // backends in the level's format on the solver's stream, exchanged as the solver's matrix is.
+  LevelOperatorFactories<DeviceDistributedLevel> distributed_level_operators(
+      const SpmvOptions& spmv, cudaStream_t stream) {
+    return device_distributed_level_operator_factories(this->communicator.get(), nccl_.get(),
+                                                       stream, &this->watch, spmv);
   }
 
   FineRows fine_rows_;  // the matrix's distribution, for the distributed AMG setup

@@ -135,6 +135,8 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
   void refresh_preconditioner() override {
     iteration_->update_preconditioner(this->matrix->split().pattern.values.data());
     iteration_->check_preconditioner();
+    // the report's preconditioner (resetup_ms and the re-setup phases), as on one process
+    iteration_->refresh_preconditioner_info(this->setup.preconditioner);
   }
   CommunicationPhases run_time_phases(int repetitions) override {
     const auto n = static_cast<std::size_t>(this->rows());

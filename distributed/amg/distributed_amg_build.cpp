@@ -107,54 +107,8 @@ std::unique_ptr<LinearOperator<double>> DistributedAmgBuild::spmv_operator(const
 }
 
 const CsrMatrix<double>& DistributedAmgBuild::to_host(const Matrix& matrix) {
-  // Every process's rows, in rank order: counts, then the row lengths, columns and values.
-  const int processes = watch_.processes();
-  const MPI_Comm comm = watch_.comm();
-  const RowBlock<double>& block = matrix.block;
-  const global_index_t rows = matrix.global_rows();
-  if (rows > 1 << 20)
-    throw BadInput("amg: the coarsest level has " + std::to_string(rows) +
-                   " rows, too many to gather on every process");
-  std::vector<int> row_counts(static_cast<std::size_t>(processes));
-  std::vector<int> entry_counts(static_cast<std::size_t>(processes));
-  const int my_rows = block.rows;
-  const int my_entries = block.nnz();
-  watch_.allgather(&my_rows, 1, MPI_INT, row_counts.data());
-  watch_.allgather(&my_entries, 1, MPI_INT, entry_counts.data());
-  std::vector<int> row_starts(static_cast<std::size_t>(processes), 0);
-  std::vector<int> entry_starts(static_cast<std::size_t>(processes), 0);
-  long long total_entries = 0;
-  for (int p = 0; p < processes; ++p) {
-    const auto q = static_cast<std::size_t>(p);
-    if (p > 0) {
-      row_starts[q] = row_starts[q - 1] + row_counts[q - 1];
-      entry_starts[q] = entry_starts[q - 1] + entry_counts[q - 1];
-    }
-    total_entries += entry_counts[q];
-  }
-  if (total_entries > (1LL << 31) - 1)
-    throw BadInput("amg: the coarsest level has " + std::to_string(total_entries) +
-                   " entries, too many to gather");
-  std::vector<int> lengths(static_cast<std::size_t>(block.rows));
-  for (index_t i = 0; i < block.rows; ++i)
-    lengths[static_cast<std::size_t>(i)] = block.row_offsets[i + 1] - block.row_offsets[i];
-  std::vector<int> all_lengths(static_cast<std::size_t>(rows));
-  std::vector<global_index_t> columns(static_cast<std::size_t>(total_entries));
-  std::vector<double> values(static_cast<std::size_t>(total_entries));
-  SPK_MPI_CHECK(MPI_Allgatherv(lengths.data(), my_rows, MPI_INT, all_lengths.data(),
-                               row_counts.data(), row_starts.data(), MPI_INT, comm));
-  SPK_MPI_CHECK(MPI_Allgatherv(block.columns.data(), my_entries, MPI_INT64_T, columns.data(),
-                               entry_counts.data(), entry_starts.data(), MPI_INT64_T, comm));
-  SPK_MPI_CHECK(MPI_Allgatherv(block.values.data(), my_entries, MPI_DOUBLE, values.data(),
-                               entry_counts.data(), entry_starts.data(), MPI_DOUBLE, comm));
-  gathered_ = CsrMatrix<double>{};
-  gathered_.rows = static_cast<index_t>(rows);
-  gathered_.cols = static_cast<index_t>(matrix.global_cols());
-  gathered_.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
-  for (global_index_t i = 0; i < rows; ++i)
-    gathered_.row_offsets[i + 1] = gathered_.row_offsets[i] + all_lengths[static_cast<std::size_t>(i)];
-  gathered_.columns.assign(columns.begin(), columns.end());
-  gathered_.values = std::move(values);
+  gathered_ = gather_rows_everywhere(watch_, matrix.block, matrix.global_rows(),
+                                     matrix.global_cols());
   coarsest_partition_ = matrix.row_partition;
   return gathered_;
 }

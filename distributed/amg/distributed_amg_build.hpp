@@ -20,10 +20,11 @@
 // A step that can fail on one process (a bad a_ii, a singular coarsest matrix) is agreed
 // (agreed()): every process throws the same error, none is left in a collective.
 //
-// The setup runs on the host (OpenMP within a process), for the CPU and the GPU path alike;
-// the GPU path's cycle runs on the device through its own level operators. The solver's
-// vectors (pattern, values, D^-1 for the smoothers) are read and written through SolverMemory
-// (host or device memory).
+// The setup runs on the host (OpenMP within a process): the CPU path's. The GPU path builds the
+// same hierarchy on the device (DeviceDistributedAmgBuild, device_distributed_amg_build.hpp,
+// whose AmgBuildOf specialization is the more specialized one). The solver's vectors (pattern,
+// values, D^-1 for the smoothers) are read and written through SolverMemory (host or device
+// memory).
 #include <functional>
 #include <memory>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "distributed/amg/distributed_coarse_product.hpp"
 #include "distributed/amg/distributed_level.hpp"
 #include "distributed/amg/distributed_prolongator.hpp"
+#include "distributed/amg/global_diagonal_fault.hpp"
 #include "distributed/distributed_space.hpp"
 #include "solver/amg/aggregation.hpp"
 #include "solver/amg/nodal_aggregation.hpp"
@@ -87,8 +89,10 @@ class DistributedAmgBuild {
   Space& space();
   void synchronize() {}
   template <class Step>
-  void agreed(Step&& step) {
-    on_every_process(watch_, std::forward<Step>(step));
+  void agreed(Step&& step) {  // a bad a_ii: its global row and rank (global_diagonal_fault.hpp)
+    on_every_process(watch_, [&] {
+      with_global_diagonal_rows(fine_.partition, watch_.rank(), watch_.processes(), step);
+    });
   }
 
   static index_t rows(const Matrix& matrix) { return matrix.rows; }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "distributed/fault_watch.hpp"
+#include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -34,6 +35,58 @@ void set_level_values(DistributedLevel& level, const std::vector<double>& values
                    std::to_string(level.block.values.size()) + " entries");
   level.block.values = values;
   scatter_values(level.split, values.data());
+}
+
+CsrMatrix<double> gather_rows_everywhere(FaultWatch& watch, const RowBlock<double>& mine,
+                                         global_index_t rows, global_index_t cols) {
+  // Every process's rows, in rank order: counts, then the row lengths, columns and values.
+  const int processes = watch.processes();
+  const MPI_Comm comm = watch.comm();
+  if (rows > 1 << 20)
+    throw BadInput("amg: the coarsest level has " + std::to_string(rows) +
+                   " rows, too many to gather on every process");
+  std::vector<int> row_counts(static_cast<std::size_t>(processes));
+  std::vector<int> entry_counts(static_cast<std::size_t>(processes));
+  const int my_rows = mine.rows;
+  const int my_entries = mine.nnz();
+  watch.allgather(&my_rows, 1, MPI_INT, row_counts.data());
+  watch.allgather(&my_entries, 1, MPI_INT, entry_counts.data());
+  std::vector<int> row_starts(static_cast<std::size_t>(processes), 0);
+  std::vector<int> entry_starts(static_cast<std::size_t>(processes), 0);
+  long long total_entries = 0;
+  for (int p = 0; p < processes; ++p) {
+    const auto q = static_cast<std::size_t>(p);
+    if (p > 0) {
+      row_starts[q] = row_starts[q - 1] + row_counts[q - 1];
+      entry_starts[q] = entry_starts[q - 1] + entry_counts[q - 1];
+    }
+    total_entries += entry_counts[q];
+  }
+  if (total_entries > (1LL << 31) - 1)
+    throw BadInput("amg: the coarsest level has " + std::to_string(total_entries) +
+                   " entries, too many to gather");
+  std::vector<int> lengths(static_cast<std::size_t>(mine.rows));
+  for (index_t i = 0; i < mine.rows; ++i)
+    lengths[static_cast<std::size_t>(i)] = mine.row_offsets[i + 1] - mine.row_offsets[i];
+  std::vector<int> all_lengths(static_cast<std::size_t>(rows));
+  std::vector<global_index_t> columns(static_cast<std::size_t>(total_entries));
+  std::vector<double> values(static_cast<std::size_t>(total_entries));
+  SPK_MPI_CHECK(MPI_Allgatherv(lengths.data(), my_rows, MPI_INT, all_lengths.data(),
+                               row_counts.data(), row_starts.data(), MPI_INT, comm));
+  SPK_MPI_CHECK(MPI_Allgatherv(mine.columns.data(), my_entries, MPI_INT64_T, columns.data(),
+                               entry_counts.data(), entry_starts.data(), MPI_INT64_T, comm));
+  SPK_MPI_CHECK(MPI_Allgatherv(mine.values.data(), my_entries, MPI_DOUBLE, values.data(),
+                               entry_counts.data(), entry_starts.data(), MPI_DOUBLE, comm));
+  CsrMatrix<double> gathered;
+  gathered.rows = static_cast<index_t>(rows);
+  gathered.cols = static_cast<index_t>(cols);
+  gathered.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
+  for (global_index_t i = 0; i < rows; ++i)
+    gathered.row_offsets[i + 1] =
+        gathered.row_offsets[i] + all_lengths[static_cast<std::size_t>(i)];
+  gathered.columns.assign(columns.begin(), columns.end());
+  gathered.values = std::move(values);
+  return gathered;
 }
 
 RowBlock<double> to_global_rows(const CsrMatrix<double>& local, global_index_t first_row,

@@ -49,6 +49,13 @@ DistributedLevel make_level(FaultWatch& watch, RowBlock<double> block, RowPartit
 // New values of the same pattern, in the block's order: into the block and the split.
 void set_level_values(DistributedLevel& level, const std::vector<double>& values);
 
+// Every process's rows (`mine`: this process's, global columns), in rank order, on every
+// process: the whole rows x cols matrix (the distributed AMG's coarsest level, for its dense
+// factorization). Collective: MPI_Allgatherv of the row lengths, columns and values. BadInput
+// (on every process) past 2^20 rows or 2^31 - 1 entries.
+CsrMatrix<double> gather_rows_everywhere(FaultWatch& watch, const RowBlock<double>& mine,
+                                         global_index_t rows, global_index_t cols);
+
 // A host CsrMatrix with this process's first_column as column 0, columns offset to global ids:
 // the rows [first_row, first_row + local.rows) of a matrix of global_rows rows.
 RowBlock<double> to_global_rows(const CsrMatrix<double>& local, global_index_t first_row,

@@ -274,8 +274,8 @@ RowBlock<T> sum_pieces(const std::vector<Piece<T>>& pieces, global_index_t globa
 }  // namespace
 
 template <class T>
-FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowPartition& rows,
-                          const std::vector<global_index_t>& wanted) {
+FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
+                          const std::vector<global_index_t>& wanted, const RowAnswer<T>& answer) {
   const Processes processes = processes_of(comm);
   const auto size = static_cast<std::size_t>(processes.size);
 
@@ -283,7 +283,6 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowParti
   RowsByProcess<T> request;
   on_every_process(comm, [&] {
     check_partition(rows, processes, "fetch_rows");
-    check_block(mine, rows, processes.rank);
     for (const global_index_t id : wanted)
       if (id < 0 || id >= rows.global_rows())
         throw BadInput("fetch_rows: row " + std::to_string(id) + " is out of range 0.." +
@@ -305,37 +304,30 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowParti
   const RowsByProcess<T> asked = exchange_rows(processes, request, false);
 
   // The owner's answer: the rows asked for, in the order asked.
-  RowsByProcess<T> answer;
+  RowsByProcess<T> answer_rows;
   on_every_process(comm, [&] {
-    answer.first = asked.first;
-    answer.ids = asked.ids;
-    std::vector<std::int64_t> offsets(asked.ids.size() + 1, 0);
-    for (std::size_t r = 0; r < asked.ids.size(); ++r) {
-      const global_index_t row = asked.ids[r] - mine.first_row;
-      if (row < 0 || row >= mine.rows)
-        throw BadInput("fetch_rows: a process asked for row " + std::to_string(asked.ids[r]) +
-                       ", which this process (rows [" + std::to_string(mine.first_row) + ", " +
-                       std::to_string(mine.end_row()) +
+    const int rank = processes.rank;
+    for (const global_index_t id : asked.ids)
+      if (id < rows.first_row(rank) || id >= rows.end_row(rank))
+        throw BadInput("fetch_rows: a process asked for row " + std::to_string(id) +
+                       ", which this process (rows [" + std::to_string(rows.first_row(rank)) +
+                       ", " + std::to_string(rows.end_row(rank)) +
                        ")) does not own: do the processes pass the same partition?");
-      const auto local = static_cast<std::size_t>(row);
-      offsets[r + 1] = offsets[r] + mine.row_offsets[local + 1] - mine.row_offsets[local];
-    }
-    check_index_range(offsets.back(), "entries one process sends in fetch_rows");
-    answer.row_offsets.assign(offsets.begin(), offsets.end());
-    answer.columns.resize(static_cast<std::size_t>(offsets.back()));
-    answer.values.resize(answer.columns.size());
-    const auto answered = static_cast<index_t>(asked.ids.size());
-#pragma omp parallel for schedule(static)
-    for (index_t r = 0; r < answered; ++r) {
-      const auto local = static_cast<std::size_t>(asked.ids[r] - mine.first_row);
-      const index_t begin = mine.row_offsets[local], end = mine.row_offsets[local + 1];
-      std::copy(mine.columns.begin() + begin, mine.columns.begin() + end,
-                answer.columns.begin() + answer.row_offsets[r]);
-      std::copy(mine.values.begin() + begin, mine.values.begin() + end,
-                answer.values.begin() + answer.row_offsets[r]);
-    }
+    FetchedRows<T> answered = answer(asked.ids);
+    if (answered.row_offsets.size() != asked.ids.size() + 1 || answered.row_offsets.front() != 0 ||
+        static_cast<std::size_t>(answered.row_offsets.back()) != answered.columns.size() ||
+        answered.columns.size() != answered.values.size())
+      throw BadInput("fetch_rows: the answer to " + std::to_string(asked.ids.size()) +
+                     " rows asked has " + std::to_string(answered.row_offsets.size()) +
+                     " row offsets, " + std::to_string(answered.columns.size()) + " columns and " +
+                     std::to_string(answered.values.size()) + " values");
+    answer_rows.first = asked.first;
+    answer_rows.ids = asked.ids;
+    answer_rows.row_offsets = std::move(answered.row_offsets);
+    answer_rows.columns = std::move(answered.columns);
+    answer_rows.values = std::move(answered.values);
   });
-  const RowsByProcess<T> got = exchange_rows(processes, answer, true);
+  const RowsByProcess<T> got = exchange_rows(processes, answer_rows, true);
 
   // got's rows are request.ids' (each owner answered in the order asked, owners in rank
   // order): copied out in `wanted` order.
@@ -366,6 +358,38 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowParti
     }
   });
   return fetched;
+}
+
+template <class T>
+FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowPartition& rows,
+                          const std::vector<global_index_t>& wanted) {
+  int rank = 0;
+  SPK_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  // The answer from `mine`: the rows asked for, copied in the order asked.
+  return fetch_rows<T>(comm, rows, wanted, [&](const std::vector<global_index_t>& asked) {
+    check_block(mine, rows, rank);
+    FetchedRows<T> answer;
+    std::vector<std::int64_t> offsets(asked.size() + 1, 0);
+    for (std::size_t r = 0; r < asked.size(); ++r) {
+      const auto local = static_cast<std::size_t>(asked[r] - mine.first_row);
+      offsets[r + 1] = offsets[r] + mine.row_offsets[local + 1] - mine.row_offsets[local];
+    }
+    check_index_range(offsets.back(), "entries one process sends in fetch_rows");
+    answer.row_offsets.assign(offsets.begin(), offsets.end());
+    answer.columns.resize(static_cast<std::size_t>(offsets.back()));
+    answer.values.resize(answer.columns.size());
+    const auto answered = static_cast<index_t>(asked.size());
+#pragma omp parallel for schedule(static)
+    for (index_t r = 0; r < answered; ++r) {
+      const auto local = static_cast<std::size_t>(asked[r] - mine.first_row);
+      const index_t begin = mine.row_offsets[local], end = mine.row_offsets[local + 1];
+      std::copy(mine.columns.begin() + begin, mine.columns.begin() + end,
+                answer.columns.begin() + answer.row_offsets[r]);
+      std::copy(mine.values.begin() + begin, mine.values.begin() + end,
+                answer.values.begin() + answer.row_offsets[r]);
+    }
+    return answer;
+  });
 }
 
 template <class T>
@@ -452,10 +476,12 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
   return block;
 }
 
-#define SPK_INSTANTIATE(T)                                                                \
-  template FetchedRows<T> fetch_rows(MPI_Comm, const RowBlock<T>&, const RowPartition&,   \
-                                     const std::vector<global_index_t>&);                 \
-  template RowBlock<T> send_rows_to_owners(MPI_Comm, const RowPartition&, global_index_t, \
+#define SPK_INSTANTIATE(T)                                                                     \
+  template FetchedRows<T> fetch_rows(MPI_Comm, const RowBlock<T>&, const RowPartition&,        \
+                                     const std::vector<global_index_t>&);                      \
+  template FetchedRows<T> fetch_rows(MPI_Comm, const RowPartition&,                            \
+                                     const std::vector<global_index_t>&, const RowAnswer<T>&); \
+  template RowBlock<T> send_rows_to_owners(MPI_Comm, const RowPartition&, global_index_t,      \
                                            const GlobalRows<T>&);
 SPK_INSTANTIATE(float)
 SPK_INSTANTIATE(double)

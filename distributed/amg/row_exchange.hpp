@@ -21,6 +21,7 @@
 // same error, nobody is left in a collective call.
 #include <mpi.h>
 
+#include <functional>
 #include <vector>
 
 #include "distributed/row_partition.hpp"
@@ -56,6 +57,20 @@ struct GlobalRows {
 template <class T>
 FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowPartition& rows,
                           const std::vector<global_index_t>& wanted);
+
+// The rows other processes asked of this one (ids it owns, grouped by the asking process in
+// rank order, each group ascending; an id may recur in several groups), answered in that
+// order: row r of the answer is row asked[r]. Runs on every process, inside an agreed step.
+template <class T>
+using RowAnswer = std::function<FetchedRows<T>(const std::vector<global_index_t>& asked)>;
+
+// fetch_rows where the owners' rows are not host arrays (the GPU path's distributed AMG setup
+// reads them from the device, only those asked): `answer` gives them. Collective; BadInput (on
+// every process) for an id out of range or an answer of the wrong shape, and whatever
+// `answer` throws on one process, on every process.
+template <class T>
+FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
+                          const std::vector<global_index_t>& wanted, const RowAnswer<T>& answer);
 
 // Each process's contributions (rows owned anywhere by `rows`, global columns in
 // [0, global_columns)) summed on the rows' owners: returns this process's rows of the sum

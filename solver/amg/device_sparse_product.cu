@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "core/device_kernels.cuh"
+#include "solver/amg/device_csr_check.hpp"
 #include "solver/amg/device_sparse_product.hpp"
 
 namespace spk {
@@ -81,6 +82,23 @@ DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a,
         cudaMemsetAsync(c.row_offsets.data(), 0, c.row_offsets.bytes(), context_.stream()));
     return;
   }
+  // Operands cuSPARSE would misread (device_csr_check.hpp): checked in a debug run, and named
+  // below when no algorithm runs (a small product that "does not fit" has a bad operand).
+  const auto operand_problems = [&] {
+    std::string problems;
+    const std::string in_a = device_csr_problem(a, context_.stream());
+    const std::string in_b = device_csr_problem(b, context_.stream());
+    if (!in_a.empty()) problems += "left operand: " + in_a;
+    if (!in_b.empty())
+      problems += std::string(problems.empty() ? "" : "; ") + "right operand: " + in_b;
+    return problems;
+  };
+  if (check_spgemm_operands()) {
+    const std::string problems = operand_problems();
+    if (!problems.empty())
+      throw Error("amg setup: invalid operand of a sparse product (" + problems +
+                  "; internal error)");
+  }
   std::string tried;
   std::size_t requested = 0, free_bytes = 0;
   for (int attempt = first_attempt; attempt < attempts; ++attempt) {
@@ -100,6 +118,12 @@ DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a,
     }
     plan_.reset();
   }
+  const std::string problems = operand_problems();
+  if (!problems.empty())
+    throw Error("amg setup: the sparse product (" + std::to_string(a.rows) + " x " +
+                std::to_string(a.cols) + ") x (" + std::to_string(b.rows) + " x " +
+                std::to_string(b.cols) + ") failed with every cusparseSpGEMM algorithm on an " +
+                "invalid operand (" + problems + "; internal error; " + tried + ")");
   throw OutOfDeviceMemory("amg setup: the sparse product (" + std::to_string(a.rows) + " x " +
                               std::to_string(a.cols) + ", " + std::to_string(a.nnz()) +
                               " nonzeros) x (" + std::to_string(b.rows) + " x " +

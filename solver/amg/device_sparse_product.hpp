@@ -20,9 +20,12 @@
 // An attempt fails for memory when cuSPARSE answers CUSPARSE_STATUS_INSUFFICIENT_RESOURCES or
 // CUSPARSE_STATUS_ALLOC_FAILED, or when a buffer or C's arrays cannot be allocated
 // (OutOfDeviceMemory); it frees what it allocated and the next one runs. After the last,
-// OutOfDeviceMemory names the product and every algorithm tried. Any other failure is a
-// CudaError at once. The non-reuse algorithms keep no plan: compute() runs the chosen one
-// again, symbolic phase included, into C's arrays (the pattern must come out the same size).
+// OutOfDeviceMemory names the product and every algorithm tried, unless an operand is not a
+// valid sorted CSR matrix (device_csr_check.hpp, checked then; before the first attempt too
+// when SPK_CHECK_SPGEMM_OPERANDS=1): then an Error names the operand's problem. Any other
+// failure is a CudaError at once. The non-reuse algorithms keep no plan: compute() runs the
+// chosen one again, symbolic phase included, into C's arrays (the pattern must come out the
+// same size).
 //
 // C's columns are sorted within each row, as on the host (the SpMV formats' builders and the
 // smoothed prolongator's search rely on it): checked once on the device after the symbolic

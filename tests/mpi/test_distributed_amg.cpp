@@ -120,6 +120,37 @@ TEST(DistributedAmgHierarchy, UpdateValuesSolvesLikeAFreshSolver) {
   EXPECT_EQ(a.status, SolveStatus::converged) << a.message;
   EXPECT_LE(a.true_residual, a.threshold);
   EXPECT_NEAR(a.iterations, f.iterations, 1);
+  // the report tells the re-setup, as on one process
+  EXPECT_NE(test::detail(updated.setup_info().preconditioner, "resetup_ms"), "not run");
+  EXPECT_EQ(test::detail(fresh.setup_info().preconditioner, "resetup_ms"), "not run");
+}
+
+// A zero a_ii on the last process: every process throws the same agreed BadDiagonal, with the
+// global row and the rank named (global_diagonal_fault.hpp).
+TEST(DistributedAmgHierarchy, BadDiagonalOnOneProcessNamesItsRankAndGlobalRow) {
+  const CsrMatrix<double> whole = generated_case("poisson2d", 12);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  RowBlock<double> rows = my_rows(whole, partition);
+  const int last = world_size() - 1;
+  const global_index_t bad_row = partition.first_row(last) + 1;
+  if (world_rank() == last)
+    for (index_t k = rows.row_offsets[1]; k < rows.row_offsets[2]; ++k)
+      if (rows.columns[k] == bad_row) rows.values[k] = 0.0;
+  std::string message;
+  long long row = -1;
+  try {
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),
+                                     cpu_options(Method::cg, Preconditioner::amg));
+    ADD_FAILURE() << "no error";
+  } catch (const BadDiagonal& error) {
+    message = error.what();
+    row = error.row();
+  }
+  EXPECT_EQ(row, bad_row) << message;
+  if (world_size() > 1) {
+    EXPECT_NE(message.find("rank " + std::to_string(last)), std::string::npos) << message;
+  }
+  for (const long long thrown : test::gathered(row)) EXPECT_EQ(thrown, bad_row);
 }
 
 // A process without rows (the partition gives the last one none) still takes part in every

@@ -1,0 +1,262 @@
+#include "distributed/amg/device_distributed_amg_build.hpp"
+
+#include <string>
+#include <utility>
+
+#include "distributed/amg/device_column_split.hpp"
+#include "distributed/amg/device_distributed_level_operator.hpp"
+#include "distributed/amg/device_level_rows.hpp"
+#include "distributed/amg/whole_rows.hpp"
+#include "distributed/fault_watch.hpp"
+#include "solver/amg/device_candidate_fit.hpp"
+#include "solver/amg/device_nodal_aggregation.hpp"
+#include "solver/amg/device_strength.hpp"
+#include "solver/amg/device_tentative_prolongator.hpp"
+#include "spkrylov/errors.hpp"
+
+namespace spk {
+
+namespace {
+
+// A process without rows: the graph, aggregates and T of no nodes (the device pieces are not
+// called with empty matrices).
+DeviceStrengthGraph no_graph() {
+  DeviceStrengthGraph graph;
+  graph.row_offsets = DeviceBuffer<index_t>(std::vector<index_t>{0}, "strength graph offsets");
+  return graph;
+}
+
+DeviceCsrMatrix<double> no_rows(index_t cols) {
+  DeviceCsrMatrix<double> m;
+  m.cols = cols;
+  m.row_offsets = DeviceBuffer<index_t>(std::vector<index_t>{0}, "empty offsets");
+  return m;
+}
+
+}  // namespace
+
+DeviceDistributedAmgBuild::DeviceDistributedAmgBuild(FaultWatch& watch, const FineRows& fine,
+                                                     cudaStream_t stream)
+    : watch_(watch),
+      fine_(fine),
+      context_(stream),
+      setup_(context_.stream()),
+      space_(std::make_unique<Space>(watch, fine.partition.first_row(watch.rank()), context_)) {}
+
+DeviceDistributedAmgBuild::~DeviceDistributedAmgBuild() = default;
+
+DeviceBuffer<double> DeviceDistributedAmgBuild::ones(index_t n) {
+  DeviceBuffer<double> x(static_cast<std::size_t>(n), "AMG candidates B_0 = ones");
+  fill_on_device(x.size(), 1.0, x.data(), stream());
+  return x;
+}
+
+global_index_t DeviceDistributedAmgBuild::summed(global_index_t mine) {
+  global_index_t total = 0;
+  watch_.allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM);
+  return total;
+}
+
+global_index_t DeviceDistributedAmgBuild::global_count(const Aggregates& aggregates) {
+  return summed(aggregates.count);
+}
+
+std::pair<std::int64_t, std::int64_t> DeviceDistributedAmgBuild::process_rows(
+    const Matrix& matrix) {
+  const std::int64_t mine[2] = {-static_cast<std::int64_t>(matrix.rows), matrix.rows};
+  std::int64_t most[2] = {0, 0};
+  watch_.allreduce(mine, most, 2, MPI_INT64_T, MPI_MAX);
+  return {-most[0], most[1]};
+}
+
+DeviceCsrMatrix<double> DeviceDistributedAmgBuild::local_block(const Matrix& a) {
+  return split_columns<double>(a.whole(), a.cols, stream()).local;
+}
+
+DeviceStrengthGraph DeviceDistributedAmgBuild::strength(const Matrix& a, double theta) {
+  Graph graph;
+  agreed([&] {
+    if (a.rows == 0)
+      graph = no_graph();
+    else if (a.halo_columns.empty())  // the whole rows are the local block (np 1): no copy
+      graph = device_strength_graph(a.whole(), theta, setup_);
+    else
+      graph = device_strength_graph(local_block(a), theta, setup_);
+  });
+  return graph;
+}
+
+DeviceStrengthGraph DeviceDistributedAmgBuild::nodal_strength(const Matrix& a, int block_size,
+                                                              double theta) {
+  Graph graph;
+  agreed([&] {
+    if (a.rows == 0)
+      graph = no_graph();
+    else if (a.halo_columns.empty())  // the whole rows are the local block: no copy
+      graph = device_nodal_strength_graph(a.whole(), block_size, theta, setup_);
+    else
+      graph = device_nodal_strength_graph(local_block(a), block_size, theta, setup_);
+  });
+  return graph;
+}
+
+DeviceAggregates DeviceDistributedAmgBuild::aggregate(const Graph& graph, int distance) {
+  Aggregates aggregates;
+  agreed([&] {
+    if (graph.nodes > 0) aggregates = device_aggregate_mis2(graph, setup_, distance);
+  });
+  return aggregates;
+}
+
+void DeviceDistributedAmgBuild::leave_out_isolated(Aggregates& aggregates, const Graph& graph) {
+  agreed([&] {
+    if (graph.nodes > 0) device_leave_out_isolated_nodes(aggregates, graph, setup_);
+  });
+  // the report's count (left_out_nodes): every process's isolated nodes
+  aggregates.isolated = static_cast<index_t>(summed(aggregates.isolated));
+}
+
+DeviceDistributedLevel DeviceDistributedAmgBuild::tentative_level(DeviceCsrMatrix<double> local) {
+  RowPartition fine = gather_partition(watch_, local.rows);
+  RowPartition coarse = gather_partition(watch_, local.cols);
+  return make_device_level(watch_, std::move(fine), std::move(coarse), {}, std::move(local));
+}
+
+DeviceDistributedAmgBuild::Fit DeviceDistributedAmgBuild::tentative(
+    const Aggregates& aggregates, const Array<double>& candidates) {
+  DeviceTentativeProlongator local;
+  agreed([&] {
+    if (aggregates.aggregate_of.size() > 0)
+      local = device_tentative_prolongator(aggregates, candidates, setup_);
+    else
+      local.matrix = no_rows(0);
+  });
+  Fit fit;
+  fit.matrix = tentative_level(std::move(local.matrix));
+  fit.coarse_candidates = std::move(local.coarse_candidates);
+  return fit;
+}
+
+DeviceDistributedAmgBuild::Fit DeviceDistributedAmgBuild::fit(const Aggregates& aggregates,
+                                                              int block_size,
+                                                              const Array<double>& candidates,
+                                                              int count) {
+  DeviceCandidateFit local;
+  agreed([&] {
+    if (aggregates.aggregate_of.size() > 0)
+      local = device_fit_candidates(aggregates, block_size, candidates, count, setup_);
+    else
+      local.matrix = no_rows(0);
+  });
+  Fit fit;
+  fit.matrix = tentative_level(std::move(local.matrix));
+  fit.coarse_candidates = std::move(local.coarse_candidates);
+  // the report's count: every process's completed columns
+  fit.dependent_columns = static_cast<index_t>(summed(local.dependent_columns));
+  return fit;
+}
+
+std::unique_ptr<DeviceDistributedProlongator> DeviceDistributedAmgBuild::prolongator(
+    const Matrix& a, Matrix tentative, double weight) {
+  return std::make_unique<Prolongator>(watch_, a, std::move(tentative), weight, setup_);
+}
+
+std::unique_ptr<DeviceDistributedCoarseProduct> DeviceDistributedAmgBuild::galerkin(
+    const Matrix& a, const Matrix& p, Matrix& coarse) {
+  return std::make_unique<Galerkin>(watch_, a, p, coarse, setup_);
+}
+
+std::unique_ptr<LinearOperator<double>> DeviceDistributedAmgBuild::spmv_operator(const Matrix& a) {
+  space_->set_first_global_index(a.first_row);
+  SpmvOptions csr;
+  csr.format = Format::csr;
+  return make_device_distributed_level_operator<double>(watch_.comm(), nullptr, stream(), &watch_,
+                                                        a, csr);
+}
+
+const CsrMatrix<double>& DeviceDistributedAmgBuild::to_host(const Matrix& matrix) {
+  RowBlock<double> mine;
+  agreed([&] {
+    const CsrMatrix<double> rows = download_row_range(matrix.whole(), 0, matrix.rows, stream());
+    mine = global_rows_of(rows, matrix.first_row, matrix.global_rows(), matrix.first_column,
+                          matrix.cols, matrix.halo_columns);
+  });
+  gathered_ = gather_rows_everywhere(watch_, mine, matrix.global_rows(), matrix.global_cols());
+  coarsest_partition_ = matrix.row_partition;
+  return gathered_;
+}
+
+DeviceDistributedLevel DeviceDistributedAmgBuild::from_host(CsrMatrix<double> matrix) {
+  // This process's rows of the whole matrix, by the partition of the level to_host gathered.
+  const int rank = watch_.rank();
+  const RowPartition& rows = coarsest_partition_;
+  DeviceCsrMatrix<double> mine;
+  std::vector<global_index_t> halo;
+  agreed([&] {
+    WholeRows whole = whole_rows(rows_of(matrix, rows.first_row(rank), rows.end_row(rank)),
+                                 rows.first_row(rank), static_cast<index_t>(rows.rows(rank)));
+    inverse_order_ = std::move(whole.order);
+    halo = std::move(whole.halo_columns);
+    synchronize();
+    mine = to_device(whole.matrix, "AMG coarsest inverse (this process's rows)");
+  });
+  return make_device_level(watch_, rows, rows, std::move(halo), std::move(mine));
+}
+
+void DeviceDistributedAmgBuild::set_values(Matrix& matrix, const CsrMatrix<double>& source) {
+  const int rank = watch_.rank();
+  agreed([&] {
+    const RowBlock<double> block =
+        rows_of(source, matrix.row_partition.first_row(rank), matrix.row_partition.end_row(rank));
+    if (block.values.size() != inverse_order_.size() ||
+        matrix.owned.values.size() != inverse_order_.size())
+      throw Error("amg: new values of the coarsest inverse do not fit its rows (internal error)");
+    std::vector<double> values(inverse_order_.size());  // in the whole form's order
+    for (std::size_t k = 0; k < values.size(); ++k)
+      values[k] = block.values[static_cast<std::size_t>(inverse_order_[k])];
+    synchronize();  // the arrays may still be read by work queued on the stream
+    if (!values.empty())
+      SPK_CUDA_CHECK(cudaMemcpyAsync(matrix.owned.values.data(), values.data(),
+                                     values.size() * sizeof(double), cudaMemcpyHostToDevice,
+                                     stream()));
+    synchronize();
+  });
+}
+
+template <class T>
+DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern& pattern,
+                                                              const T* values) {
+  DeviceCsrMatrix<double> whole;
+  agreed([&] {
+    whole.rows = pattern.rows;
+    whole.cols = pattern.cols;
+    const std::size_t offsets = static_cast<std::size_t>(pattern.rows) + 1;
+    whole.row_offsets =
+        copy_device_array(pattern.row_offsets, offsets, "AMG A_0 offsets", stream());
+    const index_t nnz = download_array(pattern.row_offsets + pattern.rows, 1, stream())[0];
+    whole.columns = copy_device_array(pattern.columns, static_cast<std::size_t>(nnz),
+                                      "AMG A_0 columns", stream());
+    whole.values = DeviceBuffer<double>(static_cast<std::size_t>(nnz), "AMG A_0 values");
+    scale_on_device(whole.values.size(), 1.0, values, whole.values.data(), stream());
+    fine_order_.arrange(whole, stream());  // own columns first, then the halo slots
+  });
+  return make_device_level(watch_, fine_.partition, fine_.partition, fine_.halo_columns,
+                           std::move(whole));
+}
+
+template <class T>
+void DeviceDistributedAmgBuild::set_fine_values(Matrix& fine, const T* values) {
+  // a_ij in double, into the solver's order, then (rows sorted here) into the sorted order
+  double* const target = fine_order_.active() ? fine_order_.raw_values() : fine.owned.values.data();
+  scale_on_device(fine.owned.values.size(), 1.0, values, target, stream());
+  fine_order_.gather(fine.owned, stream());
+}
+
+template DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern&,
+                                                                       const float*);
+template DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern&,
+                                                                       const double*);
+template void DeviceDistributedAmgBuild::set_fine_values(Matrix&, const float*);
+template void DeviceDistributedAmgBuild::set_fine_values(Matrix&, const double*);
+
+}  // namespace spk

@@ -1,0 +1,199 @@
+#include "distributed/amg/device_distributed_coarse_product.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "distributed/agreed_errors.hpp"
+#include "distributed/amg/device_level_rows.hpp"
+#include "distributed/amg/row_exchange.hpp"
+#include "distributed/amg/whole_rows.hpp"
+#include "distributed/fault_watch.hpp"
+#include "spkrylov/errors.hpp"
+
+namespace spk {
+
+namespace {
+
+// An empty rows x cols matrix (every row without entries).
+DeviceCsrMatrix<double> empty_matrix(index_t rows, index_t cols, cudaStream_t stream) {
+  DeviceCsrMatrix<double> m;
+  m.rows = rows;
+  m.cols = cols;
+  m.row_offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(rows) + 1, "empty offsets");
+  SPK_CUDA_CHECK(cudaMemsetAsync(m.row_offsets.data(), 0, m.row_offsets.bytes(), stream));
+  return m;
+}
+
+}  // namespace
+
+DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch,
+                                                               const DeviceDistributedLevel& a,
+                                                               const DeviceDistributedLevel& p,
+                                                               DeviceDistributedLevel& coarse,
+                                                               const DeviceSetupContext& setup)
+    : watch_(watch), setup_(setup), own_coarse_(p.cols) {
+  const cudaStream_t stream = setup_.stream();
+  const index_t own = own_coarse_;
+
+  // 1. The ghost rows of P (global columns).
+  RowBlock<double> ghost;
+  (void)ghost_values(a, p, &ghost);
+
+  on_every_process(watch_, [&] {
+    // 2. U: the other processes' aggregates P's own or ghost rows name; B = [P_own; P_ghost].
+    union_ = p.halo_columns;
+    for (const global_index_t column : ghost.columns)
+      if (column < p.first_column || column >= p.first_column + own) union_.push_back(column);
+    std::sort(union_.begin(), union_.end());
+    union_.erase(std::unique(union_.begin(), union_.end()), union_.end());
+    check_index_range(static_cast<std::int64_t>(own) + static_cast<std::int64_t>(union_.size()),
+                      "columns of P's own and ghost rows on one process");
+    const index_t width = own + static_cast<index_t>(union_.size());
+    std::vector<index_t> slot_map(p.halo_columns.size());  // P's halo slot -> B's column
+    for (std::size_t k = 0; k < slot_map.size(); ++k)
+      slot_map[k] = own + static_cast<index_t>(
+                              std::lower_bound(union_.begin(), union_.end(), p.halo_columns[k]) -
+                              union_.begin());
+    renumbered_ = remapped_copy(p.whole(), own, slot_map, width, stream);
+    WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
+    ghost_order_ = std::move(ghost_rows.order);
+    stacked_ = stack_rows(renumbered_, ghost_rows.matrix, width, stream);
+
+    // 3. A B; 4. R_local = P_own^T and R_local (A B).
+    ap_ = std::make_unique<DeviceSparseProduct>(a.whole(), stacked_, product_ap_, setup_);
+    if (renumbered_.nnz() > 0)
+      transpose_ = std::make_unique<DeviceTranspose>(renumbered_, transposed_, setup_);
+    else
+      transposed_ = empty_matrix(width, renumbered_.rows, stream);
+    rap_ = std::make_unique<DeviceSparseProduct>(transposed_, product_ap_, product_rap_, setup_);
+  });
+
+  // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R.
+  const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,
+                                                            p.column_partition, p.global_cols());
+  DeviceCsrMatrix<double> coarse_rows;
+  std::vector<global_index_t> coarse_halo;
+  on_every_process(watch_, [&] {
+    coarse_merge_ =
+        std::make_unique<DeviceRowMerge>(own_rows(product_rap_, own), union_, coarse_received,
+                                         p.first_column, own, coarse_rows, coarse_halo, stream);
+  });
+  coarse = make_device_level(watch_, p.column_partition, p.column_partition, std::move(coarse_halo),
+                             std::move(coarse_rows));
+
+  const RowBlock<double> restriction_received =
+      send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows());
+  DeviceCsrMatrix<double> restriction_rows;
+  std::vector<global_index_t> restriction_halo;
+  on_every_process(watch_, [&] {
+    restriction_merge_ = std::make_unique<DeviceRowMerge>(
+        own_rows(transposed_, own), std::vector<global_index_t>{}, restriction_received,
+        a.first_row, a.rows, restriction_rows, restriction_halo, stream);
+  });
+  restriction_ = make_device_level(watch_, p.column_partition, a.row_partition,
+                                   std::move(restriction_halo), std::move(restriction_rows));
+}
+
+void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
+                                             const DeviceDistributedLevel& p,
+                                             DeviceDistributedLevel& coarse) {
+  const cudaStream_t stream = setup_.stream();
+  const index_t own = own_coarse_;
+  const std::vector<double> ghost = ghost_values(a, p, nullptr);
+  on_every_process(watch_, [&] {
+    const DeviceCsrMatrix<double>& p_rows = p.whole();
+    copy_values(p_rows, renumbered_, stream);  // P_own in B's columns
+    stack_values(p_rows.values.data(), p_rows.nnz(), ghost, stacked_, stream);  // B
+    ap_->compute(a.whole(), stacked_, product_ap_);                             // A B
+    if (transpose_) transpose_->compute(renumbered_, transposed_);              // R_local
+    rap_->compute(transposed_, product_ap_, product_rap_);                      // R_local (A B)
+  });
+  const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,
+                                                            p.column_partition, p.global_cols());
+  on_every_process(watch_, [&] {
+    coarse_merge_->compute(own_rows(product_rap_, own), coarse_received, coarse.owned);
+  });
+  const RowBlock<double> restriction_received =
+      send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows());
+  on_every_process(watch_, [&] {
+    restriction_merge_->compute(own_rows(transposed_, own), restriction_received,
+                                restriction_.owned);
+  });
+}
+
+std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDistributedLevel& a,
+                                                                 const DeviceDistributedLevel& p,
+                                                                 RowBlock<double>* rows) {
+  const cudaStream_t stream = setup_.stream();
+  const FetchedRows<double> fetched = fetch_rows<double>(
+      watch_.comm(), p.row_partition, a.halo_columns,
+      [&](const std::vector<global_index_t>& asked) {
+        std::vector<index_t> local(asked.size());
+        for (std::size_t r = 0; r < asked.size(); ++r)
+          local[r] = static_cast<index_t>(asked[r] - p.first_row);
+        const CsrMatrix<double> downloaded = download_rows(p.whole(), local, stream);
+        FetchedRows<double> answer;
+        answer.row_offsets = downloaded.row_offsets;
+        answer.columns.resize(downloaded.columns.size());
+        for (std::size_t k = 0; k < downloaded.columns.size(); ++k)
+          answer.columns[k] =
+              global_column(downloaded.columns[k], p.first_column, p.cols, p.halo_columns);
+        answer.values = downloaded.values;
+        return answer;
+      });
+  std::vector<double> values;
+  on_every_process(watch_, [&] {
+    if (rows != nullptr) {
+      rows->rows = static_cast<index_t>(a.halo_columns.size());
+      rows->row_offsets = fetched.row_offsets;
+      rows->columns = fetched.columns;
+      rows->values = fetched.values;
+      return;
+    }
+    if (fetched.values.size() != ghost_order_.size())
+      throw Error("amg update_values: P's ghost rows have " +
+                  std::to_string(fetched.values.size()) + " entries, not " +
+                  std::to_string(ghost_order_.size()) + " (internal error)");
+    values.resize(ghost_order_.size());
+    for (std::size_t k = 0; k < values.size(); ++k)
+      values[k] = fetched.values[static_cast<std::size_t>(ghost_order_[k])];
+  });
+  return values;
+}
+
+RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
+    const DeviceCsrMatrix<double>& product, index_t own, global_index_t first_column,
+    bool columns_in_union, const RowPartition& owners, global_index_t global_columns) {
+  GlobalRows<double> pieces;
+  on_every_process(watch_, [&] {
+    const CsrMatrix<double> rows = download_row_range(product, own, product.rows, setup_.stream());
+    pieces.ids = union_;  // product's rows [own, own + |U|) are U's
+    pieces.row_offsets = rows.row_offsets;
+    pieces.columns.resize(rows.columns.size());
+    for (std::size_t k = 0; k < rows.columns.size(); ++k)
+      pieces.columns[k] = columns_in_union
+                              ? global_column(rows.columns[k], first_column, own, union_)
+                              : first_column + rows.columns[k];
+    pieces.values = rows.values;
+  });
+  return send_rows_to_owners(watch_.comm(), owners, global_columns, pieces);
+}
+
+DeviceCsr<double> DeviceDistributedCoarseProduct::own_rows(const DeviceCsrMatrix<double>& product,
+                                                           index_t rows) const {
+  DeviceCsr<double> view;
+  view.rows = rows;
+  view.cols = product.cols;
+  view.nnz = download_array(product.row_offsets.data() + rows, 1, setup_.stream())[0];
+  view.row_offsets = product.row_offsets.data();
+  view.columns = product.columns.data();
+  view.values = product.values.data();
+  return view;
+}
+
+std::string DeviceDistributedCoarseProduct::algorithms() const {
+  return "gpu, distributed (ghost rows of P fetched; A P: " + ap_->algorithm() +
+         ", R (A P): " + rap_->algorithm() + "; rows of other processes sent to their owners)";
+}
+
+}  // namespace spk

@@ -1,0 +1,79 @@
+#pragma once
+// DeviceDistributedCoarseProduct: R_l = P_l^T and A_{l+1} = R_l A_l P_l of a distributed AMG
+// level on the GPU, as PETSc's MatPtAP for MPIAIJ forms them (distributed_galerkin.hpp and
+// distributed_transpose.hpp are the host's form; the patterns are the same, the values equal
+// up to rounding). With A = [A_local | A_halo] and P in the whole form (whole_rows.hpp):
+//
+//   1. the ghost rows of P: the rows of P that A's halo columns name, fetched from their owners
+//      (fetch_rows; each owner downloads only the rows asked of it);
+//   2. B = [P_own; P_ghost] on the device, its columns numbered [own aggregates | U], U the
+//      other processes' aggregates that P or the ghost rows name, ascending (P's own rows
+//      renumbered on the device, the ghost rows on the host, then stacked);
+//   3. A B = A_whole B                         (cuSPARSE SpGEMM, device_sparse_product.hpp)
+//   4. R_local = P_own^T (in B's columns)      (cusparseCsr2cscEx2, device_transpose.hpp)
+//      P^T (A P) = R_local (A B)               (cuSPARSE SpGEMM)
+//      both have rows [own aggregates | U]: the first rows are this process's, the rows of U
+//      belong to other processes;
+//   5. the rows of U (few: the aggregates next to the partition's cuts) of R_local and of
+//      R_local (A B) downloaded with global columns and sent to their owners
+//      (send_rows_to_owners), where they are added to the owner's own rows on the device
+//      (device_row_merge.hpp), giving R's and A_{l+1}'s rows in the whole form.
+//
+// Every pattern is found once; compute() (a re-setup: new values of A and P, same patterns)
+// fetches the ghost rows' values again, refreshes B, reruns the transpose and the two
+// products' numeric phases, and sends and adds the rows of U again. The ghost rows and the
+// rows of U are the only data that cross to the host.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "distributed/amg/device_distributed_level.hpp"
+#include "distributed/amg/device_row_merge.hpp"
+#include "solver/amg/device_sparse_product.hpp"
+#include "solver/amg/device_transpose.hpp"
+
+namespace spk {
+
+class DeviceDistributedCoarseProduct {
+ public:
+  // a: A_l; p: P_l; coarse receives A_{l+1}. Collective.
+  DeviceDistributedCoarseProduct(FaultWatch& watch, const DeviceDistributedLevel& a,
+                                 const DeviceDistributedLevel& p, DeviceDistributedLevel& coarse,
+                                 const DeviceSetupContext& setup);
+
+  // R's and A_{l+1}'s values for new values of A and P (same patterns). Collective.
+  void compute(const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,
+               DeviceDistributedLevel& coarse);
+
+  const DeviceDistributedLevel& restriction() const { return restriction_; }
+  std::string algorithms() const;
+
+ private:
+  // The ghost rows of P (values in B's order after the first call). Collective.
+  std::vector<double> ghost_values(const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,
+                                   RowBlock<double>* rows);
+  // Rows of U of `product` (columns: first_column + c below own, union_[c - own] above; or
+  // first_column + c for all when union_ is not used), sent to their owners. Collective.
+  RowBlock<double> send_remote_rows(const DeviceCsrMatrix<double>& product, index_t own,
+                                    global_index_t first_column, bool columns_in_union,
+                                    const RowPartition& owners, global_index_t global_columns);
+  // A view of product's first `rows` rows.
+  DeviceCsr<double> own_rows(const DeviceCsrMatrix<double>& product, index_t rows) const;
+
+  FaultWatch& watch_;
+  const DeviceSetupContext& setup_;
+  index_t own_coarse_ = 0;               // P's own columns (this process's aggregates)
+  std::vector<global_index_t> union_;    // U
+  std::vector<index_t> ghost_order_;     // ghost entry of each B entry below P's rows
+  DeviceCsrMatrix<double> renumbered_;   // P_own in B's columns
+  DeviceCsrMatrix<double> stacked_;      // B
+  DeviceCsrMatrix<double> transposed_;   // R_local
+  DeviceCsrMatrix<double> product_ap_;   // A B
+  DeviceCsrMatrix<double> product_rap_;  // R_local (A B)
+  std::unique_ptr<DeviceTranspose> transpose_;
+  std::unique_ptr<DeviceSparseProduct> ap_, rap_;
+  std::unique_ptr<DeviceRowMerge> coarse_merge_, restriction_merge_;
+  DeviceDistributedLevel restriction_;
+};
+
+}  // namespace spk

@@ -1,0 +1,41 @@
+#include "distributed/amg/device_distributed_level.hpp"
+
+#include <string>
+
+#include "distributed/agreed_errors.hpp"
+#include "distributed/fault_watch.hpp"
+#include "spkrylov/errors.hpp"
+
+namespace spk {
+
+DeviceDistributedLevel make_device_level(FaultWatch& watch, RowPartition rows, RowPartition columns,
+                                         std::vector<global_index_t> halo_columns,
+                                         DeviceCsrMatrix<double> whole,
+                                         const DeviceCsrMatrix<double>* computed) {
+  const int rank = watch.rank();
+  DeviceDistributedLevel level;
+  level.owned = std::move(whole);
+  level.computed = computed;
+  const DeviceCsrMatrix<double>& m = level.whole();
+  on_every_process(watch, [&] {
+    const global_index_t own = columns.rows(rank);
+    if (m.rows != rows.rows(rank) ||
+        m.cols != own + static_cast<global_index_t>(halo_columns.size()))
+      throw BadInput("amg setup: a level's rows are " + std::to_string(m.rows) + " x " +
+                     std::to_string(m.cols) + ", not " + std::to_string(rows.rows(rank)) + " x (" +
+                     std::to_string(own) + " own + " + std::to_string(halo_columns.size()) +
+                     " halo) columns (internal error)");
+  });
+  level.rows = m.rows;
+  level.cols = static_cast<index_t>(columns.rows(rank));
+  level.first_row = rows.first_row(rank);
+  level.first_column = columns.first_row(rank);
+  const global_index_t mine = m.nnz();
+  watch.allreduce(&mine, &level.global_nnz, 1, MPI_INT64_T, MPI_SUM);
+  level.row_partition = std::move(rows);
+  level.column_partition = std::move(columns);
+  level.halo_columns = std::move(halo_columns);
+  return level;
+}
+
+}  // namespace spk
