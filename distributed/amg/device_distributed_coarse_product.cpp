@@ -124,23 +124,8 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
 std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDistributedLevel& a,
                                                                  const DeviceDistributedLevel& p,
                                                                  RowBlock<double>* rows) {
-  const cudaStream_t stream = setup_.stream();
-  const FetchedRows<double> fetched = fetch_rows<double>(
-      watch_.comm(), p.row_partition, a.halo_columns,
-      [&](const std::vector<global_index_t>& asked) {
-        std::vector<index_t> local(asked.size());
-        for (std::size_t r = 0; r < asked.size(); ++r)
-          local[r] = static_cast<index_t>(asked[r] - p.first_row);
-        const CsrMatrix<double> downloaded = download_rows(p.whole(), local, stream);
-        FetchedRows<double> answer;
-        answer.row_offsets = downloaded.row_offsets;
-        answer.columns.resize(downloaded.columns.size());
-        for (std::size_t k = 0; k < downloaded.columns.size(); ++k)
-          answer.columns[k] =
-              global_column(downloaded.columns[k], p.first_column, p.cols, p.halo_columns);
-        answer.values = downloaded.values;
-        return answer;
-      });
+  const FetchedRows<double> fetched =
+      fetch_device_rows(watch_, p, a.halo_columns, setup_.stream());
   std::vector<double> values;
   on_every_process(watch_, [&] {
     if (rows != nullptr) {

@@ -3,6 +3,8 @@
 #include <string>
 
 #include "distributed/agreed_errors.hpp"
+#include "distributed/amg/device_level_rows.hpp"
+#include "distributed/amg/whole_rows.hpp"
 #include "distributed/fault_watch.hpp"
 #include "spkrylov/errors.hpp"
 
@@ -36,6 +38,26 @@ DeviceDistributedLevel make_device_level(FaultWatch& watch, RowPartition rows, R
   level.column_partition = std::move(columns);
   level.halo_columns = std::move(halo_columns);
   return level;
+}
+
+FetchedRows<double> fetch_device_rows(FaultWatch& watch, const DeviceDistributedLevel& level,
+                                      const std::vector<global_index_t>& rows,
+                                      cudaStream_t stream) {
+  return fetch_rows<double>(
+      watch.comm(), level.row_partition, rows, [&](const std::vector<global_index_t>& asked) {
+        std::vector<index_t> local(asked.size());
+        for (std::size_t r = 0; r < asked.size(); ++r)
+          local[r] = static_cast<index_t>(asked[r] - level.first_row);
+        const CsrMatrix<double> downloaded = download_rows(level.whole(), local, stream);
+        FetchedRows<double> answer;
+        answer.row_offsets = downloaded.row_offsets;
+        answer.columns.resize(downloaded.columns.size());
+        for (std::size_t k = 0; k < downloaded.columns.size(); ++k)
+          answer.columns[k] = global_column(downloaded.columns[k], level.first_column, level.cols,
+                                            level.halo_columns);
+        answer.values = downloaded.values;
+        return answer;
+      });
 }
 
 }  // namespace spk

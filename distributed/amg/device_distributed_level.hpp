@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "distributed/amg/row_exchange.hpp"
 #include "distributed/row_partition.hpp"
 #include "spmv/device/device_csr.hpp"
 
@@ -43,5 +44,12 @@ DeviceDistributedLevel make_device_level(FaultWatch& watch, RowPartition rows, R
                                          std::vector<global_index_t> halo_columns,
                                          DeviceCsrMatrix<double> whole,
                                          const DeviceCsrMatrix<double>* computed = nullptr);
+
+// Rows `rows` (global ids, in the order given) of `level`, fetched from their owners with
+// global column ids (collective): each owner downloads only the rows it is asked for
+// (download_rows). The ghost rows of T and P that A's halo columns name.
+FetchedRows<double> fetch_device_rows(FaultWatch& watch, const DeviceDistributedLevel& level,
+                                      const std::vector<global_index_t>& rows,
+                                      cudaStream_t stream);
 
 }  // namespace spk

@@ -23,20 +23,7 @@ DeviceDistributedProlongator::DeviceDistributedProlongator(FaultWatch& watch,
   const DeviceDistributedLevel& t = tentative_;
 
   // The rows of T that A's halo columns name, from their owners (each downloads those asked).
-  const FetchedRows<double> ghost = fetch_rows<double>(
-      watch.comm(), t.row_partition, a.halo_columns, [&](const std::vector<global_index_t>& asked) {
-        std::vector<index_t> local(asked.size());
-        for (std::size_t r = 0; r < asked.size(); ++r)
-          local[r] = static_cast<index_t>(asked[r] - t.first_row);
-        const CsrMatrix<double> rows = download_rows(t.whole(), local, stream);
-        FetchedRows<double> answer;
-        answer.row_offsets = rows.row_offsets;
-        answer.columns.resize(rows.columns.size());
-        for (std::size_t k = 0; k < rows.columns.size(); ++k)
-          answer.columns[k] = t.first_column + rows.columns[k];  // T has no halo
-        answer.values = rows.values;
-        return answer;
-      });
+  const FetchedRows<double> ghost = fetch_device_rows(watch, t, a.halo_columns, stream);
 
   // T_ext = [T_own; the ghost rows], its columns own aggregates then the others named (P's
   // halo), and P's pattern from A_whole T_ext.
