@@ -1,21 +1,26 @@
 #pragma once
-// A^T of a device CSR matrix with cuSPARSE (cusparseCsr2cscEx2, CUSPARSE_CSR2CSC_ALG1): the
-// CSC arrays of A are the CSR arrays of A^T. The conversion is a stable sort of the entries by
-// column, so each row of A^T lists its columns (A's rows) in increasing order: the pattern of
-// the host's transpose (solver/amg/sparse_product.hpp), and the same for every run.
+// A^T of a device CSR matrix: the entries stably sorted by column (CUB's radix sort of the
+// column indices, carrying each entry's position), so each row of A^T lists its columns (A's
+// rows) in increasing order: the pattern of the host's transpose
+// (solver/amg/sparse_product.hpp), and the same for every run. The permutation is kept, so
+// compute() (new values of A, same pattern) is one gather.
 //
-// Used by the GPU setup for R = P^T (solver/amg/device_galerkin_product.hpp), for the
-// transposed strong connections (solver/amg/device_strength.hpp) and for the members of each
-// aggregate (solver/amg/device_tentative_prolongator.hpp). The constructor finds the pattern
-// and the values; compute() refreshes the values for new values of A (the same conversion,
-// with the workspace kept).
+// Written here rather than with cusparseCsr2cscEx2: on a 32 x 34 prolongator (CUDA 13.0 on an
+// H100) that call gave the last entry the row index 32, past the end, unless launches were
+// blocking (tests/gpu/test_amg_device_galerkin.cpp keeps the matrix).
+//
+// Used by the GPU setup for R = P^T (solver/amg/device_galerkin_product.hpp and the
+// distributed coarse product), for the transposed strong connections
+// (solver/amg/device_strength.hpp) and for the members of each aggregate
+// (solver/amg/device_tentative_prolongator.hpp).
 #include "solver/amg/device_csr_matrix.hpp"
 
 namespace spk {
 
 class DeviceTranspose {
  public:
-  // t = A^T (allocated here), asynchronous on the context's stream.
+  // t = A^T (allocated here), asynchronous on the context's stream. A matrix without values
+  // (a pattern) gives a pattern.
   DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
                   const DeviceSetupContext& context);
 
@@ -24,7 +29,7 @@ class DeviceTranspose {
 
  private:
   const DeviceSetupContext& context_;
-  DeviceBuffer<unsigned char> workspace_;
+  DeviceBuffer<index_t> source_;  // t's entry j is A's entry source_[j]
 };
 
 }  // namespace spk

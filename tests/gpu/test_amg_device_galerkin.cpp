@@ -47,15 +47,58 @@ std::vector<Level> galerkin_inputs() {
   return inputs;
 }
 
+// The 32 x 34 prolongator on which cusparseCsr2cscEx2 (CUDA 13.0, H100) gave the last entry
+// the row index 32 (rank 0 of the distributed Galerkin test at 4 processes): row i in column
+// i / 4, and rows 11, 20 and 25 with a second entry.
+CsrMatrix<double> wide_prolongator() {
+  CsrMatrix<double> p;
+  p.rows = 32;
+  p.cols = 34;
+  for (index_t i = 0; i < p.rows; ++i) {
+    p.columns.push_back(i / 4);
+    if (i == 11) p.columns.push_back(14);
+    if (i == 20) p.columns.push_back(28);
+    if (i == 25) p.columns.push_back(32);
+    p.row_offsets.push_back(static_cast<index_t>(p.columns.size()));
+  }
+  for (std::size_t k = 0; k < p.columns.size(); ++k) p.values.push_back(1.0 + 0.125 * static_cast<double>(k));
+  return p;
+}
+
 TEST(AmgDeviceGalerkin, TransposeMatchesTheHostsBitwise) {
   SPK_REQUIRE_GPU_OR_SKIP();
   TestStream stream;
   const DeviceSetupContext context(stream.get());
-  for (const Level& input : galerkin_inputs()) {
-    const DeviceCsrMatrix<double> p = to_device(input.p, "test P");
+  std::mt19937_64 rng(11);
+  std::vector<CsrMatrix<double>> matrices;
+  for (const Level& input : galerkin_inputs()) matrices.push_back(input.p);
+  matrices.push_back(wide_prolongator());
+  CsrMatrix<double> awkward;  // empty rows, one long row, empty columns
+  awkward.rows = 7;
+  awkward.cols = 40;
+  awkward.row_offsets = {0, 0, 0, 30, 30, 31, 31, 31};
+  for (index_t c = 0; c < 30; ++c) awkward.columns.push_back(c + (c >= 10 ? 5 : 0));
+  awkward.columns.push_back(39);
+  awkward.values.assign(awkward.columns.size(), 2.5);
+  matrices.push_back(awkward);
+  CsrMatrix<double> no_entries;
+  no_entries.rows = 3;
+  no_entries.cols = 5;
+  no_entries.row_offsets = {0, 0, 0, 0};
+  matrices.push_back(no_entries);
+  for (const CsrMatrix<double>& input : matrices) {
+    const DeviceCsrMatrix<double> p = to_device(input, "test P");
     DeviceCsrMatrix<double> t;
-    const DeviceTranspose transpose(p, t, context);
-    expect_same_matrix(to_host(t, stream.get()), spk::transpose(input.p, nullptr), 0.0, "P^T");
+    DeviceTranspose transpose(p, t, context);
+    expect_same_matrix(to_host(t, stream.get()), spk::transpose(input, nullptr), 0.0, "P^T");
+    // new values: the gather again
+    const CsrMatrix<double> again = with_new_values(input, rng);
+    const DeviceCsrMatrix<double> p2 = to_device(again, "test P, new values");
+    ASSERT_EQ(cudaMemsetAsync(t.values.data(), 0xff, t.values.bytes(), stream.get()),
+              cudaSuccess);  // poisoned: NaN
+    transpose.compute(p2, t);
+    expect_same_matrix(to_host(t, stream.get()), spk::transpose(again, nullptr), 0.0,
+                       "P^T, new values");
   }
 }
 

@@ -1,0 +1,123 @@
+#include <cub/device/device_radix_sort.cuh>
+
+#include "core/cub_call.cuh"
+#include "core/cuda_check.hpp"
+#include "core/device_kernels.cuh"
+#include "solver/amg/device_transpose.hpp"
+#include "spkrylov/errors.hpp"
+
+namespace spk {
+
+namespace {
+
+__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t n, index_t* values) {
+  for_each_index(n, [&](index_t i) { values[i] = i; });
+}
+
+// row_offsets[c] = the first position of sorted_columns holding a column >= c, for c <= cols
+// (binary search; sorted_columns ascending).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    column_starts_kernel(index_t cols, index_t nnz, const index_t* __restrict__ sorted_columns,
+                         index_t* __restrict__ row_offsets) {
+  for_each_index(cols + 1, [&](index_t c) {
+    index_t low = 0, high = nnz;
+    while (low < high) {
+      const index_t middle = low + (high - low) / 2;
+      if (sorted_columns[middle] < c)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+    row_offsets[c] = low;
+  });
+}
+
+// columns[j] = the row of A's entry source[j] (binary search in A's row offsets: a long row
+// costs no thread more than a short one).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    source_rows_kernel(index_t nnz, index_t rows, const index_t* __restrict__ a_offsets,
+                       const index_t* __restrict__ source, index_t* __restrict__ columns) {
+  for_each_index(nnz, [&](index_t j) {
+    const index_t entry = source[j];
+    index_t low = 0, high = rows;  // a_offsets[low] <= entry < a_offsets[high]
+    while (high - low > 1) {
+      const index_t middle = low + (high - low) / 2;
+      if (a_offsets[middle] <= entry)
+        low = middle;
+      else
+        high = middle;
+    }
+    columns[j] = low;
+  });
+}
+
+__global__ void __launch_bounds__(kSetupBlockSize)
+    gather_kernel(index_t nnz, const index_t* __restrict__ source, const double* __restrict__ from,
+                  double* __restrict__ to) {
+  for_each_index(nnz, [&](index_t j) { to[j] = from[source[j]]; });
+}
+
+// Bits that hold every column index below `cols` (the radix sort reads no more).
+int column_bits(index_t cols) {
+  int bits = 1;
+  while (bits < 31 && (index_t{1} << bits) < cols) ++bits;
+  return bits;
+}
+
+}  // namespace
+
+DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
+                                 const DeviceSetupContext& context)
+    : context_(context) {
+  const cudaStream_t stream = context_.stream();
+  const index_t nnz = a.nnz();
+  const bool with_values = a.values.size() > 0;
+  if (with_values && a.values.size() != a.columns.size())
+    throw Error("amg setup: transposing a matrix with " + std::to_string(a.values.size()) +
+                " values for " + std::to_string(nnz) + " entries (internal error)");
+  t.rows = a.cols;
+  t.cols = a.rows;
+  t.row_offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(a.cols) + 1, "transpose offsets");
+  t.columns = DeviceBuffer<index_t>(static_cast<std::size_t>(nnz), "transpose columns");
+  t.values = DeviceBuffer<double>(with_values ? static_cast<std::size_t>(nnz) : 0,
+                                  "transpose values");
+  if (nnz == 0) {
+    SPK_CUDA_CHECK(cudaMemsetAsync(t.row_offsets.data(), 0, t.row_offsets.bytes(), stream));
+    return;
+  }
+  source_ = DeviceBuffer<index_t>(static_cast<std::size_t>(nnz), "transpose permutation");
+  {
+    DeviceBuffer<index_t> positions(static_cast<std::size_t>(nnz), "transpose positions");
+    DeviceBuffer<index_t> sorted_columns(static_cast<std::size_t>(nnz), "transpose sorted keys");
+    iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, positions.data());
+    SPK_CHECK_LAUNCH("iota_kernel");
+    // stable: the entries of one column keep A's (row-major) order, so t's rows are sorted
+    run_cub("transpose sort", stream, [&](void* scratch, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(scratch, bytes, a.columns.data(),
+                                             sorted_columns.data(), positions.data(),
+                                             source_.data(), nnz, 0, column_bits(a.cols), stream);
+    });
+    column_starts_kernel<<<setup_grid(static_cast<std::int64_t>(a.cols) + 1), kSetupBlockSize, 0,
+                           stream>>>(a.cols, nnz, sorted_columns.data(), t.row_offsets.data());
+    SPK_CHECK_LAUNCH("column_starts_kernel");
+    source_rows_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
+        nnz, a.rows, a.row_offsets.data(), source_.data(), t.columns.data());
+    SPK_CHECK_LAUNCH("source_rows_kernel");
+    context_.synchronize();  // the temporaries are freed on leaving this block
+  }
+  if (with_values) compute(a, t);
+}
+
+void DeviceTranspose::compute(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t) {
+  const index_t nnz = static_cast<index_t>(source_.size());
+  if (nnz == 0 || t.values.size() == 0) return;
+  if (a.values.size() != source_.size() || t.values.size() != source_.size())
+    throw Error("amg setup: new values of a transposed matrix: " +
+                std::to_string(a.values.size()) + " for " + std::to_string(nnz) +
+                " entries (internal error)");
+  gather_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, context_.stream()>>>(
+      nnz, source_.data(), a.values.data(), t.values.data());  // t_ji = a_ij
+  SPK_CHECK_LAUNCH("gather_kernel");
+}
+
+}  // namespace spk
