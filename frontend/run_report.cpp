@@ -149,6 +149,30 @@ void print_processes(std::ostream& out, const DistributedRun& run, double solve_
   print_process_setups(out, run.setups);
 }
 
+// The time loop: one line per step after the first, and the totals.
+void print_steps(std::ostream& out, const RunReport& report) {
+  double update_s = 0.0, solve_s = report.result.solve_s;
+  for (const StepReport& step : report.steps) {
+    update_s += step.update_s;
+    solve_s += step.solve_s;
+  }
+  out << "steps        " << report.steps.size() + 1 << " solves, each after new values (the "
+      << "diagonal times 1 + 0.01 (k - 1) at step k) and update_values: loop "
+      << number_text("%.1f ms", 1e3 * report.loop_s) << " (update "
+      << number_text("%.1f ms", 1e3 * update_s) << ", solve "
+      << number_text("%.1f ms", 1e3 * solve_s) << ")\n";
+  out << "             step  status      iterations  true residual  update ms   solve ms\n";
+  for (const StepReport& step : report.steps) {
+    std::string status = to_string(step.status);
+    status.resize(std::max<std::size_t>(status.size(), 10), ' ');
+    out << "             " << number_text("%4.0f", step.step) << "  " << status << "  "
+        << number_text("%10.0f", step.iterations) << "  "
+        << number_text("%13.3e", step.relative_true_residual) << "  "
+        << number_text("%9.1f", 1e3 * step.update_s) << "  "
+        << number_text("%9.1f", 1e3 * step.solve_s) << "\n";
+  }
+}
+
 }  // namespace
 
 double DistributedRun::not_hidden_share(double solve_s) const {
@@ -222,6 +246,7 @@ void print_text_report(std::ostream& out, const RunReport& report) {
   if (report.spmv_ms > 0.0) out << ", SpMV alone " << number_text("%.4f ms", report.spmv_ms);
   out << "\n";
   if (report.distributed) print_processes(out, *report.distributed, r.solve_s);
+  if (!report.steps.empty()) print_steps(out, report);
   print_tuning_summary(out, report.setup.tuning,
                        solve_spmv_count(report.result, report.solver.method));
 }
@@ -296,6 +321,37 @@ void write_process_setup_json(JsonWriter& json, const ProcessSetup& setup) {
   json.field("preconditioner", 1e3 * phases.preconditioner_s);
   json.field("warm_up", 1e3 * phases.warm_up_s);
   json.field("total", 1e3 * setup.setup_s);
+  json.end_object();
+}
+
+// "steps": null for one solve, else the time loop: each step after the first, and the totals.
+void write_steps_json(JsonWriter& json, const RunReport& report) {
+  if (report.steps.empty()) {
+    json.key("steps").null();
+    return;
+  }
+  double update_s = 0.0, solve_s = report.result.solve_s;
+  for (const StepReport& step : report.steps) {
+    update_s += step.update_s;
+    solve_s += step.solve_s;
+  }
+  json.key("steps").begin_object();
+  json.field("count", report.steps.size() + 1);
+  json.field("loop_ms", 1e3 * report.loop_s);
+  json.field("update_ms", 1e3 * update_s);
+  json.field("solve_ms", 1e3 * solve_s);
+  json.key("after_the_first").begin_array();
+  for (const StepReport& step : report.steps) {
+    json.begin_object();
+    json.field("step", step.step);
+    json.field("status", to_string(step.status));
+    json.field("iterations", step.iterations);
+    json.field("relative_true_residual", step.relative_true_residual);
+    json.field("update_ms", 1e3 * step.update_s);
+    json.field("solve_ms", 1e3 * step.solve_s);
+    json.end_object();
+  }
+  json.end_array();
   json.end_object();
 }
 
@@ -399,10 +455,18 @@ void write_run_object(JsonWriter& json, const RunReport& report) {
   else
     json.key("tuning").null();
   write_distributed_json(json, report);
+  write_steps_json(json, report);
   json.end_object();
 }
 
 }  // namespace
+
+SolveStatus overall_status(const RunReport& report) {
+  if (!report.result.converged()) return report.result.status;
+  for (const StepReport& step : report.steps)
+    if (step.status != SolveStatus::converged) return step.status;
+  return report.result.status;
+}
 
 void write_json_report(std::ostream& out, const std::vector<RunReport>& runs) {
   JsonWriter json(out);

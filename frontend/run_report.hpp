@@ -59,6 +59,16 @@ struct DistributedRun {
   double not_hidden_share(double solve_s) const;
 };
 
+// One step of a time loop (config `steps`, frontend/time_steps.hpp) after the first solve.
+struct StepReport {
+  int step = 0;           // 2, 3, ...: the first solve is RunReport::result
+  double update_s = 0.0;  // update_values: the new values in the format and the re-setup
+  SolveStatus status = SolveStatus::running;
+  int iterations = 0;
+  double relative_true_residual = 0.0;
+  double solve_s = 0.0;
+};
+
 struct RunReport {
   std::string resolved_config;  // YAML
   std::string config_origin;    // the config file (or built-in default) and where to see it all
@@ -75,7 +85,12 @@ struct RunReport {
   // compare: on the CPU path, where every format runs the same CSR product: the format this
   // row was asked for (the run itself is shared by the rows); empty otherwise.
   std::string requested_format;
+  std::vector<StepReport> steps;  // steps 2..N of a time loop; empty for one solve
+  double loop_s = 0.0;            // the whole loop: the first solve and every step after it
 };
+
+// The status the run exits with: the first solve's, or the first step's that did not converge.
+SolveStatus overall_status(const RunReport& report);
 
 // What a compare row is called: the operator that ran, or on the CPU path the format asked
 // for with the operator that stood in for it ("ellpack-r (cpu-csr)").

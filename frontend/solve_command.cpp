@@ -13,6 +13,7 @@
 #include "frontend/progress_line.hpp"
 #include "frontend/run_report.hpp"
 #include "frontend/solve_steps.hpp"
+#include "frontend/time_steps.hpp"
 #include "spkrylov/errors.hpp"
 #include "spkrylov/solver.hpp"
 #include "spmv/host/matrix_market.hpp"
@@ -69,7 +70,7 @@ Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
 template <class T>
 std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem& problem,
                                        const SolverOptions& options, const SpmvOptions& spmv,
-                                       Device space, bool quiet, RunReport& report) {
+                                       Device space, bool quiet, int steps, RunReport& report) {
   Solver<T> solver = set_up_solver(matrix, problem, options, spmv, space);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
@@ -78,6 +79,10 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
   progress.clear();
   report.setup = solver.setup_info();
   report.spmv_ms = solver.time_spmv_ms(20);
+  if (steps > 1)
+    run_time_steps(solver, steps, matrix.values,
+                   diagonal_positions(matrix.rows, matrix.row_offsets, matrix.columns, 0), b,
+                   report);
   return std::vector<double>(x.begin(), x.end());
 }
 
@@ -178,9 +183,9 @@ int run_solve_command(const SolveCommandOptions& options) {
     SolverOptions solver = run.solver;  // with the AMG's block size, coordinates, vectors
     set_amg_inputs(problem, solver);
     x = single ? solve_in_precision(matrix_single, problem, solver, run.spmv, space, options.quiet,
-                                    report)
+                                    config.steps, report)
                : solve_in_precision(problem.matrix, problem, solver, run.spmv, space, options.quiet,
-                                    report);
+                                    config.steps, report);
     if (problem.exact_solution)
       report.solution_error = relative_difference(x, *problem.exact_solution);
     runs.push_back(std::move(report));
@@ -190,7 +195,7 @@ int run_solve_command(const SolveCommandOptions& options) {
     runs = rows_of_cpu_compare(runs.front(), config);
 
   int exit_code = 0;
-  for (const auto& run : runs) exit_code = std::max(exit_code, exit_code_for(run.result.status));
+  for (const auto& run : runs) exit_code = std::max(exit_code, exit_code_for(overall_status(run)));
   print_text_report(std::cout, runs.front());
   if (runs.size() > 1) {
     std::cout << "\ncompare (" << runs.size() << " runs of the same system):\n";

@@ -144,11 +144,17 @@ def main():
         # compare: on the CPU path: one solve, a row per format asked for, said so.
         cpu_compare = solve_report(binary, directory, "cpu_compare",
                                    small + ["compare=[{format: hyb}, {format: ellpack-r}]"])
-        distributed = None
+        # steps: a time loop of three solves, update_values before the second and third
+        stepped = solve_report(binary, directory, "steps",
+                               small + ["solver.preconditioner=amg", "steps=3"])
+        distributed = distributed_steps = None
         if launcher:
             distributed = solve_report(binary, directory, "distributed",
                                        small + ["solver.preconditioner=jacobi"],
                                        launcher + ["3"])
+            distributed_steps = solve_report(binary, directory, "distributed_steps",
+                                             small + ["solver.preconditioner=amg", "steps=3"],
+                                             launcher + ["3"])
     expect_valid("converged run", converged)
     expect_valid("amg run", multilevel)
     expect_valid("block_jacobi run", block_jacobi)
@@ -165,6 +171,23 @@ def main():
             failures.append(f"distributed run: per-process fields {distributed['distributed']}")
     if converged["distributed"] is not None:
         failures.append("one process: distributed is not null")
+    if converged["steps"] is not None:
+        failures.append("one solve: steps is not null")
+
+    def check_steps(label, report):
+        expect_valid(label, report)
+        loop = report["steps"] or {}
+        after = loop.get("after_the_first", [])
+        if loop.get("count") != 3 or [s["step"] for s in after] != [2, 3] or \
+                any(s["status"] != "converged" or s["relative_true_residual"] > 1e-8
+                    for s in after) or loop["loop_ms"] < loop["update_ms"]:
+            failures.append(f"{label}: steps {loop}")
+        return [report["iterations"]] + [s["iterations"] for s in after]
+    one_process = check_steps("steps run", stepped)
+    if distributed_steps is not None:
+        several = check_steps("distributed steps run", distributed_steps)
+        if any(b > 1.3 * a for a, b in zip(one_process, several)):
+            failures.append(f"distributed steps: iterations {several} against {one_process}")
     expect_valid("max_iterations run", limited)
     expect_valid("from_solution run", known)
     expect_valid("compare report", {"compare": [converged, limited]})

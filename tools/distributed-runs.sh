@@ -14,7 +14,10 @@
 #   TRANSPORT        distributed.transport of the mpirun runs, default nccl (auto, mpi)
 #   FORMAT           spmv.format, default ellpack-r
 #   METHOD           solver.method, default cg
-#   EXTRA            more config keys for every run, space-separated (e.g. solver.max_iterations=5)
+#   EXTRA            more config keys for every run, space-separated (e.g. solver.max_iterations=5;
+#                    steps=10: a time loop of 10 solves with update_values, its own table)
+#   WEAK             weak scaling instead of SIZES x PROCESSES: "n:processes" pairs, e.g.
+#                    "256:1 322:2 406:4" (1: the one-process Solver; more: mpirun)
 #   NCCL_*           passed to every process (e.g. NCCL_MAX_NCHANNELS=2, to see what NCCL's
 #                    channels cost the communicator and warm-up phases; NCCL_NVLS_ENABLE=0 unless set)
 #   DISTRIBUTED_TEST=1  a test of this pipeline on the CPU path at n = 24 (no GPU needed)
@@ -106,6 +109,24 @@ problem=poisson7
 for key in ${EXTRA:-}; do
   case $key in matrix.generate.kind=*) problem=${key#matrix.generate.kind=} ;; esac
 done
+# WEAK: each (n, processes) pair, the case named by the pair's processes' share
+if [ -n "${WEAK:-}" ]; then
+  for pair in $WEAK; do
+    n=${pair%%:*} processes=${pair##*:}
+    [ "$processes" -le "$available" ] || { echo "note: $pair skipped ($available GPUs)"; continue; }
+    for text in "${preconditioners[@]}"; do
+      read -r -a words <<<"$text"
+      [ ${#words[@]} -eq 0 ] && continue
+      case_name="$problem-weak-${words[0]}"
+      if [ "$processes" = 1 ]; then
+        run "$case_name-$n-solver" "$case_name" "$n" 1 solver "$text"
+      else
+        run "$case_name-$n-mpirun$processes" "$case_name" "$n" "$processes" mpirun "$text"
+      fi
+    done
+  done
+  sizes=""
+fi
 for n in $sizes; do
   for text in "${preconditioners[@]}"; do
     read -r -a words <<<"$text"

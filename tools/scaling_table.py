@@ -210,6 +210,35 @@ def setup_table(log_dir):
     return "\n".join(lines + notes)
 
 
+def loop_table(log_dir):
+    """The time loops (config steps > 1): each run's loop, its update_values and solves, and the
+    iterations of the first and last solves; None when no run has one."""
+    runs = [r for r in load_runs(log_dir) if r["report"] and r["report"].get("steps")]
+    if not runs:
+        return None
+    lines = ["| case | processes | launch | steps | loop ms | update ms | solve ms | "
+             "setup ms | setup + loop ms | iterations (first, last) | worst true residual |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for run in runs:
+        report, loop = run["report"], run["report"]["steps"]
+        after = loop["after_the_first"]
+        worst = max([report["relative_true_residual"]] +
+                    [s["relative_true_residual"] for s in after])
+        statuses = {report["status"]} | {s["status"] for s in after}
+        setup = report["times_ms"]["setup"]
+        lines.append(
+            f"| {run['case']} | {run['processes']} | "
+            f"{'mpirun' if report.get('distributed') else 'solver'} | {loop['count']} | "
+            f"{loop['loop_ms']:.1f} | {loop['update_ms']:.1f} | {loop['solve_ms']:.1f} | "
+            f"{setup:.1f} | {setup + loop['loop_ms']:.1f} | "
+            f"{report['iterations']}, {after[-1]['iterations']} | {worst:.2e}"
+            f"{'' if statuses == {'converged'} else ' (' + ', '.join(sorted(statuses)) + ')'} |")
+    lines += ["", "loop: the first solve and each later step's wall time (update_values, then a "
+              "solve from x = 0 after the diagonal is scaled by 1 + 0.01 (k - 1)); setup: the "
+              "first setup (the largest process's under mpirun)."]
+    return "\n".join(lines)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: tools/scaling_table.py LOG_DIR")
@@ -217,6 +246,9 @@ def main():
     setups = setup_table(sys.argv[1])
     if setups:
         print("\n" + setups)
+    loops = loop_table(sys.argv[1])
+    if loops:
+        print("\n" + loops)
 
 
 if __name__ == "__main__":

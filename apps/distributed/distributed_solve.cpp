@@ -18,6 +18,7 @@
 #include "frontend/exit_codes.hpp"
 #include "frontend/progress_line.hpp"
 #include "frontend/solve_steps.hpp"
+#include "frontend/time_steps.hpp"
 #include "spkrylov/distributed.hpp"
 #include "spmv/host/matrix_market.hpp"
 
@@ -90,6 +91,13 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
   transport = solver.transport();
   report.setup = solver.setup_info();
   report.spmv_ms = solver.time_spmv_ms(20);
+  if (config.steps > 1) {
+    const std::vector<T> values(problem.rows.values.begin(), problem.rows.values.end());
+    run_time_steps(solver, config.steps, values,
+                   diagonal_positions(problem.rows.rows, problem.rows.row_offsets,
+                                      problem.rows.columns, problem.rows.first_row),
+                   b, report);
+  }
   return std::vector<double>(x.begin(), x.end());
 }
 
@@ -182,7 +190,7 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world,
   run.global_nnz = report.stats.nnz;
   report.distributed = std::move(run);
   write_outputs(communicator, config, report, x, problem.partition);
-  return exit_code_for(report.result.status);
+  return exit_code_for(overall_status(report));
 }
 
 }  // namespace spk::app

@@ -12,20 +12,6 @@
 
 namespace spk {
 
-namespace {
-
-// An empty rows x cols matrix (every row without entries).
-DeviceCsrMatrix<double> empty_matrix(index_t rows, index_t cols, cudaStream_t stream) {
-  DeviceCsrMatrix<double> m;
-  m.rows = rows;
-  m.cols = cols;
-  m.row_offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(rows) + 1, "empty offsets");
-  SPK_CUDA_CHECK(cudaMemsetAsync(m.row_offsets.data(), 0, m.row_offsets.bytes(), stream));
-  return m;
-}
-
-}  // namespace
-
 DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch,
                                                                const DeviceDistributedLevel& a,
                                                                const DeviceDistributedLevel& p,
@@ -54,17 +40,18 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
       slot_map[k] = own + static_cast<index_t>(
                               std::lower_bound(union_.begin(), union_.end(), p.halo_columns[k]) -
                               union_.begin());
-    renumbered_ = remapped_copy(p.whole(), own, slot_map, width, stream);
+    // P_own in B's columns: B's first rows and R_local's source; freed once both are built
+    // (its values are P's, in P's order, so a re-setup reads P's values directly)
+    const DeviceCsrMatrix<double> renumbered =
+        remapped_copy(p.whole(), own, slot_map, width, stream);
     WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
     ghost_order_ = std::move(ghost_rows.order);
-    stacked_ = stack_rows(renumbered_, ghost_rows.matrix, width, stream);
+    stacked_ = stack_rows(renumbered, ghost_rows.matrix, width, stream);
 
     // 3. A B; 4. R_local = P_own^T and R_local (A B).
     ap_ = std::make_unique<DeviceSparseProduct>(a.whole(), stacked_, product_ap_, setup_);
-    if (renumbered_.nnz() > 0)
-      transpose_ = std::make_unique<DeviceTranspose>(renumbered_, transposed_, setup_);
-    else
-      transposed_ = empty_matrix(width, renumbered_.rows, stream);
+    transpose_ = std::make_unique<DeviceTranspose>(renumbered, transposed_, setup_);
+    setup_.synchronize();  // `renumbered` is freed on leaving
     rap_ = std::make_unique<DeviceSparseProduct>(transposed_, product_ap_, product_rap_, setup_);
   });
 
@@ -102,10 +89,9 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
   const std::vector<double> ghost = ghost_values(a, p, nullptr);
   on_every_process(watch_, [&] {
     const DeviceCsrMatrix<double>& p_rows = p.whole();
-    copy_values(p_rows, renumbered_, stream);  // P_own in B's columns
     stack_values(p_rows.values.data(), p_rows.nnz(), ghost, stacked_, stream);  // B
     ap_->compute(a.whole(), stacked_, product_ap_);                             // A B
-    if (transpose_) transpose_->compute(renumbered_, transposed_);              // R_local
+    transpose_->compute(p_rows, transposed_);  // R_local (P's values, B's columns)
     rap_->compute(transposed_, product_ap_, product_rap_);                      // R_local (A B)
   });
   const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,

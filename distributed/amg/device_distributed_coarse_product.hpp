@@ -19,6 +19,9 @@
 //      (send_rows_to_owners), where they are added to the owner's own rows on the device
 //      (device_row_merge.hpp), giving R's and A_{l+1}'s rows in the whole form.
 //
+// Memory: B holds P's own rows a second time (P itself stays the prolongator of the cycle);
+// the renumbered copy of P's rows is freed once B and R_local are built.
+//
 // Every pattern is found once; compute() (a re-setup: new values of A and P, same patterns)
 // fetches the ghost rows' values again, refreshes B, reruns the transpose and the two
 // products' numeric phases, and sends and adds the rows of U again. The ghost rows and the
@@ -65,7 +68,6 @@ class DeviceDistributedCoarseProduct {
   index_t own_coarse_ = 0;               // P's own columns (this process's aggregates)
   std::vector<global_index_t> union_;    // U
   std::vector<index_t> ghost_order_;     // ghost entry of each B entry below P's rows
-  DeviceCsrMatrix<double> renumbered_;   // P_own in B's columns
   DeviceCsrMatrix<double> stacked_;      // B
   DeviceCsrMatrix<double> transposed_;   // R_local
   DeviceCsrMatrix<double> product_ap_;   // A B

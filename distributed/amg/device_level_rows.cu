@@ -182,15 +182,6 @@ DeviceCsrMatrix<double> remapped_copy(const DeviceCsrMatrix<double>& m, index_t 
   return copy;
 }
 
-void copy_values(const DeviceCsrMatrix<double>& from, DeviceCsrMatrix<double>& to,
-                 cudaStream_t stream) {
-  if (from.values.size() != to.values.size())
-    throw Error("amg setup: copying " + std::to_string(from.values.size()) + " values into " +
-                std::to_string(to.values.size()) + " (internal error)");
-  copy_async(to.values.data(), from.values.data(), from.values.size(), cudaMemcpyDeviceToDevice,
-             stream);
-}
-
 void fill_on_device(std::size_t n, double value, double* x, cudaStream_t stream) {
   if (n == 0) return;
   fill_kernel<<<setup_grid(static_cast<std::int64_t>(n)), kSetupBlockSize, 0, stream>>>(

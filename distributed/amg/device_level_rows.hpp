@@ -51,9 +51,6 @@ void stack_values(const double* top_values, index_t top_nnz,
 DeviceCsrMatrix<double> remapped_copy(const DeviceCsrMatrix<double>& m, index_t own,
                                       const std::vector<index_t>& slot_map, index_t cols,
                                       cudaStream_t stream);
-// to's values = from's (two matrices of the same pattern; asynchronous).
-void copy_values(const DeviceCsrMatrix<double>& from, DeviceCsrMatrix<double>& to,
-                 cudaStream_t stream);
 
 void fill_on_device(std::size_t n, double value, double* x, cudaStream_t stream);
 

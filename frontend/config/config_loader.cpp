@@ -544,7 +544,7 @@ std::vector<CompareEntry> read_compare(const ConfigValue& value, const RunConfig
 
 RunConfig read_run_config(const ConfigValue& root, const std::string& source_name) {
   const ConfigMap top(root, {"matrix", "rhs", "solver", "spmv", "precision", "device", "output",
-                             "compare", "distributed"});
+                             "compare", "distributed", "steps"});
   if (!top.has("matrix"))
     throw BadInput(shown_name(source_name) +
                    ": matrix: required key missing (give matrix: {file: PATH} or "
@@ -578,6 +578,12 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
                  [&](const ConfigValue& v) { config.compare = read_compare(v, config); });
   top.if_present("distributed",
                  [&](const ConfigValue& v) { config.distributed = read_distributed(v); });
+  top.if_present("steps", [&](const ConfigValue& v) {
+    config.steps = v.as_int();
+    require(v, config.steps >= 1 && config.steps <= 100000, "an integer in [1, 100000]");
+    if (config.steps > 1 && !config.compare.empty())
+      v.fail("a time loop runs one configuration; give steps or compare, not both");
+  });
   return config;
 }
 

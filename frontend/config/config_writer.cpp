@@ -220,6 +220,8 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::Key << "overlap" << YAML::Value << config.distributed.overlap;
   out << YAML::Key << "watch_faults" << YAML::Value << config.distributed.watch_faults;
   out << YAML::EndMap;
+  out << YAML::Key << "steps" << YAML::Value << config.steps
+      << YAML::Comment("solves, each after new values and update_values");
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

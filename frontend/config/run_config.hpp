@@ -79,6 +79,9 @@ struct RunConfig {
   OutputSpec output;
   std::vector<CompareEntry> compare;
   DistributedSpec distributed;
+  // A time loop (frontend/time_steps.hpp): the solve and steps - 1 more, each after new values
+  // of the matrix (same pattern) and update_values. 1: the solve alone.
+  int steps = 1;
 };
 
 // The SpMV options a run gets: `spmv` with matrix_values from the precision (fp32 values for

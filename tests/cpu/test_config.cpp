@@ -271,6 +271,21 @@ TEST(ConfigDistributed, WatchFaults) {
             0u);
 }
 
+TEST(ConfigSteps, ATimeLoopOfOneConfiguration) {
+  EXPECT_EQ(parse(kGenerated).steps, 1);
+  EXPECT_EQ(parse(std::string(kGenerated) + "steps: 10\n").steps, 10);
+  EXPECT_EQ(parse(kGenerated, {"steps=4"}).steps, 4);
+  const RunConfig written = parse(to_yaml(parse(kGenerated, {"steps=7"})));
+  EXPECT_EQ(written.steps, 7);  // the resolved config keeps it
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "steps: 0\n").find("run.yaml:2: steps:"), 0u);
+  EXPECT_NE(parse_error(std::string(kGenerated) + "steps: 0\n").find("[1, 100000]"),
+            std::string::npos);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "steps: two\n").find("run.yaml:2: steps:"), 0u);
+  EXPECT_NE(parse_error(std::string(kGenerated) + "compare: [{format: csr}]\nsteps: 3\n")
+                .find("give steps or compare, not both"),
+            std::string::npos);
+}
+
 TEST(ConfigDefaults, KeysNotGivenKeepTheirDefaults) {
   const RunConfig config = parse("matrix: {generate: {}}\n");
   EXPECT_EQ(config.source, "run.yaml");
@@ -520,7 +535,7 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solverr: {method: cg}\n"),
             "run.yaml:2: solverr: unknown key, did you mean 'solver'? (valid keys: matrix, rhs, "
             "solver, spmv, precision, "
-            "device, output, compare, distributed)");
+            "device, output, compare, distributed, steps)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
             "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
             "max_iterations, preconditioner, preconditioner_options, divergence_factor, "

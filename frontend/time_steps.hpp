@@ -1,0 +1,70 @@
+#pragma once
+// run_time_steps: the config's `steps` (a simulation's time loop, the third way users run the
+// solver): after the run's first solve, steps - 1 more, each after new values of the matrix.
+// Step k (2, 3, ...) scales the diagonal by 1 + 0.01 (k - 1), the pattern unchanged (as an
+// implicit time step of a changing coefficient does), calls update_values (the format's values
+// and the preconditioner's re-setup: AMG keeps its aggregates, IC(0)/ILU(0) refactor) and
+// solves again from x = 0 with the same b, so every step is a full solve. Each step's update
+// and solve times, iterations and true residual go in the report (RunReport::steps); a step
+// that does not converge sets the exit status (overall_status).
+//
+// Generic over the solver: spk::Solver<T> (one process) and spk::DistributedSolver<T> (each
+// process passes its own rows; update_values and solve are collective).
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+#include "frontend/run_report.hpp"
+
+namespace spk::app {
+
+// Positions in a CSR values array of the diagonal entries: row i's column first_row + i.
+template <class Column>
+std::vector<std::size_t> diagonal_positions(index_t rows, const std::vector<index_t>& row_offsets,
+                                            const std::vector<Column>& columns,
+                                            long long first_row) {
+  std::vector<std::size_t> positions;
+  for (index_t row = 0; row < rows; ++row)
+    for (index_t k = row_offsets[static_cast<std::size_t>(row)];
+         k < row_offsets[static_cast<std::size_t>(row) + 1]; ++k)
+      if (static_cast<long long>(columns[static_cast<std::size_t>(k)]) == first_row + row)
+        positions.push_back(static_cast<std::size_t>(k));
+  return positions;
+}
+
+// Steps 2..steps after the first solve (report.result). report.loop_s: the first solve's time
+// and every step's wall time.
+// `values` are the solver's values of this process's rows, `diagonal` their diagonal's positions.
+template <class SolverType, class T>
+void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
+                    const std::vector<std::size_t>& diagonal, const std::vector<T>& b,
+                    RunReport& report) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  double loop_s = report.result.solve_s;
+  std::vector<T> changed = values;
+  std::vector<T> x(b.size());
+  for (int step = 2; step <= steps; ++step) {
+    const double factor = 1.0 + 0.01 * (step - 1);  // a_ii (1 + 0.01 (k - 1))
+    for (const std::size_t k : diagonal) changed[k] = static_cast<T>(values[k] * factor);
+    StepReport done;
+    done.step = step;
+    const auto update_start = Clock::now();
+    solver.update_values(changed);
+    done.update_s = seconds(update_start);
+    std::fill(x.begin(), x.end(), T(0));
+    const SolveResult result = solver.solve(b, x);
+    done.status = result.status;
+    done.iterations = result.iterations;
+    done.relative_true_residual = result.relative_true_residual;
+    done.solve_s = result.solve_s;
+    loop_s += seconds(update_start);  // the step's wall time, the solve's checks included
+    report.steps.push_back(done);
+  }
+  report.loop_s = loop_s;
+}
+
+}  // namespace spk::app
