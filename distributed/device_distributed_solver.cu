@@ -22,6 +22,7 @@
 #include "distributed/device_binding.hpp"
 #include "distributed/diagonal_block.hpp"
 #include "distributed/device_halo_exchange.hpp"
+#include "distributed/device_split_values.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
 #include "distributed/mpi_check.hpp"
@@ -204,7 +205,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         }
       }
       // the whole rows again, for the preconditioners (none reads them)
-      if (options.solver.preconditioner != Preconditioner::none) upload_pattern(rows.split.pattern);
+      if (options.solver.preconditioner != Preconditioner::none) upload_pattern(rows.split);
     });
     local_backend_ = local.get();
     settle();
@@ -364,20 +365,45 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
   // The whole rows (own columns, then halo slots) for the preconditioners' diagonal and
   // Gershgorin sums, on the device.
-  void upload_pattern(const CsrMatrix<T>& pattern) {
+  // With them, the blocks' row offsets, so that update_values uploads the values once and
+  // splits them on the device (device_split_values.hpp).
+  void upload_pattern(const SplitRows<T>& split) {
+    const CsrMatrix<T>& pattern = split.pattern;
     pattern_offsets_ = DeviceBuffer<index_t>(pattern.row_offsets.size(), "pattern row offsets");
     pattern_columns_ = DeviceBuffer<index_t>(pattern.columns.size(), "pattern columns");
     pattern_values_ = DeviceBuffer<T>(pattern.values.size(), "pattern values");
     pattern_offsets_.copy_from_host(pattern.row_offsets);
     pattern_columns_.copy_from_host(pattern.columns);
     pattern_values_.copy_from_host(pattern.values);
+    local_offsets_ = DeviceBuffer<index_t>(split.local.row_offsets, "local block row offsets");
+    halo_offsets_ = DeviceBuffer<index_t>(split.halo.row_offsets, "halo block row offsets");
   }
 
-  // New values (already in the split) into both backends and the pattern, on the stream.
+  // New values (already in the split) into both backends and the pattern. With the pattern on
+  // the device: one upload of the whole rows' values, split into the blocks there; else each
+  // block's values uploaded.
   void refresh_blocks(const SplitRows<T>& split) {
-    if (pattern_values_.size() > 0) pattern_values_.copy_from_host(split.pattern.values);
-    refresh_backend(local_backend_, split.local.values, local_values_);
-    refresh_backend(halo_backend_, split.halo.values, halo_values_);
+    if (pattern_values_.size() == 0) {
+      refresh_backend(local_backend_, split.local.values, local_values_);
+      refresh_backend(halo_backend_, split.halo.values, halo_values_);
+      return;
+    }
+    for (SpmvBackend<T>* backend : {local_backend_, halo_backend_})  // they read the last split
+      if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
+    upload(split.pattern.values.data(), pattern_values_.data(), split.pattern.values.size());
+    if (local_values_.size() != split.local.values.size())
+      local_values_ = DeviceBuffer<T>(split.local.values.size(), "update_values local");
+    if (halo_values_.size() != split.halo.values.size())
+      halo_values_ = DeviceBuffer<T>(split.halo.values.size(), "update_values halo");
+    split_values_on_device(split.pattern.rows, split.local.cols, pattern_offsets_.data(),
+                           pattern_columns_.data(), pattern_values_.data(),
+                           local_offsets_.data(), halo_offsets_.data(), local_values_.data(),
+                           halo_values_.data(), context_->stream());
+    context_->synchronize();  // the backends run on their own streams
+    if (local_backend_ != nullptr && local_values_.size() > 0)
+      local_backend_->update_values(local_values_.data(), nullptr);
+    if (halo_backend_ != nullptr && halo_values_.size() > 0)
+      halo_backend_->update_values(halo_values_.data(), nullptr);
   }
   void refresh_backend(SpmvBackend<T>* backend, const std::vector<T>& values,
                        DeviceBuffer<T>& staged) {
@@ -469,6 +495,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   std::string halo_rows_note_;
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
   DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
+  DeviceBuffer<index_t> local_offsets_, halo_offsets_;  // the blocks' CSR row offsets
   std::unique_ptr<Space> space_;
   std::unique_ptr<NcclScalarSum<T>> scalar_sum_;
   struct BlockArrays {  // block_jacobi's diagonal block, during setup

@@ -157,7 +157,7 @@ void print_steps(std::ostream& out, const RunReport& report) {
     solve_s += step.solve_s;
   }
   out << "steps        " << report.steps.size() + 1 << " solves, each after new values (the "
-      << "diagonal times 1 + 0.01 (k - 1) at step k) and update_values: loop "
+      << "values times 1 + 0.01 (k - 1) at step k) and update_values: loop "
       << number_text("%.1f ms", 1e3 * report.loop_s) << " (update "
       << number_text("%.1f ms", 1e3 * update_s) << ", solve "
       << number_text("%.1f ms", 1e3 * solve_s) << ")\n";

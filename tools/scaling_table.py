@@ -234,7 +234,7 @@ def loop_table(log_dir):
             f"{report['iterations']}, {after[-1]['iterations']} | {worst:.2e}"
             f"{'' if statuses == {'converged'} else ' (' + ', '.join(sorted(statuses)) + ')'} |")
     lines += ["", "loop: the first solve and each later step's wall time (update_values, then a "
-              "solve from x = 0 after the diagonal is scaled by 1 + 0.01 (k - 1)); setup: the "
+              "solve from x = 0 after every value is scaled by 1 + 0.01 (k - 1)); setup: the "
               "first setup (the largest process's under mpirun)."]
     return "\n".join(lines)
 

@@ -93,10 +93,7 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
   report.spmv_ms = solver.time_spmv_ms(20);
   if (config.steps > 1) {
     const std::vector<T> values(problem.rows.values.begin(), problem.rows.values.end());
-    run_time_steps(solver, config.steps, values,
-                   diagonal_positions(problem.rows.rows, problem.rows.row_offsets,
-                                      problem.rows.columns, problem.rows.first_row),
-                   b, report);
+    run_time_steps(solver, config.steps, values, b, report);
   }
   return std::vector<double>(x.begin(), x.end());
 }

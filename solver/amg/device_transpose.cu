@@ -64,6 +64,32 @@ int column_bits(index_t cols) {
   return bits;
 }
 
+// source[j] = the entry of A that is entry j of A^T: the entries' positions stably sorted by
+// column (the entries of one column keep A's row-major order, so A^T's rows come out sorted);
+// with `row_offsets`, also A^T's row offsets. Synchronizes the stream (the temporaries are
+// freed on return).
+DeviceBuffer<index_t> entries_by_column(const DeviceCsrMatrix<double>& a, index_t* row_offsets,
+                                        cudaStream_t stream) {
+  const index_t nnz = a.nnz();
+  DeviceBuffer<index_t> source(static_cast<std::size_t>(nnz), "transpose permutation");
+  DeviceBuffer<index_t> positions(static_cast<std::size_t>(nnz), "transpose positions");
+  DeviceBuffer<index_t> sorted_columns(static_cast<std::size_t>(nnz), "transpose sorted keys");
+  iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, positions.data());
+  SPK_CHECK_LAUNCH("iota_kernel");
+  run_cub("transpose sort", stream, [&](void* scratch, std::size_t& bytes) {
+    return cub::DeviceRadixSort::SortPairs(scratch, bytes, a.columns.data(), sorted_columns.data(),
+                                           positions.data(), source.data(), nnz, 0,
+                                           column_bits(a.cols), stream);
+  });
+  if (row_offsets != nullptr) {
+    column_starts_kernel<<<setup_grid(static_cast<std::int64_t>(a.cols) + 1), kSetupBlockSize, 0,
+                           stream>>>(a.cols, nnz, sorted_columns.data(), row_offsets);
+    SPK_CHECK_LAUNCH("column_starts_kernel");
+  }
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return source;
+}
+
 }  // namespace
 
 DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t,
@@ -85,38 +111,31 @@ DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatr
     SPK_CUDA_CHECK(cudaMemsetAsync(t.row_offsets.data(), 0, t.row_offsets.bytes(), stream));
     return;
   }
-  source_ = DeviceBuffer<index_t>(static_cast<std::size_t>(nnz), "transpose permutation");
-  {
-    DeviceBuffer<index_t> positions(static_cast<std::size_t>(nnz), "transpose positions");
-    DeviceBuffer<index_t> sorted_columns(static_cast<std::size_t>(nnz), "transpose sorted keys");
-    iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, positions.data());
-    SPK_CHECK_LAUNCH("iota_kernel");
-    // stable: the entries of one column keep A's (row-major) order, so t's rows are sorted
-    run_cub("transpose sort", stream, [&](void* scratch, std::size_t& bytes) {
-      return cub::DeviceRadixSort::SortPairs(scratch, bytes, a.columns.data(),
-                                             sorted_columns.data(), positions.data(),
-                                             source_.data(), nnz, 0, column_bits(a.cols), stream);
-    });
-    column_starts_kernel<<<setup_grid(static_cast<std::int64_t>(a.cols) + 1), kSetupBlockSize, 0,
-                           stream>>>(a.cols, nnz, sorted_columns.data(), t.row_offsets.data());
-    SPK_CHECK_LAUNCH("column_starts_kernel");
-    source_rows_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
-        nnz, a.rows, a.row_offsets.data(), source_.data(), t.columns.data());
-    SPK_CHECK_LAUNCH("source_rows_kernel");
-    context_.synchronize();  // the temporaries are freed on leaving this block
-  }
-  if (with_values) compute(a, t);
+  const DeviceBuffer<index_t> source = entries_by_column(a, t.row_offsets.data(), stream);
+  source_rows_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
+      nnz, a.rows, a.row_offsets.data(), source.data(), t.columns.data());
+  SPK_CHECK_LAUNCH("source_rows_kernel");
+  if (with_values) gather(source, a, t);
+  context_.synchronize();  // `source` is freed on return
 }
 
 void DeviceTranspose::compute(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t) {
-  const index_t nnz = static_cast<index_t>(source_.size());
-  if (nnz == 0 || t.values.size() == 0) return;
-  if (a.values.size() != source_.size() || t.values.size() != source_.size())
+  if (a.nnz() == 0 || t.values.size() == 0) return;
+  if (a.values.size() != t.values.size() || t.columns.size() != a.columns.size())
     throw Error("amg setup: new values of a transposed matrix: " +
-                std::to_string(a.values.size()) + " for " + std::to_string(nnz) +
+                std::to_string(a.values.size()) + " for " + std::to_string(t.values.size()) +
                 " entries (internal error)");
+  // the permutation again (not kept: 4 bytes an entry for the life of the hierarchy)
+  const DeviceBuffer<index_t> source = entries_by_column(a, nullptr, context_.stream());
+  gather(source, a, t);
+  context_.synchronize();  // `source` is freed on return
+}
+
+void DeviceTranspose::gather(const DeviceBuffer<index_t>& source, const DeviceCsrMatrix<double>& a,
+                             DeviceCsrMatrix<double>& t) const {
+  const auto nnz = static_cast<index_t>(source.size());
   gather_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, context_.stream()>>>(
-      nnz, source_.data(), a.values.data(), t.values.data());  // t_ji = a_ij
+      nnz, source.data(), a.values.data(), t.values.data());  // t_ji = a_ij
   SPK_CHECK_LAUNCH("gather_kernel");
 }
 

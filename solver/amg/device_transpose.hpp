@@ -2,8 +2,9 @@
 // A^T of a device CSR matrix: the entries stably sorted by column (CUB's radix sort of the
 // column indices, carrying each entry's position), so each row of A^T lists its columns (A's
 // rows) in increasing order: the pattern of the host's transpose
-// (solver/amg/sparse_product.hpp), and the same for every run. The permutation is kept, so
-// compute() (new values of A, same pattern) is one gather.
+// (solver/amg/sparse_product.hpp), and the same for every run. compute() (new values of A,
+// same pattern) sorts again and gathers: the permutation is not kept (4 bytes an entry of P
+// for the hierarchy's life, more than the 400^3 one-GPU setup can spare).
 //
 // Written here rather than with cusparseCsr2cscEx2: on a 32 x 34 prolongator (CUDA 13.0 on an
 // H100) that call gave the last entry the row index 32, past the end, unless launches were
@@ -28,8 +29,11 @@ class DeviceTranspose {
   void compute(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t);
 
  private:
+  // t's values: t's entry j is A's entry source[j].
+  void gather(const DeviceBuffer<index_t>& source, const DeviceCsrMatrix<double>& a,
+              DeviceCsrMatrix<double>& t) const;
+
   const DeviceSetupContext& context_;
-  DeviceBuffer<index_t> source_;  // t's entry j is A's entry source_[j]
 };
 
 }  // namespace spk
