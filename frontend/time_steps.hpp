@@ -23,7 +23,7 @@
 namespace spk::app {
 
 // Steps 2..steps after the first solve (report.result). report.loop_s: the first solve's time
-// and every step's wall time.
+// and every step's wall time; the report's preconditioner then shows the last re-setup.
 // `values` are the solver's values of this process's rows.
 template <class SolverType, class T>
 void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
@@ -56,6 +56,7 @@ void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
     report.steps.push_back(done);
   }
   report.loop_s = loop_s;
+  report.setup.preconditioner = solver.setup_info().preconditioner;  // the last re-setup's times
 }
 
 }  // namespace spk::app

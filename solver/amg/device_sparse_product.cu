@@ -271,18 +271,37 @@ void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a,
         context_.cusparse(), CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
         &one, plan_->a.get(), plan_->b.get(), &zero, plan_->c.get(), CUDA_R_64F,
         kAttempts[attempt_].algorithm, plan_->spgemm.get()));
-  } else {
+    column_order_.gather(c, context_.stream());  // cuSPARSE's order -> C's sorted order
+    return;
+  }
+  // The whole algorithm again, into C's arrays. Its buffers may no longer fit (the solve's
+  // vectors came after the setup): then the algorithms after it, as the constructor tries
+  // them, and the first that runs is kept for later calls. Only while C's rows came out
+  // sorted: a kept permutation is the first algorithm's order.
+  std::string tried;
+  for (int attempt = attempt_; attempt < attempts; ++attempt) {
+    if (kAttempts[attempt].reuse) continue;
+    if (attempt != attempt_ && column_order_.active()) break;
     try {
-      run(attempt_, a, b, c, false);  // the whole algorithm again, into C's arrays
+      run(attempt, a, b, c, false);
+      if (attempt == attempt_) {
+        column_order_.gather(c, context_.stream());  // cuSPARSE's order -> C's sorted order
+      } else {
+        attempt_ = attempt;
+        column_order_.arrange(c, context_.stream());  // checked: sorted, or sorted now
+      }
+      return;
     } catch (const MemoryShortage& shortage) {
-      throw OutOfDeviceMemory(
-          "amg update_values: the sparse product no longer fits in device "
-          "memory with " +
-              std::string(kAttempts[attempt_].name) + " (" + shortage.call + ")",
-          0, 0);
+      tried +=
+          std::string(tried.empty() ? "" : "; ") + kAttempts[attempt].name + ": " + shortage.call;
+    } catch (const OutOfDeviceMemory& error) {
+      tried += std::string(tried.empty() ? "" : "; ") + kAttempts[attempt].name + ": " +
+               std::to_string(error.requested_bytes()) + " bytes requested";
     }
   }
-  column_order_.gather(c, context_.stream());  // cuSPARSE's order -> C's sorted order
+  throw OutOfDeviceMemory(
+      "amg update_values: the sparse product no longer fits in device memory (" + tried + ")", 0,
+      0);
 }
 
 }  // namespace spk

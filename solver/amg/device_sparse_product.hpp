@@ -25,7 +25,8 @@
 // when SPK_CHECK_SPGEMM_OPERANDS=1): then an Error names the operand's problem. Any other
 // failure is a CudaError at once. The non-reuse algorithms keep no plan: compute() runs the
 // chosen one again, symbolic phase included, into C's arrays (the pattern must come out the
-// same size).
+// same size); when its buffers no longer fit (the solve's arrays came after the setup), the
+// memory-lighter algorithms after it, and the one that runs is kept.
 //
 // C's columns are sorted within each row, as on the host (the SpMV formats' builders and the
 // smoothed prolongator's search rely on it): checked once on the device after the symbolic
