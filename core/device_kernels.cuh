@@ -6,6 +6,7 @@
 //   setup_grid(n)              blocks for a grid-stride loop over n items (capped: the loops
 //                              walk the rest), at least 1
 //   for_each_index(n, f)       in a kernel: f(i) for every i < n, grid-stride
+//   iota_kernel(n, values)     values[i] = i for i < n (a permutation's start, before a sort)
 //   warp_min / warp_max / warp_sum   a value combined over the 32 lanes of a full warp
 //                              (__shfl_xor_sync butterfly: every lane gets the result)
 //   lowest_lane()              whether this thread is lane 0 of its warp
@@ -33,6 +34,11 @@ __device__ __forceinline__ void for_each_index(Index count, Body&& body) {
   for (auto i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride)
     body(static_cast<Index>(i));
+}
+
+template <class Index>
+__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(Index n, Index* values) {
+  for_each_index(n, [&](Index i) { values[i] = i; });
 }
 
 template <class U>

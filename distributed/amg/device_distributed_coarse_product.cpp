@@ -91,7 +91,9 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
     const DeviceCsrMatrix<double>& p_rows = p.whole();
     stack_values(p_rows.values.data(), p_rows.nnz(), ghost, stacked_, stream);  // B
     ap_->compute(a.whole(), stacked_, product_ap_);                             // A B
-    transpose_->compute(p_rows, transposed_);  // R_local (P's values, B's columns)
+    // R_local from P's rows: their halo slots order the entries as B's columns do (the slot
+    // map increases), so the transpose's sort by column finds the same permutation
+    transpose_->compute(p_rows, transposed_);
     rap_->compute(transposed_, product_ap_, product_rap_);                      // R_local (A B)
   });
   const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,

@@ -15,10 +15,6 @@ namespace spk {
 
 namespace {
 
-__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t n, index_t* values) {
-  for_each_index(n, [&](index_t i) { values[i] = i; });
-}
-
 // offsets[j] = where aggregate j's nodes start among the nodes sorted by aggregate (the
 // left-out nodes, -1, come first); offsets[count] = nodes.
 __global__ void __launch_bounds__(kSetupBlockSize)

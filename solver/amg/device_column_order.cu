@@ -23,10 +23,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
-__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t count, index_t* out) {
-  for_each_index(count, [&](index_t k) { out[k] = k; });
-}
-
 // values[k] = raw[permutation[k]]
 __global__ void __launch_bounds__(kSetupBlockSize)
     gather_kernel(index_t count, const index_t* __restrict__ permutation,

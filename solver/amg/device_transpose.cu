@@ -10,10 +10,6 @@ namespace spk {
 
 namespace {
 
-__global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(index_t n, index_t* values) {
-  for_each_index(n, [&](index_t i) { values[i] = i; });
-}
-
 // row_offsets[c] = the first position of sorted_columns holding a column >= c, for c <= cols
 // (binary search; sorted_columns ascending).
 __global__ void __launch_bounds__(kSetupBlockSize)
