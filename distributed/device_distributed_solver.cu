@@ -140,6 +140,14 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     PhaseClock clock;  // each phase's device work is finished (settled) before its lap
     SetupPhases& phases = this->setup.phases;
     const MPI_Comm c = this->communicator.get();
+    on_every_process(c, [&] {  // the same options everywhere: every process refuses alike
+      if (options.solver.preconditioner == Preconditioner::amg &&
+          options.solver.preconditioner_options.amg.agglomerate_rows > 0 &&
+          this->communicator.size() > 1)
+        throw NotSupported(
+            "amg agglomerate_rows: the GPU path's distributed setup does not agglomerate yet "
+            "(the CPU path does: device: cpu); remove the key or set it to 0");
+    });
     // The GPU is chosen first, and its context (cudaSetDevice creates it: 0.2 s on one H200,
     // 0.9 s when 4 processes create theirs at once) is created on a thread of its own while
     // this one splits the rows (the host's work and MPI).

@@ -74,6 +74,7 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
     space_->watch_products(&this->matrix->exchange().times().exchanges);
     fine_rows_.partition = rows.partition;
     fine_rows_.halo_columns = split.halo_columns;
+    fine_rows_.agglomerate_rows = all_options.solver.preconditioner_options.amg.agglomerate_rows;
     space_->set_fine_rows(&fine_rows_);
     clock.lap(phases.layouts_s);
     const LocalBlock<HostSpace<T>> block = diagonal_block(split);

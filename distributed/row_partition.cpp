@@ -60,4 +60,32 @@ RowPartition partition_from_counts(const std::vector<global_index_t>& rows_per_p
   return partition;
 }
 
+RowPartition agglomerated_partition(const RowPartition& partition,
+                                    global_index_t rows_per_process) {
+  const int processes = partition.processes();
+  const global_index_t total = partition.global_rows();
+  int holding = 0;
+  for (int p = 0; p < processes; ++p) holding += partition.rows(p) > 0 ? 1 : 0;
+  if (rows_per_process <= 0 || holding <= 1 || total >= holding * rows_per_process)
+    return partition;
+  const global_index_t groups = std::max<global_index_t>(1, (total + rows_per_process - 1) /
+                                                                rows_per_process);
+  if (groups >= holding) return partition;
+  // rank p (holding rows) joins group floor(rows before it * groups / total); a group's first
+  // such rank takes its rows
+  std::vector<global_index_t> counts(static_cast<std::size_t>(processes), 0);
+  int owner = -1;
+  global_index_t owner_group = -1;
+  for (int p = 0; p < processes; ++p) {
+    if (partition.rows(p) == 0) continue;
+    const global_index_t group = partition.first_row(p) * groups / total;
+    if (group != owner_group) {
+      owner = p;
+      owner_group = group;
+    }
+    counts[static_cast<std::size_t>(owner)] += partition.rows(p);
+  }
+  return partition_from_counts(counts);
+}
+
 }  // namespace spk

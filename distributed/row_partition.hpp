@@ -51,4 +51,13 @@ RowPartition partition_rows(global_index_t global_rows, int processes, RowBalanc
 // The partition whose block p has rows_per_process[p] rows (the rows each process brings).
 RowPartition partition_from_counts(const std::vector<global_index_t>& rows_per_process);
 
+// Agglomeration (a distributed AMG's small coarse level onto fewer processes): when the
+// processes holding rows have fewer than `rows_per_process` rows each on average, the
+// partition with the same global numbering whose rows sit on ceil(global rows /
+// rows_per_process) of them: consecutive ranks grouped by equal shares of the rows, each group's
+// rows on its first rank that holds any, the others left empty. Otherwise (or with
+// rows_per_process <= 0, or one process holding rows) `partition` itself.
+RowPartition agglomerated_partition(const RowPartition& partition,
+                                    global_index_t rows_per_process);
+
 }  // namespace spk

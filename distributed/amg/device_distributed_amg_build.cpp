@@ -61,14 +61,6 @@ global_index_t DeviceDistributedAmgBuild::global_count(const Aggregates& aggrega
   return summed(aggregates.count);
 }
 
-std::pair<std::int64_t, std::int64_t> DeviceDistributedAmgBuild::process_rows(
-    const Matrix& matrix) {
-  const std::int64_t mine[2] = {-static_cast<std::int64_t>(matrix.rows), matrix.rows};
-  std::int64_t most[2] = {0, 0};
-  watch_.allreduce(mine, most, 2, MPI_INT64_T, MPI_MAX);
-  return {-most[0], most[1]};
-}
-
 DeviceCsrMatrix<double> DeviceDistributedAmgBuild::local_block(const Matrix& a) {
   return split_columns<double>(a.whole(), a.cols, stream()).local;
 }

@@ -37,6 +37,7 @@
 #include "distributed/amg/device_distributed_level.hpp"
 #include "distributed/amg/device_distributed_prolongator.hpp"
 #include "distributed/amg/distributed_amg_build.hpp"
+#include "distributed/amg/distributed_level.hpp"
 #include "distributed/amg/global_diagonal_fault.hpp"
 #include "distributed/distributed_space.hpp"
 #include "solver/amg/amg_build.hpp"
@@ -98,7 +99,9 @@ class DeviceDistributedAmgBuild {
   // The aggregates of every process.
   global_index_t global_count(const Aggregates& aggregates);
   // The fewest and most rows of a process (collective).
-  std::pair<std::int64_t, std::int64_t> process_rows(const Matrix& matrix);
+  ProcessRows process_rows(const Matrix& matrix) {
+    return spread_over_processes(watch_, matrix.rows);
+  }
 
   Graph strength(const Matrix& a, double theta);
   Aggregates aggregate(const Graph& graph, int distance = 2);

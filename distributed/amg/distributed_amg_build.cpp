@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "distributed/amg/row_exchange.hpp"
 #include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
 #include "solver/host_space.hpp"
@@ -51,13 +52,6 @@ global_index_t DistributedAmgBuild::global_count(const Aggregates& aggregates) {
   return total;
 }
 
-std::pair<std::int64_t, std::int64_t> DistributedAmgBuild::process_rows(const Matrix& matrix) {
-  const std::int64_t mine[2] = {-static_cast<std::int64_t>(matrix.rows), matrix.rows};
-  std::int64_t most[2] = {0, 0};
-  watch_.allreduce(mine, most, 2, MPI_INT64_T, MPI_MAX);
-  return {-most[0], most[1]};
-}
-
 DistributedAmgBuild::Fit DistributedAmgBuild::distributed_fit(const CsrMatrix<double>& local,
                                                               std::vector<double> coarse_candidates,
                                                               index_t coarse_rows) {
@@ -66,6 +60,14 @@ DistributedAmgBuild::Fit DistributedAmgBuild::distributed_fit(const CsrMatrix<do
   const int rank = watch_.rank();
   RowBlock<double> block = to_global_rows(local, fine.first_row(rank), fine.global_rows(),
                                           coarse.first_row(rank));
+  // Agglomeration: the coarse level on fewer processes. Its numbering is the same (the blocks
+  // of consecutive ranks merge), so T's rows keep their global columns; only the owners of
+  // those columns, and the near-null-space candidates of the coarse rows, move.
+  RowPartition fewer = agglomerated_partition(coarse, fine_.agglomerate_rows);
+  if (fewer.offsets != coarse.offsets) {
+    coarse_candidates = moved_rows(coarse_candidates, coarse, fewer);
+    coarse = std::move(fewer);
+  }
   Fit fit;
   fit.matrix = make_level(watch_, std::move(block), std::move(fine), std::move(coarse));
   fit.coarse_candidates = std::move(coarse_candidates);
@@ -89,6 +91,39 @@ DistributedAmgBuild::Fit DistributedAmgBuild::fit(const Aggregates& aggregates, 
   watch_.allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM);
   fit.dependent_columns = static_cast<index_t>(total);
   return fit;
+}
+
+std::vector<double> DistributedAmgBuild::moved_rows(const std::vector<double>& values,
+                                                   const RowPartition& from,
+                                                   const RowPartition& to) {
+  const int rank = watch_.rank();
+  const global_index_t mine = from.rows(rank);
+  const std::int64_t width = mine > 0 ? static_cast<std::int64_t>(values.size()) / mine : 0;
+  std::int64_t widest = 0;
+  watch_.allreduce(&width, &widest, 1, MPI_INT64_T, MPI_MAX);
+  GlobalRows<double> rows;  // row r: columns 0 .. widest - 1
+  on_every_process(watch_, [&] {
+    if (mine > 0 && static_cast<std::int64_t>(values.size()) != mine * widest)
+      throw Error("amg agglomeration: " + std::to_string(values.size()) + " candidate values for " +
+                  std::to_string(mine) + " rows of " + std::to_string(widest) +
+                  " (internal error)");
+    for (global_index_t r = 0; r < mine; ++r) {
+      rows.ids.push_back(from.first_row(rank) + r);
+      for (std::int64_t k = 0; k < widest; ++k) {
+        rows.columns.push_back(k);
+        rows.values.push_back(values[static_cast<std::size_t>(r * widest + k)]);
+      }
+      rows.row_offsets.push_back(static_cast<index_t>(rows.columns.size()));
+    }
+  });
+  RowBlock<double> received = send_rows_to_owners(watch_.comm(), to, widest, rows);
+  on_every_process(watch_, [&] {
+    if (static_cast<std::int64_t>(received.values.size()) != to.rows(rank) * widest)
+      throw Error("amg agglomeration: " + std::to_string(received.values.size()) +
+                  " candidate values received for " + std::to_string(to.rows(rank)) +
+                  " rows (internal error)");
+  });
+  return std::move(received.values);
 }
 
 void DistributedAmgBuild::leave_out_isolated(Aggregates& aggregates, const Graph& graph) {

@@ -14,6 +14,10 @@
 //   lambda      Lanczos on DistributedSpace<HostSpace<double>> with the level's distributed
 //               product (its dots summed over processes, its start vector the same global
 //               vector whatever the partition);
+//   agglomeration  (FineRows::agglomerate_rows) a coarse level with few rows per process goes
+//               onto fewer processes (agglomerated_partition, row_partition.hpp): T's column
+//               partition, hence P's, R's rows and A_{l+1}'s rows, follow it, and the coarser
+//               levels are built on those processes only (the others hold no rows);
 //   coarsest    gathered on every process (one MPI_Allgatherv), factored and inverted there
 //               alike; each process keeps its rows of the inverse, applied as a distributed
 //               product whose halo is every other process's coarse entries.
@@ -61,6 +65,7 @@ class SolverMemory {
 struct FineRows {
   RowPartition partition;
   std::vector<global_index_t> halo_columns;
+  global_index_t agglomerate_rows = 0;  // AmgOptions::agglomerate_rows (0: never)
 };
 
 class DistributedAmgBuild {
@@ -108,7 +113,9 @@ class DistributedAmgBuild {
   // The aggregates of every process.
   global_index_t global_count(const Aggregates& aggregates);
   // The fewest and most rows of a process (collective).
-  std::pair<std::int64_t, std::int64_t> process_rows(const Matrix& matrix);
+  ProcessRows process_rows(const Matrix& matrix) {
+    return spread_over_processes(watch_, matrix.rows);
+  }
 
   Graph strength(const Matrix& a, double theta) { return strength_graph(a.split.local, theta); }
   Aggregates aggregate(const Graph& graph, int distance = 2) {
@@ -161,6 +168,10 @@ class DistributedAmgBuild {
   // T with global columns: this process's aggregates numbered after the lower ranks'.
   Fit distributed_fit(const CsrMatrix<double>& local, std::vector<double> coarse_candidates,
                       index_t coarse_rows);
+  // Rows of equal width (values row-major: the coarse candidates) moved from the processes of
+  // `from` to those of `to`, the same global rows (agglomeration). Collective.
+  std::vector<double> moved_rows(const std::vector<double>& values, const RowPartition& from,
+                                 const RowPartition& to);
   std::size_t fine_nnz(const SpacePattern& pattern);
   Matrix fine_level(std::vector<index_t> row_offsets, const SpacePattern& pattern,
                     std::vector<double> values);

@@ -15,6 +15,16 @@ RowPartition gather_partition(FaultWatch& watch, global_index_t mine) {
   return partition_from_counts(counts);
 }
 
+ProcessRows spread_over_processes(FaultWatch& watch, index_t mine) {
+  const std::int64_t extremes[2] = {-static_cast<std::int64_t>(mine), mine};
+  std::int64_t most[2] = {0, 0};
+  watch.allreduce(extremes, most, 2, MPI_INT64_T, MPI_MAX);
+  const int holds = mine > 0 ? 1 : 0;
+  int holding = 0;
+  watch.allreduce(&holds, &holding, 1, MPI_INT, MPI_SUM);
+  return {-most[0], most[1], holding, watch.processes()};
+}
+
 DistributedLevel make_level(FaultWatch& watch, RowBlock<double> block, RowPartition rows,
                             RowPartition columns) {
   DistributedLevel level;

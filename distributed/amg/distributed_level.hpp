@@ -20,6 +20,7 @@
 
 #include "distributed/local_halo_split.hpp"
 #include "distributed/row_partition.hpp"
+#include "solver/amg/amg_build.hpp"
 #include "spmv/host/row_block.hpp"
 
 namespace spk {
@@ -40,6 +41,10 @@ struct DistributedLevel {
 
 // The partition whose block p has `mine` rows on process p (collective: one allgather).
 RowPartition gather_partition(FaultWatch& watch, global_index_t mine);
+
+// The fewest and most rows of a process, and how many processes hold any, for a level whose
+// rows on this process are `mine` (collective: two allreduces).
+ProcessRows spread_over_processes(FaultWatch& watch, index_t mine);
 
 // The level of `block` (this process's rows by `rows`, global column ids in `columns`'
 // range). Collective (the global nonzero count).

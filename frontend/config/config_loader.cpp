@@ -325,7 +325,8 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
     case Preconditioner::amg: {
       AmgOptions& amg = options.amg;
       const ConfigMap map(
-          value, keys({"strength_threshold", "max_levels", "max_coarse_rows", "prolongator_weight",
+          value, keys({"strength_threshold", "max_levels", "max_coarse_rows", "agglomerate_rows",
+                       "prolongator_weight",
                        "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
                        "precision", "eigen_estimate", "estimate_iterations", "upper_factor",
                        "lower_ratio", "near_nullspace"}));
@@ -341,6 +342,10 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
         amg.max_coarse_rows = v.as_int();
         require(v, amg.max_coarse_rows >= 1 && amg.max_coarse_rows <= 20000,
                 "an integer from 1 to 20000");
+      });
+      map.if_present("agglomerate_rows", [&](const ConfigValue& v) {
+        amg.agglomerate_rows = v.as_int();
+        require(v, amg.agglomerate_rows >= 0, "an integer >= 0 (0: never)");
       });
       map.if_present("prolongator_weight", [&](const ConfigValue& v) {
         amg.prolongator_weight = v.as_double();

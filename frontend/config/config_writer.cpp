@@ -108,6 +108,7 @@ void emit_kind_options(YAML::Emitter& out, Preconditioner kind,
           << shortest_round_trip(amg.strength_threshold);
       out << YAML::Key << "max_levels" << YAML::Value << amg.max_levels;
       out << YAML::Key << "max_coarse_rows" << YAML::Value << amg.max_coarse_rows;
+      out << YAML::Key << "agglomerate_rows" << YAML::Value << amg.agglomerate_rows;
       out << YAML::Key << "prolongator_weight" << YAML::Value
           << shortest_round_trip(amg.prolongator_weight);
       out << YAML::Key << "smoother" << YAML::Value << to_string(amg.smoother);

@@ -101,6 +101,11 @@ struct AmgOptions {
   double strength_threshold = 0.0;        // |a_ij| >= theta sqrt(|a_ii a_jj|) is strong; 0 = all
   int max_levels = 10;                    // levels including the finest
   int max_coarse_rows = 500;              // stop coarsening at or below this; dense solve there
+  // Several processes (mpirun, the CPU path): a coarse level with fewer rows per process than
+  // this moves onto fewer processes (consecutive ranks' rows onto the first of each group, as
+  // AmgX consolidates and PETSc GAMG reduces processes), down to one; the levels below it run
+  // there. 0: never.
+  int agglomerate_rows = 0;
   double prolongator_weight = 4.0 / 3.0;  // P = (I - w / lambda_max D^-1 A) T
   AmgSmoother smoother = AmgSmoother::chebyshev;
   int sweeps = 1;  // pre- and post-smoothing sweeps (equal: a symmetric cycle)

@@ -32,14 +32,23 @@ namespace spk {
 template <class Space>
 struct AmgBuildOf;
 
+// How a level's rows are spread over the processes: the fewest and most a process holds, and
+// how many of the processes hold any (fewer than at the finer level: agglomerated).
+struct ProcessRows {
+  std::int64_t fewest = 0;
+  std::int64_t most = 0;
+  int holding = 1;
+  int processes = 1;
+};
+
 // A one-process build's global sizes are its own, and a step is agreed by itself.
 template <class Matrix, class Aggregates>
 struct OneProcessBuild {
   static std::int64_t global_rows(const Matrix& matrix) { return matrix.rows; }
   static std::int64_t global_nnz(const Matrix& matrix) { return matrix.nnz(); }
   static std::int64_t global_count(const Aggregates& aggregates) { return aggregates.count; }
-  static std::pair<std::int64_t, std::int64_t> process_rows(const Matrix& matrix) {
-    return {matrix.rows, matrix.rows};
+  static ProcessRows process_rows(const Matrix& matrix) {
+    return {matrix.rows, matrix.rows, 1, 1};
   }
   template <class Step>
   static void agreed(Step&& step) {

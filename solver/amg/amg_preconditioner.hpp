@@ -124,12 +124,17 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     for (std::size_t l = 0; l < levels_.size(); ++l)
       info.levels.push_back(
           {hierarchy_->global_rows(l), hierarchy_->global_nnz(l), levels_[l].format});
-    std::string lambdas, rounds, sparse_products, process_rows;
+    std::string lambdas, rounds, sparse_products, process_rows, agglomeration;
     bool distributed = false;
     for (std::size_t l = 0; l < hierarchy_->size(); ++l) {
-      const auto [fewest, most] = hierarchy_->level(l).process_rows;
-      distributed = distributed || fewest != most || most != hierarchy_->global_rows(l);
-      process_rows += (l > 0 ? ", " : "") + std::to_string(fewest) + ".." + std::to_string(most);
+      const ProcessRows& spread = hierarchy_->level(l).process_rows;
+      distributed = distributed || spread.processes > 1;
+      process_rows += (l > 0 ? ", " : "") + std::to_string(spread.fewest) + ".." +
+                      std::to_string(spread.most);
+      if (l > 0 && spread.holding < hierarchy_->level(l - 1).process_rows.holding)
+        agglomeration += std::string(agglomeration.empty() ? "" : "; ") + "level " +
+                         std::to_string(l) + " onto " + std::to_string(spread.holding) + " of " +
+                         std::to_string(spread.processes) + " processes";
     }
     for (std::size_t l = 0; l + 1 < hierarchy_->size(); ++l) {
       const auto& level = hierarchy_->level(l);
@@ -159,8 +164,10 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         {"sparse_products", sparse_products.empty() ? "none (one level)" : sparse_products},
         {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")},
         {"near_nullspace", near_nullspace_text()}};
-    if (distributed)  // several processes: how evenly each level is spread
+    if (distributed) {  // several processes: how evenly each level is spread, and where it moved
       info.details.emplace_back("rows_per_process", process_rows + " (fewest..most, per level)");
+      info.details.emplace_back("agglomeration", agglomeration.empty() ? "none" : agglomeration);
+    }
     info.setup_phases_s = hierarchy_->setup_phases();
     info.setup_phases_s.emplace_back("level_operators", level_operator_s_);
     for (const auto& [phase, seconds] : hierarchy_->update_phases())

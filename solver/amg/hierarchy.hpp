@@ -81,8 +81,8 @@ struct AmgLevelOn {
   Array<double> candidates;           // B_l, the near-null space (rows x candidate_count)
   int block_size = 1;                 // dofs per node (level 0: AmgOptions::block_size; k below)
   int candidate_count = 1;            // k, the near-null-space vectors (columns of B_l)
-  // The fewest and most rows a process holds (a distributed build's; one process: rows, rows).
-  std::pair<std::int64_t, std::int64_t> process_rows;
+  // How the rows are spread over the processes (one process: rows, rows, 1 of 1).
+  ProcessRows process_rows;
   // Levels above the coarsest only:
   EigenBound bound;  // lambda_max(D_l^-1 A_l) before any safety factor
   typename Build::Aggregates aggregates;

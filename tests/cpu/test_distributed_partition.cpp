@@ -121,6 +121,38 @@ TEST(RowPartition, MoreProcessesThanRowsLeavesEmptyBlocks) {
   EXPECT_EQ(counts.owner(2), 4);
 }
 
+TEST(RowPartition, AgglomerationMergesConsecutiveBlocksOntoTheFirstOfEachGroup) {
+  const RowPartition four = partition_from_counts({30, 30, 30, 30});
+  // 30 rows a process against 100 wanted: ceil(120 / 100) = 2 groups of two ranks
+  EXPECT_EQ(agglomerated_partition(four, 100).offsets,
+            (std::vector<global_index_t>{0, 60, 60, 120, 120}));
+  // 1000: one process takes every row
+  EXPECT_EQ(agglomerated_partition(four, 1000).offsets,
+            (std::vector<global_index_t>{0, 120, 120, 120, 120}));
+  // enough rows a process, 0 (never), or one process holding rows: unchanged
+  EXPECT_EQ(agglomerated_partition(four, 30).offsets, four.offsets);
+  EXPECT_EQ(agglomerated_partition(four, 0).offsets, four.offsets);
+  const RowPartition one = partition_from_counts({0, 0, 40, 0});
+  EXPECT_EQ(agglomerated_partition(one, 1000).offsets, one.offsets);
+  // empty ranks are skipped: the group's rows go to its first rank that holds any
+  const RowPartition gaps = partition_from_counts({0, 25, 0, 25, 25, 0, 25});
+  const RowPartition merged = agglomerated_partition(gaps, 50);
+  EXPECT_EQ(merged.offsets, (std::vector<global_index_t>{0, 0, 50, 50, 50, 100, 100, 100}));
+  EXPECT_EQ(merged.global_rows(), gaps.global_rows());
+  // three groups from five ranks of unequal blocks; the numbering (global rows) unchanged
+  const RowPartition uneven = partition_from_counts({10, 50, 5, 5, 30});
+  const RowPartition three = agglomerated_partition(uneven, 35);
+  EXPECT_EQ(three.global_rows(), 100);
+  int holding = 0;
+  for (int p = 0; p < three.processes(); ++p) holding += three.rows(p) > 0 ? 1 : 0;
+  EXPECT_EQ(holding, 3);
+  for (int p = 0; p < three.processes(); ++p) {  // every block starts where one of the old did
+    if (three.rows(p) > 0) {
+      EXPECT_EQ(three.first_row(p), uneven.first_row(p));
+    }
+  }
+}
+
 TEST(LocalHaloSplit, OwnColumnsAreLocalOthersCompressedByOwner) {
   // poisson2d n=4 (16 rows), 4 processes by rows: process 1 owns rows 4..7 (grid line y=1)
   const GeneratorSpec spec = spec_of("poisson2d", 4);

@@ -174,6 +174,70 @@ TEST(DistributedAmgHierarchy, ProcessWithoutRowsTakesPart) {
   test::expect_every_process_agrees(result);
 }
 
+// The report's value of a preconditioner detail ("" when absent).
+std::string detail(const PreconditionerInfo& info, const std::string& name) {
+  for (const auto& [key, value] : info.details)
+    if (key == name) return value;
+  return "";
+}
+
+// Agglomeration (amg.agglomerate_rows): a coarse level with fewer rows per process than asked
+// moves onto fewer processes and the coarser levels are built there. The solve converges with
+// the true residual met, within 1.3x of one process's count, re-setup works on the moved
+// levels, and the report says where it happened. A problem small enough that a coarse
+// level moves onto one process, at np 2..4 (np 1: nothing to move, the detail is absent).
+TEST(DistributedAmgHierarchy, AgglomerationMovesSmallCoarseLevelsOntoFewerProcesses) {
+  const CsrMatrix<double> whole = generated_case("poisson3d", 16);
+  Options options = cpu_options(Method::cg, Preconditioner::amg);
+  options.solver.preconditioner_options.amg.agglomerate_rows = 100;
+  options.solver.preconditioner_options.amg.max_coarse_rows = 6;
+  const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 3);
+  Solver<double> single(arrays_of(whole), options);
+  std::vector<double> x_single(b.size(), 0.0);
+  const SolveResult one = single.solve(b, x_single);
+  ASSERT_EQ(one.status, SolveStatus::converged) << one.message;
+
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  const RowBlock<double> rows = my_rows(whole, partition);
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), options);
+  const std::vector<double> b_local = my_part(b, partition);
+  std::vector<double> x(b_local.size(), 0.0);
+  const SolveResult result = solver.solve(b_local, x);
+  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_LE(result.true_residual, result.threshold);
+  test::expect_every_process_agrees(result);
+  EXPECT_LE(result.iterations, 1.3 * one.iterations + 1);
+  const PreconditionerInfo& info = solver.setup_info().preconditioner;
+  ASSERT_GE(info.levels.size(), 3u);
+  const std::string where = detail(info, "agglomeration");
+  if (world_size() == 1) {
+    EXPECT_EQ(where, "");  // one process: no rows_per_process, nothing moved
+  } else {
+    // 4096 rows: a coarse level of a few hundred rows, then one below 100 a process, which
+    // moves onto one process (the levels below it stay there)
+    EXPECT_EQ(where.find("level "), 0u) << where;
+    EXPECT_NE(where.find("onto 1 of " + std::to_string(world_size()) + " processes"),
+              std::string::npos)
+        << where;
+    EXPECT_NE(detail(info, "rows_per_process").find(", 0.."), std::string::npos)
+        << detail(info, "rows_per_process");
+  }
+  // Re-setup on the moved levels: new values (the matrix scaled), the same count.
+  std::vector<double> scaled = rows.values;
+  for (double& v : scaled) v *= 2.0;
+  solver.update_values(scaled);
+  std::fill(x.begin(), x.end(), 0.0);
+  const SolveResult again = solver.solve(b_local, x);
+  EXPECT_EQ(again.status, SolveStatus::converged) << again.message;
+  EXPECT_LE(again.true_residual, again.threshold);
+  EXPECT_NEAR(again.iterations, result.iterations, 1);
+  if (world_rank() == 0)
+    std::printf("  poisson3d n=16, agglomerate_rows 100, %d processes: %d iterations (one "
+                "process: %d); agglomeration: %s\n",
+                world_size(), result.iterations, one.iterations,
+                where.empty() ? "none" : where.c_str());
+}
+
 // AMG for systems: the clamped beam (beam3d, 3 dofs a node) with its 6 rigid-body modes, each
 // process given its nodes' rows and their coordinates (or its rows of B as vectors).
 struct BeamCase {
@@ -222,7 +286,9 @@ TEST(DistributedAmgSystems, BeamRigidBodyModesOverProcesses) {
       modes.begin() + 6 * first, modes.begin() + 6 * end);
   const RowBlock<double> rows = my_rows(a, partition);
   const std::vector<double> b = my_part(c.beam.load, partition);
-  for (const Options* options : {&by_coordinates, &by_vectors}) {
+  Options agglomerated = by_vectors;  // the 6 candidates a coarse row move with the rows
+  agglomerated.solver.preconditioner_options.amg.agglomerate_rows = 100000;  // level 1 moves
+  for (const Options* options : {&by_coordinates, &by_vectors, &agglomerated}) {
     DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), *options);
     std::vector<double> x(b.size(), 0.0);
     const SolveResult result = solver.solve(b, x);
@@ -237,9 +303,15 @@ TEST(DistributedAmgSystems, BeamRigidBodyModesOverProcesses) {
     EXPECT_GE(levels.size(), 2u);
     for (std::size_t l = 1; l < levels.size(); ++l)  // 6 coarse dofs an aggregate
       EXPECT_EQ(levels[l].rows % 6, 0) << "level " << l;
+    if (options == &agglomerated && world_size() > 1) {  // the candidates moved with the rows
+      EXPECT_NE(detail(solver.setup_info().preconditioner, "agglomeration"), "none");
+    }
     if (rank == 0)
       std::printf("  beam3d n=6 rigid body (%s), %d processes: %d iterations (one process: %d)\n",
-                  options == &by_vectors ? "vectors" : "coordinates", world_size(),
+                  options == &by_coordinates ? "coordinates"
+                  : options == &by_vectors   ? "vectors"
+                                             : "vectors, agglomerate_rows 100000",
+                  world_size(),
                   result.iterations, one.iterations);
   }
 }
