@@ -100,6 +100,14 @@ const char* to_string(NearNullspace space) {
   return "?";
 }
 
+const char* to_string(AmgResetup resetup) {
+  switch (resetup) {
+    case AmgResetup::full: return "full";
+    case AmgResetup::galerkin: return "galerkin";
+  }
+  return "?";
+}
+
 const char* to_string(AmgSmoother smoother) {
   switch (smoother) {
     case AmgSmoother::chebyshev: return "chebyshev";

@@ -326,7 +326,7 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
       AmgOptions& amg = options.amg;
       const ConfigMap map(
           value, keys({"strength_threshold", "max_levels", "max_coarse_rows", "agglomerate_rows",
-                       "prolongator_weight",
+                       "resetup", "prolongator_weight",
                        "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
                        "precision", "eigen_estimate", "estimate_iterations", "upper_factor",
                        "lower_ratio", "near_nullspace"}));
@@ -343,6 +343,8 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
         require(v, amg.max_coarse_rows >= 1 && amg.max_coarse_rows <= 20000,
                 "an integer from 1 to 20000");
       });
+      map.if_present("resetup",
+                     [&](const ConfigValue& v) { amg.resetup = v.as_enum(amg_resetup_names()); });
       map.if_present("agglomerate_rows", [&](const ConfigValue& v) {
         amg.agglomerate_rows = v.as_int();
         require(v, amg.agglomerate_rows >= 0, "an integer >= 0 (0: never)");

@@ -110,6 +110,11 @@ const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names()
   return table;
 }
 
+const std::vector<std::pair<std::string, AmgResetup>>& amg_resetup_names() {
+  static const auto table = name_table({AmgResetup::full, AmgResetup::galerkin});
+  return table;
+}
+
 const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names() {
   static const auto table = name_table({AmgSmoother::chebyshev, AmgSmoother::jacobi});
   return table;

@@ -23,6 +23,7 @@ const std::vector<std::pair<std::string, Orthogonalization>>&
 orthogonalization_names();  // cgs2, selective
 const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names();
 const std::vector<std::pair<std::string, AmgSmoother>>& amg_smoother_names();
+const std::vector<std::pair<std::string, AmgResetup>>& amg_resetup_names();
 const std::vector<std::pair<std::string, AmgPrecision>>& amg_precision_names();
 const std::vector<std::pair<std::string, Precision>>& precision_names();
 const std::vector<std::pair<std::string, Device>>& device_names();

@@ -109,6 +109,7 @@ void emit_kind_options(YAML::Emitter& out, Preconditioner kind,
       out << YAML::Key << "max_levels" << YAML::Value << amg.max_levels;
       out << YAML::Key << "max_coarse_rows" << YAML::Value << amg.max_coarse_rows;
       out << YAML::Key << "agglomerate_rows" << YAML::Value << amg.agglomerate_rows;
+      out << YAML::Key << "resetup" << YAML::Value << to_string(amg.resetup);
       out << YAML::Key << "prolongator_weight" << YAML::Value
           << shortest_round_trip(amg.prolongator_weight);
       out << YAML::Key << "smoother" << YAML::Value << to_string(amg.smoother);

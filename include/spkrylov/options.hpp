@@ -62,6 +62,13 @@ struct ChebyshevOptions {
   double lower_ratio = 1.0 / 30.0;  // lambda_min = lower_ratio * lambda_max
 };
 
+// What update_values recomputes of an AMG hierarchy (the aggregates are kept either way).
+enum class AmgResetup {
+  full,      // every level's lambda_max, P = (I - w/lambda D^-1 A) T, R and A_{l+1}
+  galerkin,  // P and R kept; lambda_max and A_{l+1} = R A P only (hypre's and AmgX's
+             // interpolation reuse): cheaper, for matrices that change little step to step
+};
+
 enum class AmgSmoother {
   chebyshev,  // AmgOptions::chebyshev on each level
   jacobi,     // damped Jacobi, weight jacobi_weight / lambda_max(D^-1 A)
@@ -108,6 +115,7 @@ struct AmgOptions {
   int agglomerate_rows = 0;
   double prolongator_weight = 4.0 / 3.0;  // P = (I - w / lambda_max D^-1 A) T
   AmgSmoother smoother = AmgSmoother::chebyshev;
+  AmgResetup resetup = AmgResetup::full;
   int sweeps = 1;  // pre- and post-smoothing sweeps (equal: a symmetric cycle)
   // The chebyshev smoother's polynomial (key smoother_degree sets its degree) and how every
   // level bounds lambda_max(D^-1 A), which the jacobi smoother and P's smoothing use too.
@@ -201,6 +209,7 @@ const char* to_string(ToleranceMode mode);
 const char* to_string(Preconditioner preconditioner);
 const char* to_string(EigenEstimate estimate);
 const char* to_string(AmgSmoother smoother);
+const char* to_string(AmgResetup resetup);
 const char* to_string(AmgPrecision precision);  // "solver" | "single"
 const char* to_string(NearNullspace space);      // "constant" | "rigid_body" | "vectors"
 const char* to_string(VectorOps ops);           // "cublas" | "fused"

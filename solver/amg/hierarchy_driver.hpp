@@ -212,9 +212,10 @@ void AmgHierarchyOn<Build>::update_values() {
       if (l + 1 < size()) estimate_bound(l);
     });
     if (l + 1 == size()) break;
-    timed(phases, "prolongator", [&] {
-      level.prolongator->compute(level.matrix, level.inverse_diagonal, level.bound.lambda_max);
-    });
+    if (options_.resetup == AmgResetup::full)  // galerkin: P (and R) as the setup left them
+      timed(phases, "prolongator", [&] {
+        level.prolongator->compute(level.matrix, level.inverse_diagonal, level.bound.lambda_max);
+      });
     timed(phases, "galerkin_product", [&] {
       level.galerkin->compute(level.matrix, level.prolongation(), levels_[l + 1].matrix);
     });

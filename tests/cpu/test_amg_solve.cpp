@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -140,6 +141,53 @@ TEST(AmgCpu, UpdateValuesGivesTheIterationsOfAFreshSetup) {
       std::any_of(info.setup_phases_s.begin(), info.setup_phases_s.end(),
                   [](const auto& phase) { return phase.first == "resetup_galerkin_product"; });
   EXPECT_TRUE(has_resetup_phase);
+}
+
+// resetup: galerkin keeps P and R from the setup. Scaling every value keeps D^-1 A, hence P: the
+// count and the answer are a full re-setup's. A changed diagonal changes P: the kept one still
+// converges (the true residual met), and no re-setup phase recomputes P.
+TEST(AmgCpu, GalerkinResetupKeepsTheProlongator) {
+  const auto a = generated("poisson3d", 20);
+  const auto b = test::random_vector(a.rows, 4);
+  SolverOptions keep = amg_options();
+  keep.preconditioner_options.amg.resetup = AmgResetup::galerkin;
+  const auto resolve = [&](const SolverOptions& options, const CsrMatrix<double>& changed,
+                           std::vector<double>& x, PreconditionerInfo* info) {
+    Solver<double> solver(arrays_of(a), Options{options, SpmvOptions{}, Device::cpu});
+    x.assign(a.rows, 0.0);
+    EXPECT_TRUE(solver.solve(b, x).converged());
+    solver.update_values(changed.values);
+    std::fill(x.begin(), x.end(), 0.0);
+    const SolveResult result = solver.solve(b, x);
+    if (info != nullptr) *info = solver.setup_info().preconditioner;
+    return result;
+  };
+  CsrMatrix<double> scaled = a;
+  for (double& value : scaled.values) value *= 3.0;
+  std::vector<double> x_full, x_kept;
+  const SolveResult full = resolve(amg_options(), scaled, x_full, nullptr);
+  PreconditionerInfo info;
+  const SolveResult kept = resolve(keep, scaled, x_kept, &info);
+  ASSERT_TRUE(kept.converged()) << kept.message;
+  EXPECT_EQ(kept.iterations, full.iterations);
+  EXPECT_LE(true_relative_residual(scaled, b, x_kept), 1e-8);
+  for (std::size_t i = 0; i < x_kept.size(); ++i)
+    ASSERT_NEAR(x_kept[i], x_full[i], 1e-9 * (1.0 + std::abs(x_full[i]))) << i;
+  const auto has_phase = [&](const std::string& name) {
+    return std::any_of(info.setup_phases_s.begin(), info.setup_phases_s.end(),
+                       [&](const auto& phase) { return phase.first == name; });
+  };
+  EXPECT_TRUE(has_phase("resetup_galerkin_product"));
+  EXPECT_FALSE(has_phase("resetup_prolongator"));
+
+  const auto shifted = test::with_scaled_diagonal(a, 1.5);  // D^-1 A changes: so would P
+  const SolveResult changed_full = resolve(amg_options(), shifted, x_full, nullptr);
+  const SolveResult changed_kept = resolve(keep, shifted, x_kept, nullptr);
+  ASSERT_TRUE(changed_kept.converged()) << changed_kept.message;
+  EXPECT_LE(true_relative_residual(shifted, b, x_kept), 1e-8);
+  std::printf("  poisson3d 20^3, diagonal x1.5 after the setup: %d iterations with P kept, %d "
+              "with a full re-setup\n",
+              changed_kept.iterations, changed_full.iterations);
 }
 
 TEST(AmgCpu, UpdateValuesWithAZeroDiagonalIsRefusedAndTheSolverKeepsWorking) {

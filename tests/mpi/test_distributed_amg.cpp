@@ -125,6 +125,28 @@ TEST(DistributedAmgHierarchy, UpdateValuesSolvesLikeAFreshSolver) {
   EXPECT_EQ(test::detail(fresh.setup_info().preconditioner, "resetup_ms"), "not run");
 }
 
+// resetup: galerkin over processes: P and R kept. Every value scaled keeps D^-1 A, hence P: the
+// count is a fresh solver's.
+TEST(DistributedAmgHierarchy, GalerkinResetupKeepsTheProlongator) {
+  CsrMatrix<double> whole = generated_case("poisson2d", 48);
+  Options options = cpu_options(Method::cg, Preconditioner::amg);
+  options.solver.preconditioner_options.amg.resetup = AmgResetup::galerkin;
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  DistributedSolver<double> updated(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)), options);
+  for (double& value : whole.values) value *= 3.0;
+  const RowBlock<double> rows = my_rows(whole, partition);
+  updated.update_values(rows.values);
+  DistributedSolver<double> fresh(MPI_COMM_WORLD, arrays_of(rows), options);
+  const std::vector<double> b(static_cast<std::size_t>(rows.rows), 1.0);
+  std::vector<double> x_updated(b.size(), 0.0), x_fresh(b.size(), 0.0);
+  const SolveResult a = updated.solve(b, x_updated);
+  const SolveResult f = fresh.solve(b, x_fresh);
+  EXPECT_EQ(a.status, SolveStatus::converged) << a.message;
+  EXPECT_LE(a.true_residual, a.threshold);
+  EXPECT_NEAR(a.iterations, f.iterations, 1);
+  test::expect_every_process_agrees(a);
+}
+
 // A zero a_ii on the last process: every process throws the same agreed BadDiagonal, with the
 // global row and the rank named (global_diagonal_fault.hpp).
 TEST(DistributedAmgHierarchy, BadDiagonalOnOneProcessNamesItsRankAndGlobalRow) {
@@ -174,13 +196,6 @@ TEST(DistributedAmgHierarchy, ProcessWithoutRowsTakesPart) {
   test::expect_every_process_agrees(result);
 }
 
-// The report's value of a preconditioner detail ("" when absent).
-std::string detail(const PreconditionerInfo& info, const std::string& name) {
-  for (const auto& [key, value] : info.details)
-    if (key == name) return value;
-  return "";
-}
-
 // Agglomeration (amg.agglomerate_rows): a coarse level with fewer rows per process than asked
 // moves onto fewer processes and the coarser levels are built there. The solve converges with
 // the true residual met, within 1.3x of one process's count, re-setup works on the moved
@@ -209,7 +224,7 @@ TEST(DistributedAmgHierarchy, AgglomerationMovesSmallCoarseLevelsOntoFewerProces
   EXPECT_LE(result.iterations, 1.3 * one.iterations + 1);
   const PreconditionerInfo& info = solver.setup_info().preconditioner;
   ASSERT_GE(info.levels.size(), 3u);
-  const std::string where = detail(info, "agglomeration");
+  const std::string where = test::detail(info, "agglomeration");
   if (world_size() == 1) {
     EXPECT_EQ(where, "");  // one process: no rows_per_process, nothing moved
   } else {
@@ -219,8 +234,8 @@ TEST(DistributedAmgHierarchy, AgglomerationMovesSmallCoarseLevelsOntoFewerProces
     EXPECT_NE(where.find("onto 1 of " + std::to_string(world_size()) + " processes"),
               std::string::npos)
         << where;
-    EXPECT_NE(detail(info, "rows_per_process").find(", 0.."), std::string::npos)
-        << detail(info, "rows_per_process");
+    EXPECT_NE(test::detail(info, "rows_per_process").find(", 0.."), std::string::npos)
+        << test::detail(info, "rows_per_process");
   }
   // Re-setup on the moved levels: new values (the matrix scaled), the same count.
   std::vector<double> scaled = rows.values;
@@ -304,7 +319,7 @@ TEST(DistributedAmgSystems, BeamRigidBodyModesOverProcesses) {
     for (std::size_t l = 1; l < levels.size(); ++l)  // 6 coarse dofs an aggregate
       EXPECT_EQ(levels[l].rows % 6, 0) << "level " << l;
     if (options == &agglomerated && world_size() > 1) {  // the candidates moved with the rows
-      EXPECT_NE(detail(solver.setup_info().preconditioner, "agglomeration"), "none");
+      EXPECT_NE(test::detail(solver.setup_info().preconditioner, "agglomeration"), "none");
     }
     if (rank == 0)
       std::printf("  beam3d n=6 rigid body (%s), %d processes: %d iterations (one process: %d)\n",
