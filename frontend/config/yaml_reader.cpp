@@ -123,6 +123,8 @@ std::string close_key(const std::string& name, const std::vector<std::string>& v
 // The valid keys in an "unknown key" line and in an "expected a map" line (which also quotes
 // the value it got): the budget left by the file name, the key path and the quoted input.
 constexpr std::size_t unknown_key_list_limit = 170;
+// The longest error message: with the CLI's "error: " a line of 300 characters (RELIABILITY.md).
+constexpr std::size_t longest_error_message = 300 - sizeof("error: ") + 1;
 constexpr std::size_t expected_map_list_limit = 100;
 
 }  // namespace
@@ -139,12 +141,20 @@ ConfigValue::ConfigValue(const ConfigOrigins& origins, YAML::Node key, YAML::Nod
       key_path_(std::move(key_path)) {}
 
 void ConfigValue::fail(const std::string& what) const {
+  throw BadInput(printable_text(failure_prefix() + what));
+}
+
+// Values are quoted through quoted_input (capped, escaped); the key path is input too. A
+// setting spelled by its caller is named by `where` alone.
+std::string ConfigValue::failure_prefix() const {
   const std::string where = origins_->where(node_, key_path_, has_key_ ? &key_ : nullptr);
-  // Values are quoted through quoted_input (capped, escaped); the key path is input too. A
-  // setting spelled by its caller is named by `where` alone.
-  throw BadInput(printable_text(key_path_.empty() || origins_->spelled(node_)
-                                    ? where + ": " + what
-                                    : where + ": " + input_excerpt(key_path_) + ": " + what));
+  return key_path_.empty() || origins_->spelled(node_)
+             ? where + ": "
+             : where + ": " + input_excerpt(key_path_) + ": ";
+}
+
+std::size_t ConfigValue::failure_prefix_size() const {
+  return printable_text(failure_prefix()).size();
 }
 
 std::string ConfigValue::describe() const {
@@ -356,9 +366,14 @@ ConfigMap::ConfigMap(const ConfigValue& value, const std::vector<std::string>& v
     for (const std::string& valid : valid_keys) known = known || valid == name;
     if (!known) {
       const std::string suggestion = close_key(name, valid_keys);
-      entry.fail("unknown key" +
-                 (suggestion.empty() ? "" : ", did you mean '" + suggestion + "'?") +
-                 " (valid keys: " + join_names_within(valid_keys, unknown_key_list_limit) + ")");
+      const std::string head = "unknown key" +
+                               (suggestion.empty() ? "" : ", did you mean '" + suggestion + "'?") +
+                               " (valid keys: ";
+      // the list gets what the line has left: the file's name and the key path vary
+      const std::size_t used = entry.failure_prefix_size() + head.size() + sizeof(", ...)");
+      const std::size_t left = used < longest_error_message ? longest_error_message - used : 0;
+      entry.fail(head + join_names_within(valid_keys, std::min(unknown_key_list_limit, left)) +
+                 ")");
     }
     if (has(name)) entry.fail("duplicate key (it is already given above)");
     entries_.push_back(Entry{name, it->first, it->second});

@@ -73,6 +73,9 @@ class ConfigValue {
 
   // Throws BadInput "WHERE: KEY.PATH: what".
   [[noreturn]] void fail(const std::string& what) const;
+  // The characters fail() puts before `what` (where, and the key path): what is left of a
+  // message's length for `what`.
+  std::size_t failure_prefix_size() const;
 
   int as_int() const;                      // a decimal integer that fits 32 bits
   std::uint64_t as_uint64() const;         // a non-negative decimal integer
@@ -93,6 +96,7 @@ class ConfigValue {
 
  private:
   std::string scalar_text(const char* expected) const;
+  std::string failure_prefix() const;
 
   const ConfigOrigins* origins_;
   YAML::Node node_;
