@@ -12,6 +12,7 @@
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
 #include "spkrylov/errors.hpp"
+#include "solver/pointer_location.hpp"
 
 namespace spk {
 
@@ -50,6 +51,13 @@ void check_supported(const SolverOptions& options, int processes) {
                        "preconditioner_options.local: " +
                        to_string(preconditioner) +
                        " (on each process's diagonal block), or none, jacobi, chebyshev or amg");
+}
+
+void refuse_device_memory(const void* array, const char* what) {
+  if (host_cannot_read(array))
+    throw BadInput(std::string(what) +
+                   " are in device memory; DistributedSolver takes host arrays (copy them to "
+                   "the host first; the one-process Solver takes device arrays)");
 }
 
 template <class T>

@@ -37,6 +37,8 @@ class DistributedSolver<T>::Impl {
                          std::to_string(n));
         if (n > 0 && (b == nullptr || x == nullptr))
           throw BadInput("solve: b or x is a null pointer");
+        refuse_device_memory(b, "solve: b's entries");
+        refuse_device_memory(x, "solve: x's entries");
         check_finite(b, n, first_row(), "the right-hand side");
         check_finite(x, n, first_row(), "the initial guess");
         check_preconditioner();
@@ -60,6 +62,7 @@ class DistributedSolver<T>::Impl {
                          std::to_string(split.pattern.values.size()) + " entries");
         if (values == nullptr && split.pattern.nnz() > 0)
           throw BadInput("update_values: null pointer");
+        refuse_device_memory(values, "update_values: the values");
         check_finite(values, split.pattern.values.size(), 0,
                      "update_values: this process's values");
         check_diagonal(split.pattern, values, first_row(), options.preconditioner);

@@ -14,6 +14,13 @@ bool is_device_pointer(const void* pointer) {
   return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
 }
 
+bool host_cannot_read(const void* pointer) {
+  if (pointer == nullptr || !device_available()) return false;
+  cudaPointerAttributes attributes{};
+  SPK_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
 bool device_can_read(const void* pointer) {
   if (pointer == nullptr || !device_available()) return false;
   cudaPointerAttributes attributes{};

@@ -6,14 +6,19 @@
 //     multi-GPU run;
 // against the single-GPU Solver (each process solves the whole system itself): the count
 // within 1, x within 1e-6, the true residual met, every process the same.
+// Also: arrays in device memory refused with one BadInput naming them (the solver takes host
+// arrays).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "core/device_buffer.hpp"
 #include "tests/mpi/distributed_comparison.hpp"
 #include "tests/mpi/mpi_test_support.hpp"
 #include "tests/test_support.hpp"
@@ -220,6 +225,37 @@ TEST(DistributedGpuPaths, FusedVectorOpsMatchOneGpu) {
 }
 
 // update_values on the GPU path: the new system's solution; multiply is the whole product.
+// Device arrays given to DistributedSolver (which takes host arrays): one BadInput on every
+// process, naming the array, never a read of device memory on the host; the solver stays usable.
+TEST(DistributedGpuPaths, DeviceArraysAreRefusedNamingTheArray) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson3d", 8);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  const RowBlock<double> rows = my_rows(whole, partition);
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),
+                                   gpu_options(Method::cg, Preconditioner::jacobi, "csr"),
+                                   distributed);
+  const std::size_t n = static_cast<std::size_t>(rows.rows);
+  const DeviceBuffer<double> on_device(std::max<std::size_t>(rows.values.size(), 1), "test");
+  const auto refused = [&](const std::function<void()>& call, const std::string& named) {
+    try {
+      call();
+      ADD_FAILURE() << "no error; expected one naming " << named;
+    } catch (const BadInput& error) {
+      EXPECT_NE(std::string(error.what()).find(named), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("device memory"), std::string::npos) << error.what();
+    }
+  };
+  std::vector<double> b(n, 1.0), x(n, 0.0);
+  refused([&] { solver.update_values(on_device.data()); }, "update_values");
+  refused([&] { solver.solve(on_device.data(), x.data()); }, "solve: b's entries");
+  const SolveResult result = solver.solve(b, x);  // still usable
+  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+  EXPECT_LE(result.true_residual, result.threshold);
+}
+
 TEST(DistributedGpuPaths, UpdateValuesAndMultiply) {
   SPK_REQUIRE_GPU_OR_SKIP();
   CsrMatrix<double> whole = generated_case("poisson3d", 12);
