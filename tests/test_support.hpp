@@ -1,5 +1,5 @@
 #pragma once
-// Shared test helpers: data paths, GPU presence, relative error, poisoning.
+// Shared test helpers: data paths, GPU presence, relative error, poisoning, generator specs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/device.hpp"
+#include "spmv/host/generator_spec.hpp"
 
 namespace spk::test {
 
@@ -22,6 +23,16 @@ inline std::string source_dir() {
 // Files under data/ (the real matrices, copied from ../shared/matrices with attribution).
 inline std::string data_path(const std::string& name) {
   return source_dir() + "/data/" + name;
+}
+
+// A grid generator's spec (convection-diffusion kinds at Peclet 1.5).
+inline GeneratorSpec grid_spec(const std::string& kind, int n, int stencil = 7) {
+  GeneratorSpec spec;
+  spec.kind = kind;
+  spec.n = n;
+  spec.stencil = stencil;
+  spec.peclet = 1.5;
+  return spec;
 }
 
 inline bool gpu_required() {

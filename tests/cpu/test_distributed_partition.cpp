@@ -11,23 +11,16 @@
 #include "distributed/row_partition.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/grid_stencil.hpp"
+#include "tests/test_support.hpp"
 
 namespace spk {
 namespace {
 
-GeneratorSpec spec_of(const std::string& kind, int n, int stencil = 7) {
-  GeneratorSpec spec;
-  spec.kind = kind;
-  spec.n = n;
-  spec.stencil = stencil;
-  spec.peclet = 1.5;
-  return spec;
-}
-
 std::vector<GeneratorSpec> grid_specs() {
-  return {spec_of("poisson2d", 7),  spec_of("poisson3d", 5),   spec_of("poisson3d", 4, 27),
-          spec_of("convdiff2d", 6), spec_of("convdiff3d", 4),  spec_of("elasticity3d", 3),
-          spec_of("poisson3d", 1),  spec_of("elasticity3d", 1)};
+  return {test::grid_spec("poisson2d", 7),     test::grid_spec("poisson3d", 5),
+          test::grid_spec("poisson3d", 4, 27), test::grid_spec("convdiff2d", 6),
+          test::grid_spec("convdiff3d", 4),    test::grid_spec("elasticity3d", 3),
+          test::grid_spec("poisson3d", 1),     test::grid_spec("elasticity3d", 1)};
 }
 
 TEST(GridRows, EntriesBeforeEveryRowMatchTheAssembledMatrix) {
@@ -65,11 +58,11 @@ TEST(GridRows, EveryRangeOfRowsEqualsThoseRowsOfTheWholeMatrix) {
 }
 
 TEST(GridRows, RangesOutsideTheGridAreRefused) {
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson2d", 4));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson2d", 4));
   EXPECT_THROW(assemble_grid_rows(stencil, 4, 3, 17, "poisson2d n=4"), BadInput);
   EXPECT_THROW(assemble_grid_rows(stencil, 4, 5, 4, "poisson2d n=4"), BadInput);
   EXPECT_THROW(assemble_grid_rows(stencil, 0, 0, 0, "poisson2d n=0"), BadInput);
-  EXPECT_FALSE(grid_stencil_of(spec_of("powerlaw", 10)).has_value());
+  EXPECT_FALSE(grid_stencil_of(test::grid_spec("powerlaw", 10)).has_value());
 }
 
 TEST(RowPartition, RowsBalanceGivesBlocksThatDifferByOneRow) {
@@ -155,7 +148,7 @@ TEST(RowPartition, AgglomerationMergesConsecutiveBlocksOntoTheFirstOfEachGroup) 
 
 TEST(LocalHaloSplit, OwnColumnsAreLocalOthersCompressedByOwner) {
   // poisson2d n=4 (16 rows), 4 processes by rows: process 1 owns rows 4..7 (grid line y=1)
-  const GeneratorSpec spec = spec_of("poisson2d", 4);
+  const GeneratorSpec spec = test::grid_spec("poisson2d", 4);
   const CsrMatrix<double> whole = generate_matrix(spec);
   const RowPartition partition =
       partition_rows(16, 4, RowBalance::rows, [](global_index_t r) { return r; });
@@ -193,7 +186,7 @@ TEST(LocalHaloSplit, OwnColumnsAreLocalOthersCompressedByOwner) {
 }
 
 TEST(LocalHaloSplit, ScatterValuesFollowsThePattern) {
-  const CsrMatrix<double> whole = generate_matrix(spec_of("poisson2d", 4));
+  const CsrMatrix<double> whole = generate_matrix(test::grid_spec("poisson2d", 4));
   const RowPartition partition =
       partition_rows(16, 2, RowBalance::rows, [](global_index_t r) { return r; });
   SplitRows<double> split = split_local_and_halo(rows_of(whole, 8, 16), partition, 1);
@@ -285,7 +278,7 @@ TEST(LocalHaloSplit, RectangularMatrixSplitsByTheColumnPartition) {
 
 // The square overload is the rectangular one with the row partition twice.
 TEST(LocalHaloSplit, SquareSplitEqualsTheRectangularOneWithTheSamePartition) {
-  const CsrMatrix<double> whole = generate_matrix(spec_of("convdiff2d", 6));
+  const CsrMatrix<double> whole = generate_matrix(test::grid_spec("convdiff2d", 6));
   const RowPartition partition = partition_from_counts({10, 0, 17, 9});
   for (int rank = 0; rank < 4; ++rank) {
     const RowBlock<double> block =
@@ -310,7 +303,7 @@ TEST(LocalHaloSplit, SquareSplitEqualsTheRectangularOneWithTheSamePartition) {
 TEST(GridRows, OneProcessOfAGridBeyond32BitIndicesIsBuiltAlone) {
   const int n = 1300;
   const std::int64_t plane = std::int64_t{n} * n;
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson3d", n));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson3d", n));
   const std::int64_t rows = grid_operator_rows(stencil, n);
   ASSERT_EQ(rows, std::int64_t{n} * n * n);
   ASSERT_GT(rows, std::int64_t{std::numeric_limits<index_t>::max()});

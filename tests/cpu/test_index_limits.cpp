@@ -24,20 +24,12 @@
 #include "spmv/formats/ellpack_layout.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/grid_stencil.hpp"
+#include "tests/test_support.hpp"
 
 namespace spk {
 namespace {
 
 constexpr std::int64_t two_to_31 = std::int64_t{1} << 31;
-
-GeneratorSpec spec_of(const std::string& kind, int n, int stencil = 7) {
-  GeneratorSpec spec;
-  spec.kind = kind;
-  spec.n = n;
-  spec.stencil = stencil;
-  spec.peclet = 1.5;
-  return spec;
-}
 
 std::string message_of(const std::function<void()>& work) {
   try {
@@ -59,7 +51,7 @@ TEST(IndexLimits, CheckIndexRangeAcceptsTwoToThe31MinusOneAndRefusesTwoToThe31) 
 // blocks fits 32-bit offsets (about 1.75e9 entries), which is what issue 34's run needs.
 TEST(IndexLimits, ABillionRowGridFitsFourProcessesOf32BitBlocks) {
   const int n = 1000;
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson3d", n));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson3d", n));
   const std::int64_t rows = grid_operator_rows(stencil, n);
   ASSERT_EQ(rows, 1'000'000'000);
   const auto before = [&](global_index_t row) { return grid_entries_before(stencil, n, row); };
@@ -78,7 +70,7 @@ TEST(IndexLimits, ABillionRowGridFitsFourProcessesOf32BitBlocks) {
 // any CUDA call: this runs without a GPU).
 TEST(IndexLimits, ABlockPastTwoToThe31EntriesIsRefusedBeforeAllocating) {
   const int n = 1000;
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson3d", n));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson3d", n));
   const std::int64_t rows = grid_operator_rows(stencil, n);
   const auto before = [&](global_index_t row) { return grid_entries_before(stencil, n, row); };
   const RowPartition three = partition_rows(rows, 3, RowBalance::nonzeros, before);
@@ -105,7 +97,7 @@ TEST(IndexLimits, ABlockPastTwoToThe31EntriesIsRefusedBeforeAllocating) {
             }).find("has 6994000000 nonzeros, more than the 32-bit index limit"),
             std::string::npos);
   // 1300^3: 2.197e9 rows in one block.
-  const GridStencil big = *grid_stencil_of(spec_of("poisson3d", 1300));
+  const GridStencil big = *grid_stencil_of(test::grid_spec("poisson3d", 1300));
   EXPECT_NE(message_of([&] {
               assemble_grid_rows(big, 1300, 0, 2'197'000'000, "big");
             }).find("has 2197000000 rows, more than the 32-bit index limit"),
@@ -147,13 +139,13 @@ TEST(GridRowsGeometry, TheHaloWindowIsTheStencilsReach) {
     const std::int64_t rows = grid_operator_rows(stencil, spec.n);
     return grid_rows_geometry(stencil, spec.n, rows / 3, rows / 2).reach;
   };
-  EXPECT_EQ(reach(spec_of("poisson3d", 10)), 100);             // n^2: the plane
-  EXPECT_EQ(reach(spec_of("poisson3d", 10, 27)), 111);         // n^2 + n + 1
-  EXPECT_EQ(reach(spec_of("poisson2d", 10)), 10);              // n: the line
-  EXPECT_EQ(reach(spec_of("elasticity3d", 10)), 3 * 111 + 2);  // whole nodes
-  EXPECT_EQ(reach(spec_of("convdiff2d", 10)), 10);
+  EXPECT_EQ(reach(test::grid_spec("poisson3d", 10)), 100);             // n^2: the plane
+  EXPECT_EQ(reach(test::grid_spec("poisson3d", 10, 27)), 111);         // n^2 + n + 1
+  EXPECT_EQ(reach(test::grid_spec("poisson2d", 10)), 10);              // n: the line
+  EXPECT_EQ(reach(test::grid_spec("elasticity3d", 10)), 3 * 111 + 2);  // whole nodes
+  EXPECT_EQ(reach(test::grid_spec("convdiff2d", 10)), 10);
   // Clipped at the grid's ends.
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson3d", 10));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson3d", 10));
   const GridRowsGeometry first_block = grid_rows_geometry(stencil, 10, 0, 150);
   EXPECT_EQ(first_block.below, 0);
   EXPECT_EQ(first_block.above, 100);
@@ -267,9 +259,10 @@ void expect_same_csr(const CsrMatrix<double>& a, const CsrMatrix<double>& b, con
 
 TEST(GridRowsGeometry, TheDeviceAlgorithmEqualsTheHostGeneratorAndSplit) {
   for (const GeneratorSpec& spec :
-       {spec_of("poisson3d", 6), spec_of("poisson3d", 5, 27), spec_of("poisson2d", 9),
-        spec_of("convdiff3d", 5), spec_of("convdiff2d", 7), spec_of("elasticity3d", 4),
-        spec_of("poisson3d", 1)}) {
+       {test::grid_spec("poisson3d", 6), test::grid_spec("poisson3d", 5, 27),
+        test::grid_spec("poisson2d", 9), test::grid_spec("convdiff3d", 5),
+        test::grid_spec("convdiff2d", 7), test::grid_spec("elasticity3d", 4),
+        test::grid_spec("poisson3d", 1)}) {
     const GridStencil stencil = *grid_stencil_of(spec);
     const std::int64_t rows = grid_operator_rows(stencil, spec.n);
     const auto before = [&](global_index_t row) {

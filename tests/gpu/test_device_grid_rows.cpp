@@ -23,15 +23,6 @@
 namespace spk {
 namespace {
 
-GeneratorSpec spec_of(const std::string& kind, int n, int stencil = 7) {
-  GeneratorSpec spec;
-  spec.kind = kind;
-  spec.n = n;
-  spec.stencil = stencil;
-  spec.peclet = 1.5;
-  return spec;
-}
-
 template <class T>
 void expect_same(const DeviceCsrMatrix<T>& device, const CsrMatrix<double>& host,
                  cudaStream_t stream, const char* what) {
@@ -93,9 +84,10 @@ void expect_matches_host_split(const GeneratorSpec& spec, int processes) {
 }
 
 std::vector<GeneratorSpec> grid_specs() {
-  return {spec_of("poisson3d", 9),  spec_of("poisson3d", 6, 27), spec_of("poisson2d", 13),
-          spec_of("convdiff3d", 7), spec_of("convdiff2d", 9),    spec_of("elasticity3d", 5),
-          spec_of("poisson3d", 1)};
+  return {test::grid_spec("poisson3d", 9),  test::grid_spec("poisson3d", 6, 27),
+          test::grid_spec("poisson2d", 13), test::grid_spec("convdiff3d", 7),
+          test::grid_spec("convdiff2d", 9), test::grid_spec("elasticity3d", 5),
+          test::grid_spec("poisson3d", 1)};
 }
 
 TEST(DeviceGridRows, EqualsTheHostGeneratorAndSplitForEveryKindAndProcessCount) {
@@ -106,15 +98,15 @@ TEST(DeviceGridRows, EqualsTheHostGeneratorAndSplitForEveryKindAndProcessCount) 
 
 TEST(DeviceGridRows, SinglePrecisionValuesAreTheHostValuesRounded) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  expect_matches_host_split<float>(spec_of("poisson3d", 8), 3);
-  expect_matches_host_split<float>(spec_of("elasticity3d", 4), 2);
+  expect_matches_host_split<float>(test::grid_spec("poisson3d", 8), 3);
+  expect_matches_host_split<float>(test::grid_spec("elasticity3d", 4), 2);
 }
 
 // A block larger than the halo window on both sides, several windows in (64^3 over 5 blocks:
 // 52,000 rows each, the window 2 x 4096): the scans over many thread blocks.
 TEST(DeviceGridRows, ALargerGridOverFiveProcesses) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  expect_matches_host_split<double>(spec_of("poisson3d", 64), 5);
+  expect_matches_host_split<double>(test::grid_spec("poisson3d", 64), 5);
 }
 
 // The plug-in of the distributed GPU path: the generated blocks as SpMV backends without a host
@@ -122,7 +114,7 @@ TEST(DeviceGridRows, ALargerGridOverFiveProcesses) {
 // row list), y = A_local x_own + A_halo x_halo, against the host product of the same rows.
 TEST(DeviceGridRows, TheGeneratedBlocksMultiplyAsTheRowsDo) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const GeneratorSpec spec = spec_of("poisson3d", 24);
+  const GeneratorSpec spec = test::grid_spec("poisson3d", 24);
   const GridStencil stencil = *grid_stencil_of(spec);
   const std::int64_t rows = grid_operator_rows(stencil, spec.n);
   const RowPartition partition =
@@ -165,7 +157,7 @@ TEST(DeviceGridRows, TheGeneratedBlocksMultiplyAsTheRowsDo) {
 
 TEST(DeviceGridRows, ABlockWithoutRowsIsEmpty) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson3d", 4));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson3d", 4));
   const test::TestStream stream;
   DeviceGridRowsRequest request;
   request.pattern = true;
@@ -183,7 +175,7 @@ TEST(DeviceGridRows, ABlockWithoutRowsIsEmpty) {
 
 TEST(DeviceGridRows, RangesOutsideTheGridAreRefused) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const GridStencil stencil = *grid_stencil_of(spec_of("poisson3d", 4));
+  const GridStencil stencil = *grid_stencil_of(test::grid_spec("poisson3d", 4));
   const test::TestStream stream;
   EXPECT_THROW(generate_device_grid_rows<double>(stencil, 4, 10, 65, {}, "x", stream.get()),
                BadInput);

@@ -48,6 +48,20 @@ inline RowBlock<double> my_rows(const CsrMatrix<double>& whole, const RowPartiti
   return rows_of(whole, partition.first_row(world_rank()), partition.end_row(world_rank()));
 }
 
+// This process's rows of `whole` (by rows), with a_ii = 0 in the last process's second row:
+// the faulty row, global, in *bad_row.
+inline RowBlock<double> rows_with_zero_pivot_on_last(const CsrMatrix<double>& whole,
+                                                     global_index_t* bad_row) {
+  const RowPartition partition = partition_of(whole, RowBalance::rows);
+  RowBlock<double> rows = my_rows(whole, partition);
+  const int last = world_size() - 1;
+  *bad_row = partition.first_row(last) + 1;
+  if (world_rank() == last)
+    for (index_t k = rows.row_offsets[1]; k < rows.row_offsets[2]; ++k)
+      if (rows.columns[k] == *bad_row) rows.values[k] = 0.0;
+  return rows;
+}
+
 // This process's part of a whole vector.
 template <class T>
 std::vector<T> my_part(const std::vector<T>& whole, const RowPartition& partition) {

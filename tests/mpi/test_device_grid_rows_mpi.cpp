@@ -26,15 +26,6 @@ namespace {
 using test::world_rank;
 using test::world_size;
 
-GeneratorSpec spec_of(const std::string& kind, int n, int stencil = 7) {
-  GeneratorSpec spec;
-  spec.kind = kind;
-  spec.n = n;
-  spec.stencil = stencil;
-  spec.peclet = 1.5;
-  return spec;
-}
-
 void expect_same(const DeviceCsrMatrix<double>& device, const CsrMatrix<double>& host,
                  cudaStream_t stream, const char* what) {
   const CsrMatrix<double> downloaded = to_host(device, stream);
@@ -67,8 +58,9 @@ TEST(DeviceGridRowsMpi, EveryProcessesRowsAndHaloPlanEqualTheHostPath) {
   cudaStream_t stream = nullptr;
   SPK_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const int rank = world_rank();
-  for (const GeneratorSpec& spec : {spec_of("poisson3d", 12), spec_of("poisson3d", 8, 27),
-                                    spec_of("poisson2d", 30), spec_of("elasticity3d", 5)}) {
+  for (const GeneratorSpec& spec :
+       {test::grid_spec("poisson3d", 12), test::grid_spec("poisson3d", 8, 27),
+        test::grid_spec("poisson2d", 30), test::grid_spec("elasticity3d", 5)}) {
     SCOPED_TRACE(spec.kind + " n=" + std::to_string(spec.n) + ", rank " + std::to_string(rank) +
                  " of " + std::to_string(world_size()));
     const GridStencil stencil = *grid_stencil_of(spec);

@@ -154,14 +154,10 @@ TEST(DistributedAmgHierarchy, GalerkinResetupKeepsTheProlongator) {
 // A zero a_ii on the last process: every process throws the same agreed BadDiagonal, with the
 // global row and the rank named (global_diagonal_fault.hpp).
 TEST(DistributedAmgHierarchy, BadDiagonalOnOneProcessNamesItsRankAndGlobalRow) {
-  const CsrMatrix<double> whole = generated_case("poisson2d", 12);
-  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
-  RowBlock<double> rows = my_rows(whole, partition);
+  global_index_t bad_row = 0;
+  const RowBlock<double> rows =
+      test::rows_with_zero_pivot_on_last(generated_case("poisson2d", 12), &bad_row);
   const int last = world_size() - 1;
-  const global_index_t bad_row = partition.first_row(last) + 1;
-  if (world_rank() == last)
-    for (index_t k = rows.row_offsets[1]; k < rows.row_offsets[2]; ++k)
-      if (rows.columns[k] == bad_row) rows.values[k] = 0.0;
   std::string message;
   long long row = -1;
   try {

@@ -350,14 +350,9 @@ std::string error_on_every_process(Construct&& construct) {
 }
 
 TEST(DistributedFaults, ZeroPivotOnOneProcessIsThrownEverywhereWithItsGlobalRow) {
-  const CsrMatrix<double> whole = generated_case("poisson2d", 8);
-  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
-  RowBlock<double> rows = my_rows(whole, partition);
-  const int last = world_size() - 1;
-  const global_index_t bad_row = partition.first_row(last) + 1;
-  if (world_rank() == last)  // zero a_ii of the last process's second row
-    for (index_t k = rows.row_offsets[1]; k < rows.row_offsets[2]; ++k)
-      if (rows.columns[k] == bad_row) rows.values[k] = 0.0;
+  global_index_t bad_row = 0;  // a_ii = 0 in the last process's second row
+  const RowBlock<double> rows =
+      test::rows_with_zero_pivot_on_last(generated_case("poisson2d", 8), &bad_row);
   for (const Preconditioner preconditioner : {Preconditioner::jacobi, Preconditioner::chebyshev}) {
     long long row = -1;
     try {
