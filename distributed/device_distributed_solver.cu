@@ -20,9 +20,9 @@
 #include "distributed/amg/device_distributed_level_operator.hpp"
 #include "distributed/compressed_rows_operator.hpp"
 #include "distributed/device_binding.hpp"
-#include "distributed/diagonal_block.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/device_split_values.hpp"
+#include "distributed/diagonal_block.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
 #include "distributed/mpi_check.hpp"
@@ -404,9 +404,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     if (halo_values_.size() != split.halo.values.size())
       halo_values_ = DeviceBuffer<T>(split.halo.values.size(), "update_values halo");
     split_values_on_device(split.pattern.rows, split.local.cols, pattern_offsets_.data(),
-                           pattern_columns_.data(), pattern_values_.data(),
-                           local_offsets_.data(), halo_offsets_.data(), local_values_.data(),
-                           halo_values_.data(), context_->stream());
+                           pattern_columns_.data(), pattern_values_.data(), local_offsets_.data(),
+                           halo_offsets_.data(), local_values_.data(), halo_values_.data(),
+                           context_->stream());
     context_->synchronize();  // the backends run on their own streams
     if (local_backend_ != nullptr && local_values_.size() > 0)
       local_backend_->update_values(local_values_.data(), nullptr);

@@ -43,7 +43,7 @@ template void split_values_on_device<float>(index_t, index_t, const index_t*, co
                                             const float*, const index_t*, const index_t*, float*,
                                             float*, cudaStream_t);
 template void split_values_on_device<double>(index_t, index_t, const index_t*, const index_t*,
-                                             const double*, const index_t*, const index_t*,
-                                             double*, double*, cudaStream_t);
+                                             const double*, const index_t*, const index_t*, double*,
+                                             double*, cudaStream_t);
 
 }  // namespace spk

@@ -11,8 +11,8 @@
 #include "solver/host_space.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
-#include "spkrylov/errors.hpp"
 #include "solver/pointer_location.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 

@@ -68,8 +68,8 @@ RowPartition agglomerated_partition(const RowPartition& partition,
   for (int p = 0; p < processes; ++p) holding += partition.rows(p) > 0 ? 1 : 0;
   if (rows_per_process <= 0 || holding <= 1 || total >= holding * rows_per_process)
     return partition;
-  const global_index_t groups = std::max<global_index_t>(1, (total + rows_per_process - 1) /
-                                                                rows_per_process);
+  const global_index_t groups =
+      std::max<global_index_t>(1, (total + rows_per_process - 1) / rows_per_process);
   if (groups >= holding) return partition;
   // rank p (holding rows) joins group floor(rows before it * groups / total); a group's first
   // such rank takes its rows

@@ -57,7 +57,6 @@ RowPartition partition_from_counts(const std::vector<global_index_t>& rows_per_p
 // rows_per_process) of them: consecutive ranks grouped by equal shares of the rows, each group's
 // rows on its first rank that holds any, the others left empty. Otherwise (or with
 // rows_per_process <= 0, or one process holding rows) `partition` itself.
-RowPartition agglomerated_partition(const RowPartition& partition,
-                                    global_index_t rows_per_process);
+RowPartition agglomerated_partition(const RowPartition& partition, global_index_t rows_per_process);
 
 }  // namespace spk

@@ -6,8 +6,8 @@
 // calls update_values (the format's values and the preconditioner's re-setup: AMG keeps its
 // aggregates, IC(0)/ILU(0) refactor) and solves again from x = 0 with the same b. Scaling keeps
 // the condition number, so every step is a full solve of the first one's difficulty (a shifted
-// diagonal would make later steps easier, and the loop would measure that instead). Each step's update
-// and solve times, iterations and true residual go in the report (RunReport::steps); a step
+// diagonal would make later steps easier, and the loop would measure that instead). Each step's
+// update and solve times, iterations and true residual go in the report (RunReport::steps); a step
 // that does not converge sets the exit status (overall_status).
 //
 // Generic over the solver: spk::Solver<T> (one process) and spk::DistributedSolver<T> (each

@@ -94,7 +94,7 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
     // R_local from P's rows: their halo slots order the entries as B's columns do (the slot
     // map increases), so the transpose's sort by column finds the same permutation
     transpose_->compute(p_rows, transposed_);
-    rap_->compute(transposed_, product_ap_, product_rap_);                      // R_local (A B)
+    rap_->compute(transposed_, product_ap_, product_rap_);  // R_local (A B)
   });
   const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,
                                                             p.column_partition, p.global_cols());
@@ -112,8 +112,7 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
 std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDistributedLevel& a,
                                                                  const DeviceDistributedLevel& p,
                                                                  RowBlock<double>* rows) {
-  const FetchedRows<double> fetched =
-      fetch_device_rows(watch_, p, a.halo_columns, setup_.stream());
+  const FetchedRows<double> fetched = fetch_device_rows(watch_, p, a.halo_columns, setup_.stream());
   std::vector<double> values;
   on_every_process(watch_, [&] {
     if (rows != nullptr) {

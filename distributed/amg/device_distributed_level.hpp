@@ -49,7 +49,6 @@ DeviceDistributedLevel make_device_level(FaultWatch& watch, RowPartition rows, R
 // global column ids (collective): each owner downloads only the rows it is asked for
 // (download_rows). The ghost rows of T and P that A's halo columns name.
 FetchedRows<double> fetch_device_rows(FaultWatch& watch, const DeviceDistributedLevel& level,
-                                      const std::vector<global_index_t>& rows,
-                                      cudaStream_t stream);
+                                      const std::vector<global_index_t>& rows, cudaStream_t stream);
 
 }  // namespace spk

@@ -6,9 +6,9 @@
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
-#include "solver/host_space.hpp"
 #include "solver/amg/candidate_fit.hpp"
 #include "solver/amg/tentative_prolongator.hpp"
+#include "solver/host_space.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -94,8 +94,8 @@ DistributedAmgBuild::Fit DistributedAmgBuild::fit(const Aggregates& aggregates, 
 }
 
 std::vector<double> DistributedAmgBuild::moved_rows(const std::vector<double>& values,
-                                                   const RowPartition& from,
-                                                   const RowPartition& to) {
+                                                    const RowPartition& from,
+                                                    const RowPartition& to) {
   const int rank = watch_.rank();
   const global_index_t mine = from.rows(rank);
   const std::int64_t width = mine > 0 ? static_cast<std::int64_t>(values.size()) / mine : 0;
@@ -142,8 +142,8 @@ std::unique_ptr<LinearOperator<double>> DistributedAmgBuild::spmv_operator(const
 }
 
 const CsrMatrix<double>& DistributedAmgBuild::to_host(const Matrix& matrix) {
-  gathered_ = gather_rows_everywhere(watch_, matrix.block, matrix.global_rows(),
-                                     matrix.global_cols());
+  gathered_ =
+      gather_rows_everywhere(watch_, matrix.block, matrix.global_rows(), matrix.global_cols());
   coarsest_partition_ = matrix.row_partition;
   return gathered_;
 }

@@ -39,9 +39,9 @@
 #include "distributed/amg/global_diagonal_fault.hpp"
 #include "distributed/distributed_space.hpp"
 #include "solver/amg/aggregation.hpp"
-#include "solver/amg/nodal_aggregation.hpp"
 #include "solver/amg/amg_build.hpp"
 #include "solver/amg/hierarchy.hpp"
+#include "solver/amg/nodal_aggregation.hpp"
 #include "solver/amg/strength.hpp"
 #include "solver/space_pattern.hpp"
 

@@ -326,10 +326,9 @@ void read_preconditioner_options(const ConfigValue& value, Preconditioner kind,
       AmgOptions& amg = options.amg;
       const ConfigMap map(
           value, keys({"strength_threshold", "max_levels", "max_coarse_rows", "agglomerate_rows",
-                       "resetup", "prolongator_weight",
-                       "smoother", "sweeps", "smoother_degree", "jacobi_weight", "level_formats",
-                       "precision", "eigen_estimate", "estimate_iterations", "upper_factor",
-                       "lower_ratio", "near_nullspace"}));
+                       "resetup", "prolongator_weight", "smoother", "sweeps", "smoother_degree",
+                       "jacobi_weight", "level_formats", "precision", "eigen_estimate",
+                       "estimate_iterations", "upper_factor", "lower_ratio", "near_nullspace"}));
       map.if_present("strength_threshold", [&](const ConfigValue& v) {
         amg.strength_threshold = v.as_double();
         require(v, amg.strength_threshold >= 0.0 && amg.strength_threshold < 1.0, ">= 0 and < 1");

@@ -47,9 +47,7 @@ struct OneProcessBuild {
   static std::int64_t global_rows(const Matrix& matrix) { return matrix.rows; }
   static std::int64_t global_nnz(const Matrix& matrix) { return matrix.nnz(); }
   static std::int64_t global_count(const Aggregates& aggregates) { return aggregates.count; }
-  static ProcessRows process_rows(const Matrix& matrix) {
-    return {matrix.rows, matrix.rows, 1, 1};
-  }
+  static ProcessRows process_rows(const Matrix& matrix) { return {matrix.rows, matrix.rows, 1, 1}; }
   template <class Step>
   static void agreed(Step&& step) {
     step();

@@ -129,8 +129,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     for (std::size_t l = 0; l < hierarchy_->size(); ++l) {
       const ProcessRows& spread = hierarchy_->level(l).process_rows;
       distributed = distributed || spread.processes > 1;
-      process_rows += (l > 0 ? ", " : "") + std::to_string(spread.fewest) + ".." +
-                      std::to_string(spread.most);
+      process_rows +=
+          (l > 0 ? ", " : "") + std::to_string(spread.fewest) + ".." + std::to_string(spread.most);
       if (l > 0 && spread.holding < hierarchy_->level(l - 1).process_rows.holding)
         agglomeration += std::string(agglomeration.empty() ? "" : "; ") + "level " +
                          std::to_string(l) + " onto " + std::to_string(spread.holding) + " of " +

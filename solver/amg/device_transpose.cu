@@ -101,8 +101,8 @@ DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatr
   t.cols = a.rows;
   t.row_offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(a.cols) + 1, "transpose offsets");
   t.columns = DeviceBuffer<index_t>(static_cast<std::size_t>(nnz), "transpose columns");
-  t.values = DeviceBuffer<double>(with_values ? static_cast<std::size_t>(nnz) : 0,
-                                  "transpose values");
+  t.values =
+      DeviceBuffer<double>(with_values ? static_cast<std::size_t>(nnz) : 0, "transpose values");
   if (nnz == 0) {
     SPK_CUDA_CHECK(cudaMemsetAsync(t.row_offsets.data(), 0, t.row_offsets.bytes(), stream));
     return;
@@ -118,9 +118,8 @@ DeviceTranspose::DeviceTranspose(const DeviceCsrMatrix<double>& a, DeviceCsrMatr
 void DeviceTranspose::compute(const DeviceCsrMatrix<double>& a, DeviceCsrMatrix<double>& t) {
   if (a.nnz() == 0 || t.values.size() == 0) return;
   if (a.values.size() != t.values.size() || t.columns.size() != a.columns.size())
-    throw Error("amg setup: new values of a transposed matrix: " +
-                std::to_string(a.values.size()) + " for " + std::to_string(t.values.size()) +
-                " entries (internal error)");
+    throw Error("amg setup: new values of a transposed matrix: " + std::to_string(a.values.size()) +
+                " for " + std::to_string(t.values.size()) + " entries (internal error)");
   // the permutation again (not kept: 4 bytes an entry for the life of the hierarchy)
   const DeviceBuffer<index_t> source = entries_by_column(a, nullptr, context_.stream());
   gather(source, a, t);

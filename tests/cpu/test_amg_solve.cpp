@@ -185,9 +185,10 @@ TEST(AmgCpu, GalerkinResetupKeepsTheProlongator) {
   const SolveResult changed_kept = resolve(keep, shifted, x_kept, nullptr);
   ASSERT_TRUE(changed_kept.converged()) << changed_kept.message;
   EXPECT_LE(true_relative_residual(shifted, b, x_kept), 1e-8);
-  std::printf("  poisson3d 20^3, diagonal x1.5 after the setup: %d iterations with P kept, %d "
-              "with a full re-setup\n",
-              changed_kept.iterations, changed_full.iterations);
+  std::printf(
+      "  poisson3d 20^3, diagonal x1.5 after the setup: %d iterations with P kept, %d "
+      "with a full re-setup\n",
+      changed_kept.iterations, changed_full.iterations);
 }
 
 TEST(AmgCpu, UpdateValuesWithAZeroDiagonalIsRefusedAndTheSolverKeepsWorking) {

@@ -538,8 +538,10 @@ TEST(ConfigErrors, AnUnknownKeysLineStaysShortWhateverTheMapsKeys) {
   for (const std::string& text :
        {std::string(kGenerated) + "solver:\n  preconditioner: amg\n  preconditioner_options:\n"
                                   "    estimate_iteration: 10\n",
-        std::string(kGenerated) + "solver:\n  preconditioner: amg\n  preconditioner_options:\n"
-                                  "    " + long_key + ": 1\n"}) {
+        std::string(kGenerated) +
+            "solver:\n  preconditioner: amg\n  preconditioner_options:\n"
+            "    " +
+            long_key + ": 1\n"}) {
     const std::string message = parse_error(text);
     EXPECT_LE(message.size() + std::string("error: ").size(), 300u) << message;
     EXPECT_NE(message.find("valid keys: strength_threshold"), std::string::npos) << message;

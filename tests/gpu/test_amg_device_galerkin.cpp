@@ -61,7 +61,8 @@ CsrMatrix<double> wide_prolongator() {
     if (i == 25) p.columns.push_back(32);
     p.row_offsets.push_back(static_cast<index_t>(p.columns.size()));
   }
-  for (std::size_t k = 0; k < p.columns.size(); ++k) p.values.push_back(1.0 + 0.125 * static_cast<double>(k));
+  for (std::size_t k = 0; k < p.columns.size(); ++k)
+    p.values.push_back(1.0 + 0.125 * static_cast<double>(k));
   return p;
 }
 

@@ -32,8 +32,8 @@ void expect_split_equals_host(std::uint64_t seed) {
   std::uniform_real_distribution<double> value(-2.0, 2.0);
   for (int rank = 0; rank < partition.processes(); ++rank) {
     SCOPED_TRACE("rank " + std::to_string(rank));
-    const RowBlock<T> block = convert_values<T>(
-        rows_of(whole, partition.first_row(rank), partition.end_row(rank)));
+    const RowBlock<T> block =
+        convert_values<T>(rows_of(whole, partition.first_row(rank), partition.end_row(rank)));
     SplitRows<T> split = split_local_and_halo(block, partition, rank);
     std::vector<T> fresh(split.pattern.values.size());
     for (T& v : fresh) v = static_cast<T>(value(rng));

@@ -247,10 +247,10 @@ TEST(DistributedAmgHierarchy, AgglomerationMovesSmallCoarseLevelsOntoFewerProces
   EXPECT_LE(again.true_residual, again.threshold);
   EXPECT_NEAR(again.iterations, result.iterations, 1);
   if (world_rank() == 0)
-    std::printf("  poisson3d n=16, agglomerate_rows 100, %d processes: %d iterations (one "
-                "process: %d); agglomeration: %s\n",
-                world_size(), result.iterations, one.iterations,
-                where.empty() ? "none" : where.c_str());
+    std::printf(
+        "  poisson3d n=16, agglomerate_rows 100, %d processes: %d iterations (one "
+        "process: %d); agglomeration: %s\n",
+        world_size(), result.iterations, one.iterations, where.empty() ? "none" : where.c_str());
 }
 
 // AMG for systems: the clamped beam (beam3d, 3 dofs a node) with its 6 rigid-body modes, each
@@ -326,8 +326,7 @@ TEST(DistributedAmgSystems, BeamRigidBodyModesOverProcesses) {
                   options == &by_coordinates ? "coordinates"
                   : options == &by_vectors   ? "vectors"
                                              : "vectors, agglomerate_rows 100000",
-                  world_size(),
-                  result.iterations, one.iterations);
+                  world_size(), result.iterations, one.iterations);
   }
 }
 
