@@ -22,6 +22,7 @@
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/device_split_values.hpp"
+#include "core/step_trace.hpp"
 #include "distributed/diagonal_block.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
@@ -396,9 +397,15 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       refresh_backend(halo_backend_, split.halo.values, halo_values_);
       return;
     }
+    StepTrace trace = step_trace_enabled()
+                          ? StepTrace("update_values blocks (rank " +
+                                          std::to_string(this->communicator.rank()) + ")",
+                                      [this] { settle(); })
+                          : StepTrace({}, {});
     for (SpmvBackend<T>* backend : {local_backend_, halo_backend_})  // they read the last split
       if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
     upload(split.pattern.values.data(), pattern_values_.data(), split.pattern.values.size());
+    trace.lap("upload");
     if (local_values_.size() != split.local.values.size())
       local_values_ = DeviceBuffer<T>(split.local.values.size(), "update_values local");
     if (halo_values_.size() != split.halo.values.size())
@@ -412,6 +419,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       local_backend_->update_values(local_values_.data(), nullptr);
     if (halo_backend_ != nullptr && halo_values_.size() > 0)
       halo_backend_->update_values(halo_values_.data(), nullptr);
+    trace.lap("split on the device, the backends' values");
   }
   void refresh_backend(SpmvBackend<T>* backend, const std::vector<T>& values,
                        DeviceBuffer<T>& staged) {
@@ -426,13 +434,25 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   // ring: about 0.35 s for two H200s): one product and one sum here put that in the setup,
   // not in the first solve.
   void warm_up() {
+    StepTrace trace = step_trace_enabled()
+                          ? StepTrace("warm-up (rank " + std::to_string(this->communicator.rank()) +
+                                          ")",
+                                      [this] { settle(); })
+                          : StepTrace({}, {});
     SPK_CUDA_CHECK(cudaMemsetAsync(scalar_.data(), 0, sizeof(T), context_->stream()));
     fill_ones(x_);
     this->matrix->op().apply(x_.data(), b_.data());
+    trace.lap("product");
     space_->sum_over_processes(scalar_.data());
+    trace.lap("sum");
     // the preconditioner's own exchanges too (a distributed AMG's coarse levels reach
     // processes the matrix's halo does not: 0.5 s of connections at 4 GPUs in the first solve)
     iteration_->apply_preconditioner_once(x_.data(), b_.data());
+    trace.lap("preconditioner once");
+    if (trace.enabled()) {  // what a cycle costs once connected
+      iteration_->apply_preconditioner_once(x_.data(), b_.data());
+      trace.lap("preconditioner again (connected)");
+    }
     space_->reset_times();
   }
 

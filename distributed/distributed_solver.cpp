@@ -16,10 +16,12 @@
 #include "distributed/distributed_space.hpp"
 #include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
+#include "distributed/process_threads.hpp"
 #include "distributed/same_on_every_process.hpp"
 #include "solver/amg/host_amg_build.hpp"
 #include "solver/amg/host_level_operator.hpp"
 #include "solver/host_factors.hpp"
+#include "solver/host_threads.hpp"
 #include "solver/host_space.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
@@ -193,9 +195,14 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
   // Blocking and nonblocking collectives do not match: every process watches, or none.
   require_same_as_rank0(comm, distributed.watch_faults ? "watch_faults true" : "watch_faults false",
                         "the distributed options");
-  if (solves_on_gpu(comm, options.device))
-    return make_device_distributed_solver<T>(comm, rows, options, distributed);
-  return std::make_unique<HostDistributedSolver<T>>(comm, rows, options, distributed);
+  const int threads = threads_per_process(comm);  // this process's share of the host's CPUs
+  const ScopedHostThreads scope(threads);
+  std::unique_ptr<typename DistributedSolver<T>::Impl> impl =
+      solves_on_gpu(comm, options.device)
+          ? make_device_distributed_solver<T>(comm, rows, options, distributed)
+          : std::make_unique<HostDistributedSolver<T>>(comm, rows, options, distributed);
+  impl->host_threads = threads;
+  return impl;
 }
 
 }  // namespace
@@ -215,31 +222,38 @@ DistributedSolver<T>& DistributedSolver<T>::operator=(DistributedSolver&&) noexc
 template <class T>
 SolveResult DistributedSolver<T>::solve(const std::vector<T>& b, std::vector<T>& x,
                                         const ProgressCallback& progress) {
+  const ScopedHostThreads threads(impl_->host_threads);
   return impl_->solve(b.data(), x.data(), b.size(), x.size(), progress);
 }
 template <class T>
 SolveResult DistributedSolver<T>::solve(const T* b, T* x, const ProgressCallback& progress) {
+  const ScopedHostThreads threads(impl_->host_threads);
   const auto n = static_cast<std::size_t>(impl_->rows());
   return impl_->solve(b, x, n, n, progress);
 }
 template <class T>
 void DistributedSolver<T>::multiply(const T* x, T* y) {
+  const ScopedHostThreads threads(impl_->host_threads);
   impl_->multiply(x, y);
 }
 template <class T>
 void DistributedSolver<T>::update_values(const T* values) {
+  const ScopedHostThreads threads(impl_->host_threads);
   impl_->update_values(values);
 }
 template <class T>
 void DistributedSolver<T>::update_values(const std::vector<T>& values) {
+  const ScopedHostThreads threads(impl_->host_threads);
   impl_->update_values(values.data(), values.size());
 }
 template <class T>
 double DistributedSolver<T>::time_spmv_ms(int repetitions) {
+  const ScopedHostThreads threads(impl_->host_threads);
   return impl_->time_spmv_ms(repetitions);
 }
 template <class T>
 CommunicationPhases DistributedSolver<T>::time_phases(int repetitions) {
+  const ScopedHostThreads threads(impl_->host_threads);
   return impl_->time_phases(repetitions);
 }
 template <class T>

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
 #include "distributed/distributed_matrix.hpp"
@@ -54,6 +55,11 @@ class DistributedSolver<T>::Impl {
   // given: the caller's count of values, where known (the std::vector overload).
   void update_values(const T* values, std::optional<std::size_t> given = std::nullopt) {
     watch.run("update_values", [&] {
+      StepTrace trace = step_trace_enabled() ? StepTrace("update_values (rank " +
+                                                             std::to_string(communicator.rank()) +
+                                                             ")",
+                                                         {})
+                                             : StepTrace({}, {});
       const SplitRows<T>& split = matrix->split();
       on_every_process(watch, [&] {
         if (given && *given != split.pattern.values.size())
@@ -67,11 +73,14 @@ class DistributedSolver<T>::Impl {
                      "update_values: this process's values");
         check_diagonal(split.pattern, values, first_row(), options.preconditioner);
       });
+      trace.lap("checks (finite values, diagonal)");
       matrix->update_values(values);
+      trace.lap("the blocks' values");
       if (options.preconditioner == Preconditioner::block_jacobi)  // local: fails alone, agreed
         on_every_process(watch, [&] { refresh_preconditioner(); });
       else
         refresh_preconditioner();  // checked above: cannot fail
+      trace.lap("the preconditioner's re-setup");
     });
   }
 
@@ -102,6 +111,7 @@ class DistributedSolver<T>::Impl {
   SetupInfo setup;
   global_index_t global_rows = 0;
   int device = -1;  // CUDA device; -1: the CPU
+  int host_threads = 1;  // OpenMP threads of this process's calls (process_threads.hpp)
   std::unique_ptr<DistributedMatrix<T>> matrix;
   CommunicationTimes times;  // of the last solve, with the last time_phases
 

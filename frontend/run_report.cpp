@@ -123,7 +123,11 @@ void print_process_setups(std::ostream& out, const std::vector<ProcessSetup>& se
 
 // One row per process: its rows, entries, halo, neighbours and communication during the solve.
 void print_processes(std::ostream& out, const DistributedRun& run, double solve_s) {
-  out << "processes    " << run.processes.size() << ", rows split by " << run.partition << ", "
+  out << "processes    " << run.processes.size()
+      << (run.host_threads > 0 ? " (" + std::to_string(run.host_threads) + " host thread" +
+                                     (run.host_threads > 1 ? "s" : "") + " each)"
+                               : std::string())
+      << ", rows split by " << run.partition << ", "
       << run.transport << (run.overlap ? "" : ", no overlap")
       << "; communication not hidden by the overlap: "
       << number_text("%.1f%%", 100.0 * run.not_hidden_share(solve_s))
@@ -368,6 +372,7 @@ void write_distributed_json(JsonWriter& json, const RunReport& report) {
   json.field("partition", run.partition);
   json.field("transport", run.transport);
   json.field("overlap", run.overlap);
+  if (run.host_threads > 0) json.field("host_threads", run.host_threads);
   json.field("not_hidden_share", run.not_hidden_share(solve_s));
   json.key("per_process").begin_array();
   for (std::size_t p = 0; p < run.processes.size(); ++p) {

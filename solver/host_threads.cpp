@@ -9,11 +9,6 @@ namespace spk {
 
 namespace {
 
-bool threads_chosen_by_user() {
-  const char* value = std::getenv("OMP_NUM_THREADS");
-  return value != nullptr && *value != '\0';
-}
-
 // 20000 -> "20,000".
 std::string with_commas(std::int64_t number) {
   std::string digits = std::to_string(number);
@@ -24,9 +19,14 @@ std::string with_commas(std::int64_t number) {
 
 }  // namespace
 
+bool host_threads_chosen_by_user() {
+  const char* value = std::getenv("OMP_NUM_THREADS");
+  return value != nullptr && *value != '\0';
+}
+
 int host_threads_for(std::int64_t rows) {
   const int available = omp_get_max_threads();
-  if (threads_chosen_by_user()) return available;
+  if (host_threads_chosen_by_user()) return available;
   const std::int64_t by_rows = std::max<std::int64_t>(1, rows / host_rows_per_thread);
   return static_cast<int>(std::min<std::int64_t>(available, by_rows));
 }

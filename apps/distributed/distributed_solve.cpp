@@ -11,6 +11,7 @@
 #include "core/printable_text.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
+#include "distributed/process_threads.hpp"
 #include "distributed/same_on_every_process.hpp"
 #include "distributed_problem.hpp"
 #include "distributed_report.hpp"
@@ -135,6 +136,10 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world,
                           const LaunchTimes& launch) {
   const Communicator communicator(world);
   const bool prints = communicator.rank() == 0;
+  // The app's own host work (generating or reading the rows, the steps' values) on this
+  // process's share of the host's CPUs, as the solver's calls are
+  const int host_threads = threads_per_process(communicator.get());
+  omp_set_num_threads(host_threads);
   RunConfig config;
   std::string resolved;
   on_every_process(communicator.get(), [&] {
@@ -183,6 +188,7 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world,
   run.partition = to_string(config.distributed.partition);
   run.transport = transport;
   run.overlap = config.distributed.overlap;
+  run.host_threads = host_threads;
   run.global_rows = problem.partition.global_rows();
   run.global_nnz = report.stats.nnz;
   report.distributed = std::move(run);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/device_level_rows.hpp"
 #include "distributed/amg/row_exchange.hpp"
@@ -12,6 +13,21 @@
 
 namespace spk {
 
+namespace {
+
+// SPK_TRACE=1: each step's wall time (core/step_trace.hpp)
+StepTrace product_trace(const char* what, const DeviceDistributedLevel& p, FaultWatch& watch,
+                        const DeviceSetupContext& setup) {
+  if (!step_trace_enabled()) return StepTrace({}, {});
+  int rank = 0;
+  MPI_Comm_rank(watch.comm(), &rank);
+  return StepTrace(std::string("amg ") + what + " to " + std::to_string(p.global_cols()) +
+                       " coarse rows (rank " + std::to_string(rank) + ")",
+                   [&setup] { setup.synchronize(); });
+}
+
+}  // namespace
+
 DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch,
                                                                const DeviceDistributedLevel& a,
                                                                const DeviceDistributedLevel& p,
@@ -20,10 +36,12 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
     : watch_(watch), setup_(setup), own_coarse_(p.cols) {
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
+  StepTrace trace = product_trace("galerkin setup", p, watch_, setup_);
 
   // 1. The ghost rows of P (global columns).
   RowBlock<double> ghost;
   (void)ghost_values(a, p, &ghost);
+  trace.lap("ghost rows of P");
 
   on_every_process(watch_, [&] {
     // 2. U: the other processes' aggregates P's own or ghost rows name; B = [P_own; P_ghost].
@@ -47,12 +65,16 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
     WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
     ghost_order_ = std::move(ghost_rows.order);
     stacked_ = stack_rows(renumbered, ghost_rows.matrix, width, stream);
+    trace.lap("B = [P_own; P_ghost]");
 
     // 3. A B; 4. R_local = P_own^T and R_local (A B).
     ap_ = std::make_unique<DeviceSparseProduct>(a.whole(), stacked_, product_ap_, setup_);
+    trace.lap("A B");
     transpose_ = std::make_unique<DeviceTranspose>(renumbered, transposed_, setup_);
     setup_.synchronize();  // `renumbered` is freed on leaving
+    trace.lap("R_local = P_own^T");
     rap_ = std::make_unique<DeviceSparseProduct>(transposed_, product_ap_, product_rap_, setup_);
+    trace.lap("R_local (A B)");
   });
 
   // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R.
@@ -65,8 +87,10 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
         std::make_unique<DeviceRowMerge>(own_rows(product_rap_, own), union_, coarse_received,
                                          p.first_column, own, coarse_rows, coarse_halo, stream);
   });
+  trace.lap("rows of U sent and merged (A_{l+1})");
   coarse = make_device_level(watch_, p.column_partition, p.column_partition, std::move(coarse_halo),
                              std::move(coarse_rows));
+  trace.lap("A_{l+1}'s level");
 
   const RowBlock<double> restriction_received =
       send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows());
@@ -77,8 +101,10 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
         own_rows(transposed_, own), std::vector<global_index_t>{}, restriction_received,
         a.first_row, a.rows, restriction_rows, restriction_halo, stream);
   });
+  trace.lap("rows of U sent and merged (R)");
   restriction_ = make_device_level(watch_, p.column_partition, a.row_partition,
                                    std::move(restriction_halo), std::move(restriction_rows));
+  trace.lap("R's level");
 }
 
 void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
@@ -86,27 +112,35 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
                                              DeviceDistributedLevel& coarse) {
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
+  StepTrace trace = product_trace("galerkin re-setup", p, watch_, setup_);
   const std::vector<double> ghost = ghost_values(a, p, nullptr);
+  trace.lap("ghost values of P");
   on_every_process(watch_, [&] {
     const DeviceCsrMatrix<double>& p_rows = p.whole();
     stack_values(p_rows.values.data(), p_rows.nnz(), ghost, stacked_, stream);  // B
-    ap_->compute(a.whole(), stacked_, product_ap_);                             // A B
+    trace.lap("B's values");
+    ap_->compute(a.whole(), stacked_, product_ap_);  // A B
+    trace.lap("A B");
     // R_local from P's rows: their halo slots order the entries as B's columns do (the slot
     // map increases), so the transpose's sort by column finds the same permutation
     transpose_->compute(p_rows, transposed_);
+    trace.lap("R_local = P_own^T");
     rap_->compute(transposed_, product_ap_, product_rap_);  // R_local (A B)
+    trace.lap("R_local (A B)");
   });
   const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,
                                                             p.column_partition, p.global_cols());
   on_every_process(watch_, [&] {
     coarse_merge_->compute(own_rows(product_rap_, own), coarse_received, coarse.owned);
   });
+  trace.lap("rows of U sent and merged (A_{l+1})");
   const RowBlock<double> restriction_received =
       send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows());
   on_every_process(watch_, [&] {
     restriction_merge_->compute(own_rows(transposed_, own), restriction_received,
                                 restriction_.owned);
   });
+  trace.lap("rows of U sent and merged (R)");
 }
 
 std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDistributedLevel& a,

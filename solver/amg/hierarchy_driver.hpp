@@ -4,6 +4,7 @@
 // (HostAmgBuild) and device_hierarchy.cpp (DeviceAmgBuild).
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "core/nvtx_range.hpp"
 #include "solver/amg/dense_lu.hpp"
 #include "solver/amg/hierarchy.hpp"
+#include "core/step_trace.hpp"
 #include "solver/amg/near_nullspace.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/jacobi.hpp"
@@ -39,6 +41,8 @@ auto AmgHierarchyOn<Build>::timed(PhaseTimes& phases, const char* name, Body&& b
       }
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (step_trace_enabled())  // SPK_TRACE=1: each call (core/step_trace.hpp)
+        std::fprintf(stderr, "spk trace: amg phase: %s %.3f ms\n", name, 1e3 * seconds);
       for (auto& [phase, total] : phases)
         if (phase == name) {
           total += seconds;

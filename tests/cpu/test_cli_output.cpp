@@ -204,5 +204,22 @@ TEST(CliOutput, SolveIsTheCommandWhenNoneIsGiven) {
   EXPECT_NE(only_set.out.find("built-in default"), std::string::npos) << only_set.out;
 }
 
+// SPK_TRACE=1 (core/step_trace.hpp): each AMG setup phase's wall time on stderr, one line per
+// call, the report on stdout unchanged; without it, nothing.
+TEST(CliOutput, TraceVariablePrintsTheSetupStepsOnStderrOnly) {
+  const std::string amg = small_cpu_solve + " --set solver.preconditioner=amg";
+  const CliRun quiet = run_cli(amg);
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("spk trace"), std::string::npos) << quiet.err;
+  const CliRun traced = run_cli(amg, 60, "env SPK_TRACE=1");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_NE(traced.err.find("spk trace: amg phase: galerkin_product "), std::string::npos)
+      << traced.err;
+  EXPECT_NE(traced.err.find("spk trace: amg phase: eigen_estimate "), std::string::npos)
+      << traced.err;
+  EXPECT_EQ(traced.out.find("spk trace"), std::string::npos);
+  EXPECT_NE(traced.out.find("\nstatus       converged\n"), std::string::npos) << traced.out;
+}
+
 }  // namespace
 }  // namespace spk
