@@ -16,13 +16,13 @@
 #include "core/device.hpp"
 #include "core/event_timer.hpp"
 #include "core/setup_memory_watch.hpp"
+#include "core/step_trace.hpp"
 #include "distributed/amg/device_distributed_amg_build.hpp"
 #include "distributed/amg/device_distributed_level_operator.hpp"
 #include "distributed/compressed_rows_operator.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
 #include "distributed/device_split_values.hpp"
-#include "core/step_trace.hpp"
 #include "distributed/diagonal_block.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
@@ -35,6 +35,8 @@
 #include "solver/device_factors.hpp"
 #include "solver/device_space.cuh"
 #include "solver/device_space.hpp"
+#include "solver/jacobi.hpp"
+#include "solver/jacobi_entry.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
 #include "spmv/registry.hpp"
@@ -327,6 +329,46 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     return solve_times;
   }
 
+  // The host path's checks (check_finite, check_diagonal) on the device, one download each.
+  void check_device_values(const T* values) override {
+    const SplitRows<T>& split = this->matrix->split();
+    const auto count = static_cast<index_t>(split.pattern.values.size());
+    const cudaStream_t stream = context_->stream();
+    if (first_bad_.size() == 0) first_bad_ = DeviceBuffer<index_t>(1, "update_values check");
+    find_first_non_finite(count, values, first_bad_.data(), stream);
+    const index_t bad = space_->template download<index_t>(first_bad_.data(), 1)[0];
+    if (bad < count)
+      throw BadInput("update_values: this process's values has a non-finite value at entry " +
+                     std::to_string(bad) + " (0-based)");
+    const Preconditioner preconditioner = this->options.preconditioner;
+    if (preconditioner != Preconditioner::jacobi && preconditioner != Preconditioner::chebyshev)
+      return;
+    ensure_pattern_on_device();
+    const auto rows = static_cast<std::size_t>(split.pattern.rows);
+    if (diagonal_positions_.size() != rows) {
+      diagonal_positions_ = DeviceBuffer<index_t>(rows, "update_values diagonal positions");
+      space_->find_diagonal_positions(split.pattern.rows, pattern_offsets_.data(),
+                                      pattern_columns_.data(), diagonal_positions_.data());
+    }
+    DeviceBuffer<T> inverse(rows, "update_values diagonal check");
+    DeviceBuffer<std::uint64_t> fault(1, "update_values diagonal fault");
+    space_->invert_entries(rows, values, diagonal_positions_.data(), inverse.data(), fault.data());
+    const std::uint64_t code = space_->template download<std::uint64_t>(fault.data(), 1)[0];
+    if (code != diagonal_fault::no_fault)  // named as the host check names it
+      throw_diagonal_fault("jacobi", code + 4 * static_cast<std::uint64_t>(split.first_row));
+  }
+
+  // Device values into the preconditioners' pattern and both blocks (refresh_blocks without
+  // the upload).
+  void update_device_values(const T* values) override {
+    ensure_pattern_on_device();
+    wait_for_backends();
+    const std::size_t count = this->matrix->split().pattern.values.size();
+    SPK_CUDA_CHECK(cudaMemcpyAsync(pattern_values_.data(), values, count * sizeof(T),
+                                   cudaMemcpyDeviceToDevice, context_->stream()));
+    split_into_blocks(this->matrix->split());
+  }
+
   void refresh_preconditioner() override {
     iteration_->update_preconditioner(pattern_values_.data());
     iteration_->check_preconditioner();
@@ -388,6 +430,16 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     halo_offsets_ = DeviceBuffer<index_t>(split.halo.row_offsets, "halo block row offsets");
   }
 
+  // The pattern on the device for update_values from device values when the setup did not
+  // upload it (no preconditioner): from the host split, once.
+  void ensure_pattern_on_device() {
+    if (pattern_offsets_.size() == 0) upload_pattern(this->matrix->split());
+  }
+  void wait_for_backends() {  // they read the last split's values
+    for (SpmvBackend<T>* backend : {local_backend_, halo_backend_})
+      if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
+  }
+
   // New values (already in the split) into both backends and the pattern. With the pattern on
   // the device: one upload of the whole rows' values, split into the blocks there; else each
   // block's values uploaded.
@@ -397,15 +449,19 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       refresh_backend(halo_backend_, split.halo.values, halo_values_);
       return;
     }
+    wait_for_backends();
+    upload(split.pattern.values.data(), pattern_values_.data(), split.pattern.values.size());
+    split_into_blocks(split);
+  }
+
+  // pattern_values_ (the whole rows' values, on the device) split into the local and halo
+  // blocks' values, and those into their backends.
+  void split_into_blocks(const SplitRows<T>& split) {
     StepTrace trace = step_trace_enabled()
                           ? StepTrace("update_values blocks (rank " +
                                           std::to_string(this->communicator.rank()) + ")",
                                       [this] { settle(); })
                           : StepTrace({}, {});
-    for (SpmvBackend<T>* backend : {local_backend_, halo_backend_})  // they read the last split
-      if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
-    upload(split.pattern.values.data(), pattern_values_.data(), split.pattern.values.size());
-    trace.lap("upload");
     if (local_values_.size() != split.local.values.size())
       local_values_ = DeviceBuffer<T>(split.local.values.size(), "update_values local");
     if (halo_values_.size() != split.halo.values.size())
@@ -524,6 +580,8 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
   DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
   DeviceBuffer<index_t> local_offsets_, halo_offsets_;  // the blocks' CSR row offsets
+  DeviceBuffer<index_t> first_bad_;          // update_values from device values: the checks
+  DeviceBuffer<index_t> diagonal_positions_;
   std::unique_ptr<Space> space_;
   std::unique_ptr<NcclScalarSum<T>> scalar_sum_;
   struct BlockArrays {  // block_jacobi's diagonal block, during setup

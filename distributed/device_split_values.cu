@@ -25,7 +25,24 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
+template <class T>
+__global__ void __launch_bounds__(kSetupBlockSize)
+    first_non_finite_kernel(index_t count, const T* __restrict__ values, index_t* first) {
+  for_each_index(count, [&](index_t k) {
+    if (!isfinite(values[k])) atomicMin(first, k);
+  });
+}
+
 }  // namespace
+
+template <class T>
+void find_first_non_finite(index_t count, const T* values, index_t* first, cudaStream_t stream) {
+  SPK_CUDA_CHECK(cudaMemsetAsync(first, 0x7f, sizeof(index_t), stream));  // above any count
+  if (count == 0) return;
+  first_non_finite_kernel<T><<<setup_grid(count), kSetupBlockSize, 0, stream>>>(count, values,
+                                                                               first);
+  SPK_CHECK_LAUNCH("first_non_finite_kernel");
+}
 
 template <class T>
 void split_values_on_device(index_t rows, index_t own_columns, const index_t* pattern_offsets,
@@ -39,6 +56,8 @@ void split_values_on_device(index_t rows, index_t own_columns, const index_t* pa
   SPK_CHECK_LAUNCH("split_values_kernel");
 }
 
+template void find_first_non_finite<float>(index_t, const float*, index_t*, cudaStream_t);
+template void find_first_non_finite<double>(index_t, const double*, index_t*, cudaStream_t);
 template void split_values_on_device<float>(index_t, index_t, const index_t*, const index_t*,
                                             const float*, const index_t*, const index_t*, float*,
                                             float*, cudaStream_t);

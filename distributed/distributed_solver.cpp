@@ -135,6 +135,13 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
     solve_times.reductions = space_->reductions();
     return solve_times;
   }
+  // update_values copies a device array to the host first on this path
+  void check_device_values(const T*) override {
+    throw Error("DistributedSolver: device values on the CPU path (internal error)");
+  }
+  void update_device_values(const T*) override {
+    throw Error("DistributedSolver: device values on the CPU path (internal error)");
+  }
   void refresh_preconditioner() override {
     iteration_->update_preconditioner(this->matrix->split().pattern.values.data());
     iteration_->check_preconditioner();

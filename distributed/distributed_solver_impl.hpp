@@ -15,6 +15,8 @@
 #include "distributed/distributed_matrix.hpp"
 #include "distributed/distributed_setup.hpp"
 #include "distributed/fault_watch.hpp"
+#include "solver/csr_input.hpp"
+#include "solver/pointer_location.hpp"
 #include "spkrylov/distributed.hpp"
 
 namespace spk {
@@ -52,7 +54,9 @@ class DistributedSolver<T>::Impl {
     });
   }
 
-  // given: the caller's count of values, where known (the std::vector overload).
+  // values: this process's values in its rows' order, a host array or a device array (the GPU
+  // path takes them there, the CPU path copies them to the host); given: the caller's count of
+  // values, where known (the std::vector overload).
   void update_values(const T* values, std::optional<std::size_t> given = std::nullopt) {
     watch.run("update_values", [&] {
       StepTrace trace = step_trace_enabled() ? StepTrace("update_values (rank " +
@@ -61,20 +65,34 @@ class DistributedSolver<T>::Impl {
                                                          {})
                                              : StepTrace({}, {});
       const SplitRows<T>& split = matrix->split();
+      const std::size_t count = split.pattern.values.size();
+      std::vector<T> copied;  // a device array of the CPU path, on the host
+      bool on_device = false;
       on_every_process(watch, [&] {
-        if (given && *given != split.pattern.values.size())
+        if (given && *given != count)
           throw BadInput("update_values: " + std::to_string(*given) +
-                         " values given, this process's rows have " +
-                         std::to_string(split.pattern.values.size()) + " entries");
+                         " values given, this process's rows have " + std::to_string(count) +
+                         " entries");
         if (values == nullptr && split.pattern.nnz() > 0)
           throw BadInput("update_values: null pointer");
-        refuse_device_memory(values, "update_values: the values");
-        check_finite(values, split.pattern.values.size(), 0,
-                     "update_values: this process's values");
-        check_diagonal(split.pattern, values, first_row(), options.preconditioner);
+        on_device = count > 0 && host_cannot_read(values);
+        if (on_device && device < 0) {
+          copied = copy_to_host(values, count, true, "update_values: the values");
+          values = copied.data();
+          on_device = false;
+        }
+        if (on_device) {
+          check_device_values(values);  // the same checks, on the device
+        } else {
+          check_finite(values, count, 0, "update_values: this process's values");
+          check_diagonal(split.pattern, values, first_row(), options.preconditioner);
+        }
       });
       trace.lap("checks (finite values, diagonal)");
-      matrix->update_values(values);
+      if (on_device)
+        update_device_values(values);
+      else
+        matrix->update_values(values);
       trace.lap("the blocks' values");
       if (options.preconditioner == Preconditioner::block_jacobi)  // local: fails alone, agreed
         on_every_process(watch, [&] { refresh_preconditioner(); });
@@ -124,6 +142,12 @@ class DistributedSolver<T>::Impl {
   virtual CommunicationPhases run_time_phases(int repetitions) = 0;
   virtual void run_multiply(const T* x, T* y) = 0;
   virtual double run_time_spmv(int repetitions) = 0;
+  // The GPU path's update_values from a device array (values in the rows' order): the finite
+  // and diagonal checks of the host path, on the device (throw BadInput / BadDiagonal), then
+  // the values into the blocks and the preconditioners' pattern. The host split keeps the last
+  // host update's values: the GPU path never reads them again.
+  virtual void check_device_values(const T* values) = 0;
+  virtual void update_device_values(const T* values) = 0;
 };
 
 // The GPU path (device_distributed_solver.cu). Collective; agreed failures as the CPU path's.

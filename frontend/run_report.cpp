@@ -165,7 +165,12 @@ void print_steps(std::ostream& out, const RunReport& report) {
       << number_text("%.1f ms", 1e3 * report.loop_s) << " (update "
       << number_text("%.1f ms", 1e3 * update_s) << ", solve "
       << number_text("%.1f ms", 1e3 * solve_s) << ")\n";
-  out << "             step  status      iterations  true residual  update ms   solve ms\n";
+  const bool device_values = report.steps.front().values_to_device_s >= 0.0;
+  if (device_values)
+    out << "             the values were on the device (step_values: device): update_values took "
+           "a device array; \"to device\" is their copy before it, the simulation's part\n";
+  out << "             step  status      iterations  true residual  update ms   solve ms"
+      << (device_values ? "  to device ms" : "") << "\n";
   for (const StepReport& step : report.steps) {
     std::string status = to_string(step.status);
     status.resize(std::max<std::size_t>(status.size(), 10), ' ');
@@ -173,7 +178,9 @@ void print_steps(std::ostream& out, const RunReport& report) {
         << number_text("%10.0f", step.iterations) << "  "
         << number_text("%13.3e", step.relative_true_residual) << "  "
         << number_text("%9.1f", 1e3 * step.update_s) << "  "
-        << number_text("%9.1f", 1e3 * step.solve_s) << "\n";
+        << number_text("%9.1f", 1e3 * step.solve_s)
+        << (device_values ? "  " + number_text("%12.1f", 1e3 * step.values_to_device_s) : "")
+        << "\n";
   }
 }
 
@@ -353,6 +360,8 @@ void write_steps_json(JsonWriter& json, const RunReport& report) {
     json.field("relative_true_residual", step.relative_true_residual);
     json.field("update_ms", 1e3 * step.update_s);
     json.field("solve_ms", 1e3 * step.solve_s);
+    if (step.values_to_device_s >= 0.0)
+      json.field("values_to_device_ms", 1e3 * step.values_to_device_s);
     json.end_object();
   }
   json.end_array();

@@ -64,6 +64,7 @@ struct DistributedRun {
 struct StepReport {
   int step = 0;           // 2, 3, ...: the first solve is RunReport::result
   double update_s = 0.0;  // update_values: the new values in the format and the re-setup
+  double values_to_device_s = -1.0;  // step_values: device, the copy before it; < 0: host values
   SolveStatus status = SolveStatus::running;
   int iterations = 0;
   double relative_true_residual = 0.0;

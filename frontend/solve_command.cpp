@@ -70,7 +70,8 @@ Solver<T> set_up_solver(const CsrMatrix<T>& matrix, const Problem& problem,
 template <class T>
 std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem& problem,
                                        const SolverOptions& options, const SpmvOptions& spmv,
-                                       Device space, bool quiet, int steps, RunReport& report) {
+                                       Device space, bool quiet, int steps,
+                                       bool step_values_on_device, RunReport& report) {
   Solver<T> solver = set_up_solver(matrix, problem, options, spmv, space);
   const std::vector<T> b(problem.rhs.begin(), problem.rhs.end());
   std::vector<T> x(b.size(), T(0));
@@ -79,7 +80,8 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
   progress.clear();
   report.setup = solver.setup_info();
   report.spmv_ms = solver.time_spmv_ms(20);
-  if (steps > 1) run_time_steps(solver, steps, matrix.values, b, report);
+  if (steps > 1)
+    run_time_steps(solver, steps, matrix.values, b, report, step_values_on_device);
   return std::vector<double>(x.begin(), x.end());
 }
 
@@ -180,9 +182,9 @@ int run_solve_command(const SolveCommandOptions& options) {
     SolverOptions solver = run.solver;  // with the AMG's block size, coordinates, vectors
     set_amg_inputs(problem, solver);
     x = single ? solve_in_precision(matrix_single, problem, solver, run.spmv, space, options.quiet,
-                                    config.steps, report)
+                                    config.steps, config.step_values_on_device, report)
                : solve_in_precision(problem.matrix, problem, solver, run.spmv, space, options.quiet,
-                                    config.steps, report);
+                                    config.steps, config.step_values_on_device, report);
     if (problem.exact_solution)
       report.solution_error = relative_difference(x, *problem.exact_solution);
     runs.push_back(std::move(report));

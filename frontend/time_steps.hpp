@@ -12,13 +12,20 @@
 //
 // Generic over the solver: spk::Solver<T> (one process) and spk::DistributedSolver<T> (each
 // process passes its own rows; update_values and solve are collective).
+//
+// values_on_device (config step_values: device): the values a GPU simulation would hand over,
+// already on the device. Each step's values are copied into one device array first (timed
+// apart: values_to_device_s, the simulation's part) and update_values takes that array, so the
+// update's time is the library's alone (no host checks, no upload).
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "core/device_buffer.hpp"
 #include "frontend/run_report.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk::app {
 
@@ -27,7 +34,7 @@ namespace spk::app {
 // `values` are the solver's values of this process's rows.
 template <class SolverType, class T>
 void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
-                    const std::vector<T>& b, RunReport& report) {
+                    const std::vector<T>& b, RunReport& report, bool values_on_device = false) {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::time_point from) {
     return std::chrono::duration<double>(Clock::now() - from).count();
@@ -35,6 +42,10 @@ void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
   double loop_s = report.result.solve_s;
   std::vector<T> changed = values;
   std::vector<T> x(b.size());
+  if (values_on_device && solver.setup_info().device != Device::gpu)
+    throw BadInput("step_values: device: the solve runs on the CPU (device values need a GPU)");
+  DeviceBuffer<T> device_values;
+  if (values_on_device) device_values = DeviceBuffer<T>(values.size(), "the steps' values");
   for (int step = 2; step <= steps; ++step) {
     const double factor = 1.0 + 0.01 * (step - 1);  // A_k = (1 + 0.01 (k - 1)) A
 #pragma omp parallel for schedule(static)
@@ -43,8 +54,16 @@ void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
           static_cast<T>(values[static_cast<std::size_t>(k)] * factor);
     StepReport done;
     done.step = step;
+    if (values_on_device) {
+      const auto copy_start = Clock::now();
+      device_values.copy_from_host(changed);  // synchronous: the values are there
+      done.values_to_device_s = seconds(copy_start);
+    }
     const auto update_start = Clock::now();
-    solver.update_values(changed);
+    if (values_on_device)
+      solver.update_values(device_values.data());
+    else
+      solver.update_values(changed);
     done.update_s = seconds(update_start);
     std::fill(x.begin(), x.end(), T(0));
     const SolveResult result = solver.solve(b, x);

@@ -20,6 +20,9 @@
 #                    "256:1 322:2 406:4" (1: the one-process Solver; more: mpirun)
 #   NCCL_*           passed to every process (e.g. NCCL_MAX_NCHANNELS=2, to see what NCCL's
 #                    channels cost the communicator and warm-up phases; NCCL_NVLS_ENABLE=0 unless set)
+#   ONE_GPU=0        SIZES mode without the one-GPU run (the mpirun runs only)
+#   SPK_TRACE=1      each process prints its setup's step times (core/step_trace.hpp) into NAME.txt
+#   OMP_NUM_THREADS  host threads per process (unset: each process's share of the host's CPUs)
 #   DISTRIBUTED_TEST=1  a test of this pipeline on the CPU path at n = 24 (no GPU needed)
 # Each run writes LOG_DIR/NAME.json (the report) and LOG_DIR/NAME.txt (its output); runs.tsv
 # lists them (appended to), in tools/scaling-run.sh's columns, and tools/scaling_table.py
@@ -83,6 +86,7 @@ run() {
   if [ "$launch" = mpirun ]; then
     local exports=(-x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE) variable
     [ -n "${OMP_NUM_THREADS:-}" ] && exports+=(-x OMP_NUM_THREADS)
+    [ -n "${SPK_TRACE:-}" ] && exports+=(-x SPK_TRACE)  # step times on stderr (step_trace.hpp)
     # NCCL's own settings set for the call (NCCL_MAX_NCHANNELS=2, NCCL_DEBUG=INFO, ...)
     for variable in $(compgen -e | grep '^NCCL_' | grep -v '^NCCL_NVLS_ENABLE$'); do
       exports+=(-x "$variable")
@@ -135,7 +139,7 @@ for n in $sizes; do
     for key in "${words[@]:1}"; do label+="-${key##*.}"; done
     label=$(echo "$label" | tr -c 'A-Za-z0-9_=\n' '-')
     case_name="$problem-$n-$label"
-    run "$case_name-solver" "$case_name" "$n" 1 solver "$text"
+    [ "${ONE_GPU:-1}" = 0 ] || run "$case_name-solver" "$case_name" "$n" 1 solver "$text"
     for processes in $process_counts; do
       run "$case_name-mpirun$processes" "$case_name" "$n" "$processes" mpirun "$text"
     done

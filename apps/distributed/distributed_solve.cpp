@@ -94,7 +94,7 @@ std::vector<double> solve_in_precision(const Communicator& communicator,
   report.spmv_ms = solver.time_spmv_ms(20);
   if (config.steps > 1) {
     const std::vector<T> values(problem.rows.values.begin(), problem.rows.values.end());
-    run_time_steps(solver, config.steps, values, b, report);
+    run_time_steps(solver, config.steps, values, b, report, config.step_values_on_device);
   }
   return std::vector<double>(x.begin(), x.end());
 }

@@ -550,7 +550,7 @@ std::vector<CompareEntry> read_compare(const ConfigValue& value, const RunConfig
 
 RunConfig read_run_config(const ConfigValue& root, const std::string& source_name) {
   const ConfigMap top(root, {"matrix", "rhs", "solver", "spmv", "precision", "device", "output",
-                             "compare", "distributed", "steps"});
+                             "compare", "distributed", "steps", "step_values"});
   if (!top.has("matrix"))
     throw BadInput(shown_name(source_name) +
                    ": matrix: required key missing (give matrix: {file: PATH} or "
@@ -589,6 +589,12 @@ RunConfig read_run_config(const ConfigValue& root, const std::string& source_nam
     require(v, config.steps >= 1 && config.steps <= 100000, "an integer in [1, 100000]");
     if (config.steps > 1 && !config.compare.empty())
       v.fail("a time loop runs one configuration; give steps or compare, not both");
+  });
+  top.if_present("step_values", [&](const ConfigValue& v) {
+    config.step_values_on_device =
+        v.as_enum(std::vector<std::pair<std::string, bool>>{{"host", false}, {"device", true}});
+    if (config.step_values_on_device && config.device == Device::cpu)
+      v.fail("device values need device: gpu (the CPU path takes host values)");
   });
   return config;
 }

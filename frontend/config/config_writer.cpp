@@ -224,6 +224,9 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::EndMap;
   out << YAML::Key << "steps" << YAML::Value << config.steps
       << YAML::Comment("solves, each after new values and update_values");
+  out << YAML::Key << "step_values" << YAML::Value
+      << (config.step_values_on_device ? "device" : "host")
+      << YAML::Comment("where update_values finds the steps' values");
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

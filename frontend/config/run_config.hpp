@@ -82,6 +82,11 @@ struct RunConfig {
   // A time loop (frontend/time_steps.hpp): the solve and steps - 1 more, each after new values
   // of the matrix (same pattern) and update_values. 1: the solve alone.
   int steps = 1;
+  // Where the loop's new values are when update_values takes them: the host (the default: the
+  // update's time holds their checks and upload) or the device (step_values: device, a GPU
+  // simulation's values: each step's values are copied to the device before the update, that
+  // copy timed apart as the simulation's, and update_values takes the device array).
+  bool step_values_on_device = false;
 };
 
 // The SpMV options a run gets: `spmv` with matrix_values from the precision (fp32 values for

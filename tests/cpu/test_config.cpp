@@ -286,6 +286,19 @@ TEST(ConfigSteps, ATimeLoopOfOneConfiguration) {
             std::string::npos);
 }
 
+TEST(ConfigSteps, StepValuesOnTheHostOrTheDevice) {
+  EXPECT_FALSE(parse(kGenerated).step_values_on_device);
+  EXPECT_TRUE(parse(kGenerated, {"steps=3", "step_values=device"}).step_values_on_device);
+  EXPECT_FALSE(parse(kGenerated, {"step_values=host"}).step_values_on_device);
+  EXPECT_TRUE(parse(to_yaml(parse(kGenerated, {"step_values=device"}))).step_values_on_device);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "step_values: gpu\n")
+                .find("run.yaml:2: step_values: unknown value 'gpu' (valid: host, device)"),
+            0u);
+  EXPECT_NE(parse_error(std::string(kGenerated) + "device: cpu\nstep_values: device\n")
+                .find("device values need device: gpu"),
+            std::string::npos);
+}
+
 TEST(ConfigDefaults, KeysNotGivenKeepTheirDefaults) {
   const RunConfig config = parse("matrix: {generate: {}}\n");
   EXPECT_EQ(config.source, "run.yaml");
@@ -552,7 +565,7 @@ TEST(ConfigErrors, UnknownKeysListTheValidOnes) {
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solverr: {method: cg}\n"),
             "run.yaml:2: solverr: unknown key, did you mean 'solver'? (valid keys: matrix, rhs, "
             "solver, spmv, precision, "
-            "device, output, compare, distributed, steps)");
+            "device, output, compare, distributed, steps, step_values)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "solver:\n  method: cg\n  tol: 1e-6\n"),
             "run.yaml:4: solver.tol: unknown key (valid keys: method, tolerance, tolerance_mode, "
             "max_iterations, preconditioner, preconditioner_options, divergence_factor, "

@@ -66,5 +66,44 @@ TEST(DeviceSplitValues, EqualsTheHostScatterOnEveryProcess) {
   expect_split_equals_host<float>(6);
 }
 
+// find_first_non_finite: the least index of a NaN or infinity, wherever they lie (first entry,
+// last, several at once), or above any count when there is none (count 0 included).
+template <class T>
+void expect_first_non_finite(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const test::TestStream stream;
+  DeviceBuffer<index_t> first(std::vector<index_t>{-5}, "first");  // poisoned
+  const auto found = [&](const std::vector<T>& values) {
+    const DeviceBuffer<T> on_device(values.empty() ? std::vector<T>{T(1)} : values, "values");
+    find_first_non_finite(static_cast<index_t>(values.size()), on_device.data(), first.data(),
+                          stream.get());
+    EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    return first.to_host()[0];
+  };
+  const index_t none = 0x7f7f7f7f;
+  std::uniform_real_distribution<double> value(-1e3, 1e3);
+  for (const index_t n : {1, 7, 1000, 300001}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    std::vector<T> values(static_cast<std::size_t>(n));
+    for (T& v : values) v = static_cast<T>(value(rng));
+    EXPECT_EQ(found(values), none);
+    std::vector<T> bad = values;
+    bad.back() = std::numeric_limits<T>::infinity();
+    EXPECT_EQ(found(bad), n - 1);
+    const index_t at = std::uniform_int_distribution<index_t>(0, n - 1)(rng);
+    bad[static_cast<std::size_t>(at)] = std::numeric_limits<T>::quiet_NaN();
+    EXPECT_EQ(found(bad), at);
+    bad[0] = -std::numeric_limits<T>::infinity();
+    EXPECT_EQ(found(bad), 0);
+  }
+  EXPECT_EQ(found({}), none);
+}
+
+TEST(DeviceSplitValues, FirstNonFiniteValueIsTheLeastIndex) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  expect_first_non_finite<double>(8);
+  expect_first_non_finite<float>(9);
+}
+
 }  // namespace
 }  // namespace spk

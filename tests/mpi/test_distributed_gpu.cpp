@@ -224,36 +224,109 @@ TEST(DistributedGpuPaths, FusedVectorOpsMatchOneGpu) {
   }
 }
 
-// update_values on the GPU path: the new system's solution; multiply is the whole product.
-// Device arrays given to DistributedSolver (which takes host arrays): one BadInput on every
-// process, naming the array, never a read of device memory on the host; the solver stays usable.
-TEST(DistributedGpuPaths, DeviceArraysAreRefusedNamingTheArray) {
+// The message of the E every process throws from `call` (each must throw E).
+template <class E>
+std::string thrown_everywhere(const std::function<void()>& call) {
+  std::string message;
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (const E& error) {
+    message = error.what();
+  }
+  return message;
+}
+
+// update_values from device arrays (a GPU simulation's values): on the GPU path they stay on
+// the device, and give what the host array's update gives, for each preconditioner kind
+// (none uploads the pattern at the first such update); the CPU path copies them to the host.
+// The host path's checks run on the device: a NaN and a zero diagonal on the last process are
+// one agreed error everywhere, naming the entry or the global row, and the old system stays.
+// b and x stay host arrays: a device b is refused, naming it.
+TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate) {
   SPK_REQUIRE_GPU_OR_SKIP();
-  const CsrMatrix<double> whole = generated_case("poisson3d", 8);
-  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  const CsrMatrix<double> whole = generated_case("poisson3d", 10);
+  const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
   const RowBlock<double> rows = my_rows(whole, partition);
+  const std::size_t n = static_cast<std::size_t>(rows.rows);
+  // A + 2 I, then every value times 1.5: new values, the same pattern
+  std::vector<double> changed = rows.values;
+  for (index_t row = 0; row < rows.rows; ++row)
+    for (index_t k = rows.row_offsets[row]; k < rows.row_offsets[row + 1]; ++k)
+      changed[k] = 1.5 * (changed[k] +
+                          (rows.columns[k] == rows.first_row + row ? 2.0 : 0.0));
+  const DeviceBuffer<double> on_device(changed, "test: new values");
+  const std::vector<double> b = test::random_vector(n, 7 + static_cast<unsigned>(world_rank()));
   DistributedOptions distributed;
   distributed.transport = transport_here();
+  struct Case {
+    Preconditioner preconditioner;
+    const char* format;
+    Device device;
+  };
+  for (const Case c : {Case{Preconditioner::jacobi, "csr", Device::gpu},
+                       Case{Preconditioner::none, "ellpack-r", Device::gpu},
+                       Case{Preconditioner::amg, "ellpack-r", Device::gpu},
+                       Case{Preconditioner::block_jacobi, "csr", Device::gpu},
+                       Case{Preconditioner::jacobi, "csr", Device::cpu}}) {
+    SCOPED_TRACE(std::string(to_string(c.preconditioner)) + " " + c.format +
+                 (c.device == Device::cpu ? " (CPU path)" : ""));
+    Options options = gpu_options(Method::cg, c.preconditioner, c.format);
+    options.device = c.device;
+    DistributedSolver<double> from_host(MPI_COMM_WORLD, arrays_of(rows), options, distributed);
+    DistributedSolver<double> from_device(MPI_COMM_WORLD, arrays_of(rows), options, distributed);
+    from_host.update_values(changed);
+    from_device.update_values(on_device.data());
+    std::vector<double> x_host(n, 0.0), x_device(n, std::nan(""));
+    const SolveResult expected = from_host.solve(b, x_host);
+    std::fill(x_device.begin(), x_device.end(), 0.0);
+    const SolveResult result = from_device.solve(b, x_device);
+    EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+    EXPECT_LE(result.true_residual, result.threshold);
+    EXPECT_EQ(result.iterations, expected.iterations);
+    EXPECT_LT(test::distributed_relative_error(x_device, x_host), 1e-12);
+    // the new system, not the old one: A x = b with A the changed values
+    std::vector<double> ax(n, std::nan(""));
+    from_device.multiply(x_device.data(), ax.data());
+    EXPECT_LT(test::distributed_relative_error(ax, b), 1e-7);
+  }
+
+  // The checks, on the device: nothing changes where they fail.
   DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows),
                                    gpu_options(Method::cg, Preconditioner::jacobi, "csr"),
                                    distributed);
-  const std::size_t n = static_cast<std::size_t>(rows.rows);
-  const DeviceBuffer<double> on_device(std::max<std::size_t>(rows.values.size(), 1), "test");
-  const auto refused = [&](const std::function<void()>& call, const std::string& named) {
-    try {
-      call();
-      ADD_FAILURE() << "no error; expected one naming " << named;
-    } catch (const BadInput& error) {
-      EXPECT_NE(std::string(error.what()).find(named), std::string::npos) << error.what();
-      EXPECT_NE(std::string(error.what()).find("device memory"), std::string::npos) << error.what();
-    }
-  };
-  std::vector<double> b(n, 1.0), x(n, 0.0);
-  refused([&] { solver.update_values(on_device.data()); }, "update_values");
-  refused([&] { solver.solve(on_device.data(), x.data()); }, "solve: b's entries");
-  const SolveResult result = solver.solve(b, x);  // still usable
-  EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
-  EXPECT_LE(result.true_residual, result.threshold);
+  std::vector<double> x_before(n, 0.0), x_after(n, 0.0);
+  const SolveResult before = solver.solve(b, x_before);
+  const bool last = world_rank() == world_size() - 1;
+  std::vector<double> with_nan = changed;
+  if (last && with_nan.size() > 3) with_nan[3] = std::nan("");
+  const DeviceBuffer<double> nan_on_device(with_nan, "test: a NaN on the last process");
+  if (rows.values.size() > 3) {  // the last process has entries (it has, from 1 to 4 processes)
+    const std::string nan_error =
+        thrown_everywhere<BadInput>([&] { solver.update_values(nan_on_device.data()); });
+    EXPECT_NE(nan_error.find("non-finite value at entry 3"), std::string::npos) << nan_error;
+  }
+  std::vector<double> zero_diagonal = changed;
+  global_index_t zero_row = -1;
+  if (last)
+    for (index_t k = rows.row_offsets[1]; k < rows.row_offsets[2]; ++k)
+      if (rows.columns[k] == rows.first_row + 1) zero_diagonal[k] = 0.0, zero_row = rows.first_row + 1;
+  const DeviceBuffer<double> zero_on_device(zero_diagonal, "test: a zero diagonal");
+  const std::string diagonal_error =
+      thrown_everywhere<BadDiagonal>([&] { solver.update_values(zero_on_device.data()); });
+  long long named = zero_row;
+  MPI_Bcast(&named, 1, MPI_LONG_LONG, world_size() - 1, MPI_COMM_WORLD);
+  EXPECT_NE(diagonal_error.find("row " + std::to_string(named)), std::string::npos)
+      << diagonal_error;
+  const SolveResult after = solver.solve(b, x_after);
+  EXPECT_EQ(after.iterations, before.iterations);
+  EXPECT_EQ(x_after, x_before);
+
+  const DeviceBuffer<double> b_on_device(b.empty() ? std::vector<double>{1.0} : b, "test: b");
+  const std::string b_error =
+      thrown_everywhere<BadInput>([&] { solver.solve(b_on_device.data(), x_after.data()); });
+  EXPECT_NE(b_error.find("solve: b's entries"), std::string::npos) << b_error;
+  EXPECT_NE(b_error.find("device memory"), std::string::npos) << b_error;
 }
 
 TEST(DistributedGpuPaths, UpdateValuesAndMultiply) {
