@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <string>
 
+#include "core/host_parallel.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
 
 namespace {
 
-// Rows (or halo entries) below which a pass runs on one thread: a parallel region costs more
-// than it saves on a small block (an AMG level's, a test's), and much more on busy cores.
-constexpr index_t parallel_from = 8192;
+// Rows (or halo entries) below which a pass runs on one thread (core/host_parallel.hpp).
+constexpr std::int64_t parallel_from = host_parallel_from;
 
 // Rows [first_row, first_row + rows) as the split reads them, not copied: a RowBlock's arrays
 // or the caller's (DistributedCsrArrays). row_offsets: rows + 1, from 0.

@@ -158,12 +158,44 @@ std::unique_ptr<DeviceDistributedCoarseProduct> DeviceDistributedAmgBuild::galer
   return std::make_unique<Galerkin>(watch_, a, p, coarse, setup_);
 }
 
+namespace {
+
+// A kept product, lent to one Lanczos estimate.
+class LentOperator final : public LinearOperator<double> {
+ public:
+  explicit LentOperator(const LinearOperator<double>& kept) : kept_(kept) {}
+  void apply_scaled(double alpha, const double* x, double beta, double* y) const override {
+    kept_.apply_scaled(alpha, x, beta, y);
+  }
+  index_t rows() const override { return kept_.rows(); }
+  index_t cols() const override { return kept_.cols(); }
+  std::string name() const override { return kept_.name(); }
+
+ private:
+  const LinearOperator<double>& kept_;
+};
+
+}  // namespace
+
 std::unique_ptr<LinearOperator<double>> DeviceDistributedAmgBuild::spmv_operator(const Matrix& a) {
   space_->set_first_global_index(a.first_row);
-  SpmvOptions csr;
-  csr.format = Format::csr;
-  return make_device_distributed_level_operator<double>(watch_.comm(), nullptr, stream(), &watch_,
-                                                        a, csr);
+  auto kept = estimate_operators_.find(&a);  // the same on every process: the same levels
+  if (kept == estimate_operators_.end()) {
+    SpmvOptions csr;
+    csr.format = Format::csr;
+    kept = estimate_operators_
+               .emplace(&a, make_device_distributed_level_operator<double>(
+                                watch_.comm(), nullptr, stream(), &watch_, a, csr))
+               .first;
+  } else {
+    agreed([&] {
+      if (kept->second->rows() != a.rows)
+        throw Error("amg re-setup: level of " + std::to_string(a.rows) + " rows, its product " +
+                    std::to_string(kept->second->rows()) + " (internal error)");
+      kept->second->update_values(a);  // same pattern (a re-setup), new values
+    });
+  }
+  return std::make_unique<LentOperator>(*kept->second);
 }
 
 const CsrMatrix<double>& DeviceDistributedAmgBuild::to_host(const Matrix& matrix) {

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -45,6 +46,7 @@
 #include "solver/amg/device_column_order.hpp"
 #include "solver/amg/device_csr_matrix.hpp"
 #include "solver/amg/hierarchy.hpp"
+#include "solver/amg/level_operator.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
 #include "solver/space_pattern.hpp"
@@ -118,8 +120,11 @@ class DeviceDistributedAmgBuild {
   Fit fit(const Aggregates& aggregates, int block_size, const Array<double>& candidates, int count);
   std::unique_ptr<Prolongator> prolongator(const Matrix& a, Matrix tentative, double weight);
   std::unique_ptr<Galerkin> galerkin(const Matrix& a, const Matrix& p, Matrix& coarse);
-  // A_l as the distributed product of the Lanczos estimate (collective); the build's space
-  // then starts its vectors at A_l's first global row.
+  // A_l as the distributed product of the Lanczos estimate; the build's space then starts its
+  // vectors at A_l's first global row. The first call for a level builds the product (its halo
+  // plan, blocks and exchange: collective) and keeps it; a later call for the same level (a
+  // re-setup: same pattern, new values) refreshes its values only. The result refers to the
+  // kept product.
   std::unique_ptr<LinearOperator<double>> spmv_operator(const Matrix& a);
 
   const CsrMatrix<double>& to_host(const Matrix& matrix);
@@ -154,6 +159,8 @@ class DeviceDistributedAmgBuild {
   CsrMatrix<double> gathered_;    // the coarsest level, whole (to_host)
   RowPartition coarsest_partition_;
   std::vector<index_t> inverse_order_;  // whole-form entry -> entry of the inverse's rows
+  // spmv_operator's products, by level (the hierarchy's levels never move)
+  std::map<const Matrix*, std::unique_ptr<LevelOperator<double, Matrix>>> estimate_operators_;
 };
 
 // The device solver's AMG over processes: built on the device (more specialized than the host

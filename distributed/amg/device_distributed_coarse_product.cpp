@@ -5,6 +5,7 @@
 
 #include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
+#include "distributed/amg/device_ghost_values.hpp"
 #include "distributed/amg/device_level_rows.hpp"
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/amg/whole_rows.hpp"
@@ -38,9 +39,17 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
   const index_t own = own_coarse_;
   StepTrace trace = product_trace("galerkin setup", p, watch_, setup_);
 
-  // 1. The ghost rows of P (global columns).
+  // 1. The ghost rows of P (global columns); the plan that fetches their values again.
   RowBlock<double> ghost;
-  (void)ghost_values(a, p, &ghost);
+  {
+    FetchedRows<double> fetched;
+    ghost_values_ =
+        std::make_unique<DeviceGhostValues>(watch_, p, a.halo_columns, setup_.stream(), fetched);
+    ghost.rows = static_cast<index_t>(a.halo_columns.size());
+    ghost.row_offsets = std::move(fetched.row_offsets);
+    ghost.columns = std::move(fetched.columns);
+    ghost.values = std::move(fetched.values);
+  }
   trace.lap("ghost rows of P");
 
   on_every_process(watch_, [&] {
@@ -113,7 +122,7 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
   StepTrace trace = product_trace("galerkin re-setup", p, watch_, setup_);
-  const std::vector<double> ghost = ghost_values(a, p, nullptr);
+  const std::vector<double> ghost = ghost_values(p);
   trace.lap("ghost values of P");
   on_every_process(watch_, [&] {
     const DeviceCsrMatrix<double>& p_rows = p.whole();
@@ -143,26 +152,16 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
   trace.lap("rows of U sent and merged (R)");
 }
 
-std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDistributedLevel& a,
-                                                                 const DeviceDistributedLevel& p,
-                                                                 RowBlock<double>* rows) {
-  const FetchedRows<double> fetched = fetch_device_rows(watch_, p, a.halo_columns, setup_.stream());
+std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDistributedLevel& p) {
+  const std::vector<double> fetched = ghost_values_->values(p);
   std::vector<double> values;
   on_every_process(watch_, [&] {
-    if (rows != nullptr) {
-      rows->rows = static_cast<index_t>(a.halo_columns.size());
-      rows->row_offsets = fetched.row_offsets;
-      rows->columns = fetched.columns;
-      rows->values = fetched.values;
-      return;
-    }
-    if (fetched.values.size() != ghost_order_.size())
-      throw Error("amg update_values: P's ghost rows have " +
-                  std::to_string(fetched.values.size()) + " entries, not " +
-                  std::to_string(ghost_order_.size()) + " (internal error)");
+    if (fetched.size() != ghost_order_.size())
+      throw Error("amg update_values: P's ghost rows have " + std::to_string(fetched.size()) +
+                  " entries, not " + std::to_string(ghost_order_.size()) + " (internal error)");
     values.resize(ghost_order_.size());
     for (std::size_t k = 0; k < values.size(); ++k)
-      values[k] = fetched.values[static_cast<std::size_t>(ghost_order_[k])];
+      values[k] = fetched[static_cast<std::size_t>(ghost_order_[k])];
   });
   return values;
 }
@@ -171,8 +170,15 @@ RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
     const DeviceCsrMatrix<double>& product, index_t own, global_index_t first_column,
     bool columns_in_union, const RowPartition& owners, global_index_t global_columns) {
   GlobalRows<double> pieces;
+  StepTrace trace = step_trace_enabled()
+                        ? StepTrace("amg rows of U to their owners (rank " +
+                                        std::to_string(watch_.rank()) + ", " +
+                                        std::to_string(product.rows - own) + " rows)",
+                                    {})
+                        : StepTrace({}, {});
   on_every_process(watch_, [&] {
     const CsrMatrix<double> rows = download_row_range(product, own, product.rows, setup_.stream());
+    trace.lap("download");
     pieces.ids = union_;  // product's rows [own, own + |U|) are U's
     pieces.row_offsets = rows.row_offsets;
     pieces.columns.resize(rows.columns.size());
@@ -181,8 +187,11 @@ RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
                               ? global_column(rows.columns[k], first_column, own, union_)
                               : first_column + rows.columns[k];
     pieces.values = rows.values;
+    trace.lap("global columns");
   });
-  return send_rows_to_owners(watch_.comm(), owners, global_columns, pieces);
+  RowBlock<double> received = send_rows_to_owners(watch_.comm(), owners, global_columns, pieces);
+  trace.lap("send_rows_to_owners");
+  return received;
 }
 
 DeviceCsr<double> DeviceDistributedCoarseProduct::own_rows(const DeviceCsrMatrix<double>& product,

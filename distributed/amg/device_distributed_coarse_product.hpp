@@ -23,7 +23,7 @@
 // the renumbered copy of P's rows is freed once B and R_local are built.
 //
 // Every pattern is found once; compute() (a re-setup: new values of A and P, same patterns)
-// fetches the ghost rows' values again, refreshes B, reruns the transpose and the two
+// fetches the ghost rows' values again (values only: device_ghost_values.hpp), refreshes B, reruns the transpose and the two
 // products' numeric phases, and sends and adds the rows of U again. The ghost rows and the
 // rows of U are the only data that cross to the host.
 #include <memory>
@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "distributed/amg/device_distributed_level.hpp"
+#include "distributed/amg/device_ghost_values.hpp"
 #include "distributed/amg/device_row_merge.hpp"
 #include "solver/amg/device_sparse_product.hpp"
 #include "solver/amg/device_transpose.hpp"
@@ -52,9 +53,8 @@ class DeviceDistributedCoarseProduct {
   std::string algorithms() const;
 
  private:
-  // The ghost rows of P (values in B's order after the first call). Collective.
-  std::vector<double> ghost_values(const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,
-                                   RowBlock<double>* rows);
+  // The ghost rows' new values, in B's order. Collective.
+  std::vector<double> ghost_values(const DeviceDistributedLevel& p);
   // Rows of U of `product` (columns: first_column + c below own, union_[c - own] above; or
   // first_column + c for all when union_ is not used), sent to their owners. Collective.
   RowBlock<double> send_remote_rows(const DeviceCsrMatrix<double>& product, index_t own,
@@ -72,6 +72,7 @@ class DeviceDistributedCoarseProduct {
   DeviceCsrMatrix<double> transposed_;   // R_local
   DeviceCsrMatrix<double> product_ap_;   // A B
   DeviceCsrMatrix<double> product_rap_;  // R_local (A B)
+  std::unique_ptr<DeviceGhostValues> ghost_values_;  // P's ghost rows: their values again
   std::unique_ptr<DeviceTranspose> transpose_;
   std::unique_ptr<DeviceSparseProduct> ap_, rap_;
   std::unique_ptr<DeviceRowMerge> coarse_merge_, restriction_merge_;

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "core/host_parallel.hpp"
+#include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
@@ -215,15 +217,23 @@ RowBlock<T> sum_pieces(const std::vector<Piece<T>>& pieces, global_index_t globa
           p;
   }
 
+  // The rows that get pieces (at a coarse level's exchange, a few of many).
+  std::vector<index_t> touched;
+  for (index_t row = 0; row < rows; ++row)
+    if (piece_first[static_cast<std::size_t>(row) + 1] > piece_first[static_cast<std::size_t>(row)])
+      touched.push_back(row);
+  const auto touched_count = static_cast<std::int64_t>(touched.size());
+
   // Each row summed into the staging area at its raw offset; its unique count kept.
   std::vector<global_index_t> staged_columns(static_cast<std::size_t>(raw.back()));
   std::vector<T> staged_values(staged_columns.size());
   std::vector<std::int64_t> unique(static_cast<std::size_t>(rows) + 1, 0);
-#pragma omp parallel
+#pragma omp parallel if (raw.back() >= host_parallel_from)
   {
     std::vector<std::pair<global_index_t, T>> entries;
 #pragma omp for schedule(dynamic, 64)
-    for (index_t row = 0; row < rows; ++row) {
+    for (std::int64_t t = 0; t < touched_count; ++t) {
+      const index_t row = touched[static_cast<std::size_t>(t)];
       entries.clear();
       for (std::int64_t q = piece_first[row]; q < piece_first[row + 1]; ++q) {
         const Piece<T>& piece = pieces[order[static_cast<std::size_t>(q)]];
@@ -259,8 +269,9 @@ RowBlock<T> sum_pieces(const std::vector<Piece<T>>& pieces, global_index_t globa
   block.row_offsets.assign(unique.begin(), unique.end());
   block.columns.resize(static_cast<std::size_t>(unique.back()));
   block.values.resize(block.columns.size());
-#pragma omp parallel for schedule(static)
-  for (index_t row = 0; row < rows; ++row) {
+#pragma omp parallel for schedule(static) if (unique.back() >= host_parallel_from)
+  for (std::int64_t t = 0; t < touched_count; ++t) {
+    const index_t row = touched[static_cast<std::size_t>(t)];
     const auto from = static_cast<std::size_t>(raw[row]);
     const auto to = static_cast<std::size_t>(block.row_offsets[row]);
     const auto count =
@@ -347,7 +358,7 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
     fetched.columns.resize(static_cast<std::size_t>(offsets.back()));
     fetched.values.resize(fetched.columns.size());
     const auto count = static_cast<std::int64_t>(wanted.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (offsets.back() >= host_parallel_from)
     for (std::int64_t r = 0; r < count; ++r) {
       const auto s = static_cast<std::size_t>(slot[static_cast<std::size_t>(r)]);
       const index_t begin = got.row_offsets[s], end = got.row_offsets[s + 1];
@@ -379,7 +390,7 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowParti
     answer.columns.resize(static_cast<std::size_t>(offsets.back()));
     answer.values.resize(answer.columns.size());
     const auto answered = static_cast<index_t>(asked.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (offsets.back() >= host_parallel_from)
     for (index_t r = 0; r < answered; ++r) {
       const auto local = static_cast<std::size_t>(asked[r] - mine.first_row);
       const index_t begin = mine.row_offsets[local], end = mine.row_offsets[local + 1];
@@ -440,7 +451,13 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
     }
     for (std::size_t r = 0; r < out.ids.size(); ++r) out.row_offsets[r + 1] += out.row_offsets[r];
   });
+  StepTrace trace = step_trace_enabled() ? StepTrace("send_rows_to_owners (rank " +
+                                                         std::to_string(processes.rank) + ")",
+                                                     {})
+                                         : StepTrace({}, {});
+  trace.lap("grouped by owner");  // from the last lap: none; this one starts the clock
   const RowsByProcess<T> in = exchange_rows(processes, out, true);
+  trace.lap("exchanged");
 
   // Every piece of this process's rows, in the order of the sums: the received ones by source
   // rank, this process's own at its rank.
@@ -473,6 +490,7 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
     block = sum_pieces(pieces, rows.global_rows(), rows.first_row(rank),
                        static_cast<index_t>(rows.rows(rank)));
   });
+  trace.lap("summed");
   return block;
 }
 

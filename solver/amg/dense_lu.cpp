@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/host_parallel.hpp"
 #include "core/printable_text.hpp"
 
 namespace spk {
@@ -50,7 +51,8 @@ DenseLu::DenseLu(const CsrMatrix<double>& a, const std::string& where) : n_(a.ro
       std::swap(permutation_[k], permutation_[pivot]);
     }
     // l_ik = a_ik / u_kk; a_ij -= l_ik u_kj for i, j > k
-#pragma omp parallel for schedule(static)
+    const auto below = static_cast<std::int64_t>(n - k - 1);
+#pragma omp parallel for schedule(static) if (below * below >= host_parallel_from)
     for (std::int64_t row = static_cast<std::int64_t>(k) + 1; row < static_cast<std::int64_t>(n);
          ++row) {
       const std::size_t i = static_cast<std::size_t>(row);
@@ -97,7 +99,7 @@ CsrMatrix<double> DenseLu::inverse() const {
   for (std::size_t i = 0; i < n; ++i) y[i * n + static_cast<std::size_t>(permutation_[i])] = 1.0;
   constexpr std::size_t block = 64;
   const std::int64_t blocks = static_cast<std::int64_t>((n + block - 1) / block);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (static_cast<std::int64_t>(n * n) >= host_parallel_from)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::size_t begin = static_cast<std::size_t>(b) * block;
     substitute(y.data(), n, begin, std::min(n, begin + block));
