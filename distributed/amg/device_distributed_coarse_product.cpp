@@ -87,8 +87,9 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
   });
 
   // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R.
-  const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,
-                                                            p.column_partition, p.global_cols());
+  coarse_received_ = send_remote_rows(product_rap_, own, p.first_column, true, p.column_partition,
+                                      p.global_cols(), &coarse_sums_);
+  const RowBlock<double>& coarse_received = coarse_received_;
   DeviceCsrMatrix<double> coarse_rows;
   std::vector<global_index_t> coarse_halo;
   on_every_process(watch_, [&] {
@@ -101,8 +102,9 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
                              std::move(coarse_rows));
   trace.lap("A_{l+1}'s level");
 
-  const RowBlock<double> restriction_received =
-      send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows());
+  restriction_received_ = send_remote_rows(transposed_, own, a.first_row, false,
+                                           p.column_partition, a.global_rows(), &restriction_sums_);
+  const RowBlock<double>& restriction_received = restriction_received_;
   DeviceCsrMatrix<double> restriction_rows;
   std::vector<global_index_t> restriction_halo;
   on_every_process(watch_, [&] {
@@ -137,16 +139,14 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
     rap_->compute(transposed_, product_ap_, product_rap_);  // R_local (A B)
     trace.lap("R_local (A B)");
   });
-  const RowBlock<double> coarse_received = send_remote_rows(product_rap_, own, p.first_column, true,
-                                                            p.column_partition, p.global_cols());
+  coarse_received_.values = remote_sums(product_rap_, own, coarse_sums_);
   on_every_process(watch_, [&] {
-    coarse_merge_->compute(own_rows(product_rap_, own), coarse_received, coarse.owned);
+    coarse_merge_->compute(own_rows(product_rap_, own), coarse_received_, coarse.owned);
   });
   trace.lap("rows of U sent and merged (A_{l+1})");
-  const RowBlock<double> restriction_received =
-      send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows());
+  restriction_received_.values = remote_sums(transposed_, own, restriction_sums_);
   on_every_process(watch_, [&] {
-    restriction_merge_->compute(own_rows(transposed_, own), restriction_received,
+    restriction_merge_->compute(own_rows(transposed_, own), restriction_received_,
                                 restriction_.owned);
   });
   trace.lap("rows of U sent and merged (R)");
@@ -166,9 +166,21 @@ std::vector<double> DeviceDistributedCoarseProduct::ghost_values(const DeviceDis
   return values;
 }
 
+std::vector<double> DeviceDistributedCoarseProduct::remote_sums(
+    const DeviceCsrMatrix<double>& product, index_t own, const RowSumsPlan<double>& plan) {
+  std::vector<double> values;
+  on_every_process(watch_, [&] {  // rows [own, rows): the entries from the first of them on
+    const index_t begin = download_array(product.row_offsets.data() + own, 1, setup_.stream())[0];
+    values = download_array(product.values.data() + begin,
+                            static_cast<std::size_t>(product.nnz() - begin), setup_.stream());
+  });
+  return plan.sum(watch_.comm(), values);
+}
+
 RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
     const DeviceCsrMatrix<double>& product, index_t own, global_index_t first_column,
-    bool columns_in_union, const RowPartition& owners, global_index_t global_columns) {
+    bool columns_in_union, const RowPartition& owners, global_index_t global_columns,
+    RowSumsPlan<double>* plan) {
   GlobalRows<double> pieces;
   StepTrace trace = step_trace_enabled()
                         ? StepTrace("amg rows of U to their owners (rank " +
@@ -189,7 +201,8 @@ RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
     pieces.values = rows.values;
     trace.lap("global columns");
   });
-  RowBlock<double> received = send_rows_to_owners(watch_.comm(), owners, global_columns, pieces);
+  RowBlock<double> received =
+      send_rows_to_owners(watch_.comm(), owners, global_columns, pieces, plan);
   trace.lap("send_rows_to_owners");
   return received;
 }

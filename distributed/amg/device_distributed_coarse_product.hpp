@@ -17,7 +17,8 @@
 //   5. the rows of U (few: the aggregates next to the partition's cuts) of R_local and of
 //      R_local (A B) downloaded with global columns and sent to their owners
 //      (send_rows_to_owners), where they are added to the owner's own rows on the device
-//      (device_row_merge.hpp), giving R's and A_{l+1}'s rows in the whole form.
+//      (device_row_merge.hpp), giving R's and A_{l+1}'s rows in the whole form; compute()
+//      sends the new values alone (row_exchange.hpp, RowSumsPlan).
 //
 // Memory: B holds P's own rows a second time (P itself stays the prolongator of the cycle);
 // the renumbered copy of P's rows is freed once B and R_local are built.
@@ -59,7 +60,12 @@ class DeviceDistributedCoarseProduct {
   // first_column + c for all when union_ is not used), sent to their owners. Collective.
   RowBlock<double> send_remote_rows(const DeviceCsrMatrix<double>& product, index_t own,
                                     global_index_t first_column, bool columns_in_union,
-                                    const RowPartition& owners, global_index_t global_columns);
+                                    const RowPartition& owners, global_index_t global_columns,
+                                    RowSumsPlan<double>* plan);
+  // A re-setup's send_remote_rows: the rows of U's new values to their owners by the kept plan
+  // (values only), summed there; this process's received rows' values. Collective.
+  std::vector<double> remote_sums(const DeviceCsrMatrix<double>& product, index_t own,
+                                  const RowSumsPlan<double>& plan);
   // A view of product's first `rows` rows.
   DeviceCsr<double> own_rows(const DeviceCsrMatrix<double>& product, index_t rows) const;
 
@@ -76,6 +82,8 @@ class DeviceDistributedCoarseProduct {
   std::unique_ptr<DeviceTranspose> transpose_;
   std::unique_ptr<DeviceSparseProduct> ap_, rap_;
   std::unique_ptr<DeviceRowMerge> coarse_merge_, restriction_merge_;
+  RowSumsPlan<double> coarse_sums_, restriction_sums_;  // the rows of U again (re-setup)
+  RowBlock<double> coarse_received_, restriction_received_;  // their pattern, the last values
   DeviceDistributedLevel restriction_;
 };
 

@@ -403,9 +403,81 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowBlock<T>& mine, const RowParti
   });
 }
 
+// Where each term of send_rows_to_owners's sums lands in `block` (its row's entry of the same
+// column), and the exchange's layouts, for RowSumsPlan::sum.
+template <class T>
+void plan_sums(RowSumsPlan<T>& plan, const RowBlock<T>& block, const RowsByProcess<T>& in,
+               const GlobalRows<T>& contributions, const std::vector<int>& owner, std::size_t me,
+               std::size_t size, const RowsByProcess<T>& out) {
+  const auto target = [&](global_index_t id, global_index_t column) {
+    const auto row = static_cast<std::size_t>(id - block.first_row);
+    const auto first = block.columns.begin() + block.row_offsets[row];
+    const auto last = block.columns.begin() + block.row_offsets[row + 1];
+    return static_cast<std::int64_t>(std::lower_bound(first, last, column) -
+                                     block.columns.begin());
+  };
+  plan.row_entries = block.values.size();
+  plan.contribution_entries = contributions.values.size();
+  plan.received_targets.assign(in.columns.size(), 0);
+  for (std::size_t r = 0; r < in.ids.size(); ++r)
+    for (index_t k = in.row_offsets[r]; k < in.row_offsets[r + 1]; ++k)
+      plan.received_targets[static_cast<std::size_t>(k)] =
+          target(in.ids[r], in.columns[static_cast<std::size_t>(k)]);
+  plan.received_below = in.row_offsets[static_cast<std::size_t>(in.first[me])];
+  plan.own_sources.clear();
+  plan.own_targets.clear();
+  for (std::size_t r = 0; r < contributions.ids.size(); ++r) {
+    if (static_cast<std::size_t>(owner[r]) != me) continue;
+    for (index_t k = contributions.row_offsets[r]; k < contributions.row_offsets[r + 1]; ++k) {
+      plan.own_sources.push_back(k);
+      plan.own_targets.push_back(
+          target(contributions.ids[r], contributions.columns[static_cast<std::size_t>(k)]));
+    }
+  }
+  std::vector<std::int64_t> send_counts(size), receive_counts(size);
+  for (std::size_t q = 0; q < size; ++q) {
+    send_counts[q] = out.row_offsets[out.first[q + 1]] - out.row_offsets[out.first[q]];
+    receive_counts[q] = in.row_offsets[in.first[q + 1]] - in.row_offsets[in.first[q]];
+  }
+  const Layout sends = layout_of(send_counts, "entries one process sends in a row exchange");
+  const Layout receives = layout_of(receive_counts, "entries one process receives in a row exchange");
+  plan.send_counts = sends.counts;
+  plan.send_displacements = sends.displacements;
+  plan.receive_counts = receives.counts;
+  plan.receive_displacements = receives.displacements;
+}
+
+template <class T>
+std::vector<T> RowSumsPlan<T>::sum(MPI_Comm comm, const std::vector<T>& values) const {
+  if (values.size() != contribution_entries)
+    throw Error("send_rows_to_owners again: " + std::to_string(values.size()) +
+                " values for contributions of " + std::to_string(contribution_entries) +
+                " entries (internal error)");
+  std::vector<T> sent(send_order.size());
+  for (std::size_t k = 0; k < sent.size(); ++k)
+    sent[k] = values[static_cast<std::size_t>(send_order[k])];
+  std::vector<T> received(received_targets.size());
+  SPK_MPI_CHECK(MPI_Alltoallv(sent.data(), send_counts.data(), send_displacements.data(),
+                              mpi_datatype<T>(), received.data(), receive_counts.data(),
+                              receive_displacements.data(), mpi_datatype<T>(), comm));
+  // the terms in send_rows_to_owners's order: lower ranks', the own, higher ranks'
+  std::vector<T> rows(row_entries, T(0));
+  const auto add_received = [&](std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k)
+      rows[static_cast<std::size_t>(received_targets[k])] += received[k];
+  };
+  add_received(0, static_cast<std::size_t>(received_below));
+  for (std::size_t k = 0; k < own_sources.size(); ++k)
+    rows[static_cast<std::size_t>(own_targets[k])] +=
+        values[static_cast<std::size_t>(own_sources[k])];
+  add_received(static_cast<std::size_t>(received_below), received.size());
+  return rows;
+}
+
 template <class T>
 RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
-                                global_index_t global_columns, const GlobalRows<T>& contributions) {
+                                global_index_t global_columns, const GlobalRows<T>& contributions,
+                                RowSumsPlan<T>* plan) {
   const Processes processes = processes_of(comm);
   const auto size = static_cast<std::size_t>(processes.size);
   const auto me = static_cast<std::size_t>(processes.rank);
@@ -434,6 +506,7 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
     out.row_offsets.assign(out.ids.size() + 1, 0);
     out.columns.resize(static_cast<std::size_t>(entry_count.back()));
     out.values.resize(out.columns.size());
+    if (plan != nullptr) plan->send_order.assign(out.columns.size(), 0);
     std::vector<std::int64_t> next_row(row_count.begin(), row_count.end() - 1);
     std::vector<std::int64_t> next_entry(entry_count.begin(), entry_count.end() - 1);
     for (std::size_t r = 0; r < contributions.ids.size(); ++r) {
@@ -443,6 +516,9 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
       const index_t begin = contributions.row_offsets[r], end = contributions.row_offsets[r + 1];
       out.ids[at] = contributions.ids[r];
       out.row_offsets[at + 1] = end - begin;
+      if (plan != nullptr)
+        for (index_t k = begin; k < end; ++k)
+          plan->send_order[static_cast<std::size_t>(next_entry[q] + (k - begin))] = k;
       std::copy(contributions.columns.begin() + begin, contributions.columns.begin() + end,
                 out.columns.begin() + next_entry[q]);
       std::copy(contributions.values.begin() + begin, contributions.values.begin() + end,
@@ -489,6 +565,7 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
                        "partition?");
     block = sum_pieces(pieces, rows.global_rows(), rows.first_row(rank),
                        static_cast<index_t>(rows.rows(rank)));
+    if (plan != nullptr) plan_sums(*plan, block, in, contributions, owner, me, size, out);
   });
   trace.lap("summed");
   return block;
@@ -500,7 +577,8 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
   template FetchedRows<T> fetch_rows(MPI_Comm, const RowPartition&,                            \
                                      const std::vector<global_index_t>&, const RowAnswer<T>&); \
   template RowBlock<T> send_rows_to_owners(MPI_Comm, const RowPartition&, global_index_t,      \
-                                           const GlobalRows<T>&);
+                                           const GlobalRows<T>&, RowSumsPlan<T>*);             \
+  template class RowSumsPlan<T>;
 SPK_INSTANTIATE(float)
 SPK_INSTANTIATE(double)
 #undef SPK_INSTANTIATE

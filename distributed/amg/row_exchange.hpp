@@ -78,7 +78,37 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
 // entries that cancel or were sent as zeros kept). Collective. BadInput (on every process)
 // when a row id or column is out of range or a count passes 2^31 - 1.
 template <class T>
+class RowSumsPlan;
+
+template <class T>
 RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
-                                global_index_t global_columns, const GlobalRows<T>& contributions);
+                                global_index_t global_columns, const GlobalRows<T>& contributions,
+                                RowSumsPlan<T>* plan = nullptr);
+
+// send_rows_to_owners again for new values of the same contributions (the same ids, lengths
+// and columns, in the same order), kept by the first call when it is given one: each process's
+// values travel to the owners alone (one MPI_Alltoallv, counts known), and each owner adds them
+// into its rows' entries as send_rows_to_owners did: the same sums in the same order, so the
+// values are the same bit for bit. A re-setup's exchange of the GPU path's distributed Galerkin
+// product (device_distributed_coarse_product.hpp).
+template <class T>
+class RowSumsPlan {
+ public:
+  // values: the contributions' values, in their order. Returns this process's rows' values in
+  // the RowBlock's order. Collective.
+  std::vector<T> sum(MPI_Comm comm, const std::vector<T>& values) const;
+
+  // Filled by send_rows_to_owners.
+  std::size_t contribution_entries = 0;
+  std::vector<std::int64_t> send_order;  // send buffer slot -> contribution entry
+  std::vector<int> send_counts, send_displacements, receive_counts, receive_displacements;
+  // The terms of the sums in their order: those received from lower ranks, this process's
+  // own contributions, those from higher ranks; each a source (received entry, or
+  // contribution entry for the own ones) and a target (an entry of the rows).
+  std::vector<std::int64_t> received_targets;  // received entry k -> target
+  std::vector<std::int64_t> own_sources, own_targets;
+  std::int64_t received_below = 0;  // received entries from lower ranks
+  std::size_t row_entries = 0;
+};
 
 }  // namespace spk
