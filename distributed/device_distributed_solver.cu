@@ -486,11 +486,6 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     backend->update_values(staged.data(), nullptr);
   }
 
-  // Processes of up to one machine: their pairs are connected in one group at the warm-up (a
-  // distributed AMG's coarse levels reach most of them anyway); beyond, each pair at its first
-  // message (the pairs grow as the square of the processes).
-  static constexpr int max_processes_connected_at_once = 8;
-
   // NCCL connects to each peer at its first call (the send/recv channels and the allreduce's
   // ring: about 0.35 s for two H200s): one product and one sum here put that in the setup,
   // not in the first solve.
@@ -501,15 +496,6 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
                                       [this] { settle(); })
                           : StepTrace({}, {});
     SPK_CUDA_CHECK(cudaMemsetAsync(scalar_.data(), 0, sizeof(T), context_->stream()));
-    if (nccl_ && this->communicator.size() <= max_processes_connected_at_once) {
-      // every pair at once, rather than one after another as the products first reach them
-      DeviceBuffer<unsigned char> scratch(2 * static_cast<std::size_t>(this->communicator.size()),
-                                          "NCCL connection bytes");
-      SPK_CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0, scratch.size(), context_->stream()));
-      nccl_->connect_every_pair(scratch.data(), context_->stream());
-      context_->synchronize();
-      trace.lap("NCCL connections, every pair");
-    }
     fill_ones(x_);
     this->matrix->op().apply(x_.data(), b_.data());
     trace.lap("product");

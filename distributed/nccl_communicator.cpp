@@ -28,18 +28,6 @@ NcclCommunicator::NcclCommunicator(MPI_Comm comm) : library_(agreed_library(comm
   });
   SPK_MPI_CHECK(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm));
   SPK_NCCL_CHECK(library_.comm_init_rank(&comm_, size, id, rank));
-  rank_ = rank;
-  size_ = size;
-}
-
-void NcclCommunicator::connect_every_pair(unsigned char* scratch, cudaStream_t stream) {
-  SPK_NCCL_CHECK(library_.group_start());
-  for (int peer = 0; peer < size_; ++peer) {
-    if (peer == rank_) continue;
-    SPK_NCCL_CHECK(library_.send(scratch + peer, 1, ncclUint8, peer, comm_, stream));
-    SPK_NCCL_CHECK(library_.recv(scratch + size_ + peer, 1, ncclUint8, peer, comm_, stream));
-  }
-  SPK_NCCL_CHECK(library_.group_end());
 }
 
 NcclCommunicator::~NcclCommunicator() {

@@ -14,7 +14,6 @@
 // abort() (ncclCommAbort) ends the communicator when a process failed mid-solve
 // (fault_watch.hpp): its kernels still waiting for that process return, and it is not used
 // again.
-#include <cuda_runtime.h>
 #include <mpi.h>
 #include <nccl.h>
 
@@ -30,12 +29,6 @@ class NcclCommunicator {
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
   ncclComm_t get() const { return comm_; }
-  // One send and one receive of a byte with every other process, in one group, on `stream`:
-  // NCCL connects a pair of processes at their first send/receive (a few hundred ms each on
-  // the GPU machines, one pair after another as a solve first reaches them); one group
-  // connects them all at once. For the setup's warm-up; `scratch` holds 2 x processes bytes
-  // of device memory. Collective.
-  void connect_every_pair(unsigned char* scratch, cudaStream_t stream);
   const NcclLibrary& library() const { return library_; }
   // ncclCommAbort: pending operations end, the communicator is gone (get() is then null).
   void abort() noexcept;
@@ -43,7 +36,6 @@ class NcclCommunicator {
  private:
   const NcclLibrary& library_;
   ncclComm_t comm_ = nullptr;
-  int rank_ = 0, size_ = 1;
 };
 
 // The NCCL datatype of T.
