@@ -8,7 +8,6 @@
 // that learned of it mid-solve (RankFailed, distributed/fault_watch.hpp) print nothing: its
 // own line says it.
 #include <mpi.h>
-#include <omp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,7 +17,6 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <type_traits>
 
 #include "distributed/agreed_errors.hpp"
@@ -31,20 +29,6 @@
 namespace spk::app {
 
 namespace {
-
-// Without OMP_NUM_THREADS, the processes on one node share its cores instead of each starting
-// a thread per core (oversubscribed OpenMP threads spin: a 6 s solve takes minutes).
-void share_cores_between_local_processes() {
-  const char* configured = std::getenv("OMP_NUM_THREADS");
-  if (configured != nullptr && *configured != '\0') return;
-  MPI_Comm node;
-  SPK_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  int local_processes = 1;
-  SPK_MPI_CHECK(MPI_Comm_size(node, &local_processes));
-  SPK_MPI_CHECK(MPI_Comm_free(&node));
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  omp_set_num_threads(std::max(1, cores / local_processes));
-}
 
 // Seconds from this process's start to now: its start time in clock ticks after boot
 // (/proc/self/stat, field 22: 10 ms steps) against CLOCK_BOOTTIME; -1 where unreadable.
@@ -78,7 +62,6 @@ int solve(const SpkDistributedSolveRequest& request, const LaunchTimes& launch) 
   try {
     SPK_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     SPK_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-    share_cores_between_local_processes();
     return run_distributed_solve(options, MPI_COMM_WORLD, launch);
   } catch (const std::exception& error) {
     if (is_agreed(error)) {
