@@ -30,7 +30,12 @@
 /// every process has one, else on the CPU. The blocks use the SpMV format of
 /// options.spmv (`auto` tunes each block on its own; a halo block the format refuses, e.g. an
 /// ellpack one past max_ell_fill, is stored as csr). Preconditioners none, jacobi and
-/// chebyshev (ic0, ilu0 and amg on one process only: NotSupported on several).
+/// chebyshev, amg, and block_jacobi (ic0 and ilu0 on each process's diagonal block; on their
+/// own, one process only: NotSupported on several).
+///
+/// Host threads: each call runs its host work (checks, the split, the setup's host steps) on
+/// this process's share of its machine's CPUs (the CPUs over the processes on the machine),
+/// unless OMP_NUM_THREADS is set; the caller's OpenMP thread count is put back after the call.
 ///
 /// Errors: bad input on any process (a column out of range, a non-finite value, a zero Jacobi
 /// pivot, options that differ from rank 0's) is thrown on EVERY process, the same type and
@@ -86,8 +91,12 @@ class DistributedSolver {
   void multiply(const T* x, T* y);
 
   /// New coefficients, same pattern: this process's nnz values in the order given at
-  /// construction. Checked on every process before anything changes (a non-finite value or a
-  /// zero Jacobi pivot anywhere throws everywhere and keeps the old system).
+  /// construction, in host memory, or in device memory on the GPU path (a GPU simulation's
+  /// values: checked and split on the device, no upload; the CPU path copies them to the host).
+  /// Checked on every process before anything changes (a non-finite value or a zero Jacobi
+  /// pivot anywhere throws everywhere and keeps the old system). AMG keeps its aggregates and
+  /// recomputes its levels' values (solver.preconditioner_options.resetup). b and x of solve()
+  /// stay host arrays (a device array is refused, naming it).
   void update_values(const T* values);
   void update_values(const std::vector<T>& values);
 
