@@ -490,11 +490,11 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   // ring: about 0.35 s for two H200s): one product and one sum here put that in the setup,
   // not in the first solve.
   void warm_up() {
-    StepTrace trace = step_trace_enabled()
-                          ? StepTrace("warm-up (rank " + std::to_string(this->communicator.rank()) +
-                                          ")",
-                                      [this] { settle(); })
-                          : StepTrace({}, {});
+    StepTrace trace =
+        step_trace_enabled()
+            ? StepTrace("warm-up (rank " + std::to_string(this->communicator.rank()) + ")",
+                        [this] { settle(); })
+            : StepTrace({}, {});
     SPK_CUDA_CHECK(cudaMemsetAsync(scalar_.data(), 0, sizeof(T), context_->stream()));
     fill_ones(x_);
     this->matrix->op().apply(x_.data(), b_.data());
@@ -580,7 +580,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
   DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
   DeviceBuffer<index_t> local_offsets_, halo_offsets_;  // the blocks' CSR row offsets
-  DeviceBuffer<index_t> first_bad_;          // update_values from device values: the checks
+  DeviceBuffer<index_t> first_bad_;  // update_values from device values: the checks
   DeviceBuffer<index_t> diagonal_positions_;
   std::unique_ptr<Space> space_;
   std::unique_ptr<NcclScalarSum<T>> scalar_sum_;

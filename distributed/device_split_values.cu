@@ -39,8 +39,8 @@ template <class T>
 void find_first_non_finite(index_t count, const T* values, index_t* first, cudaStream_t stream) {
   SPK_CUDA_CHECK(cudaMemsetAsync(first, 0x7f, sizeof(index_t), stream));  // above any count
   if (count == 0) return;
-  first_non_finite_kernel<T><<<setup_grid(count), kSetupBlockSize, 0, stream>>>(count, values,
-                                                                               first);
+  first_non_finite_kernel<T>
+      <<<setup_grid(count), kSetupBlockSize, 0, stream>>>(count, values, first);
   SPK_CHECK_LAUNCH("first_non_finite_kernel");
 }
 

@@ -21,8 +21,8 @@
 #include "solver/amg/host_amg_build.hpp"
 #include "solver/amg/host_level_operator.hpp"
 #include "solver/host_factors.hpp"
-#include "solver/host_threads.hpp"
 #include "solver/host_space.hpp"
+#include "solver/host_threads.hpp"
 #include "solver/krylov_driver.hpp"
 #include "solver/preconditioner_factory.hpp"
 

@@ -127,9 +127,8 @@ void print_processes(std::ostream& out, const DistributedRun& run, double solve_
       << (run.host_threads > 0 ? " (" + std::to_string(run.host_threads) + " host thread" +
                                      (run.host_threads > 1 ? "s" : "") + " each)"
                                : std::string())
-      << ", rows split by " << run.partition << ", "
-      << run.transport << (run.overlap ? "" : ", no overlap")
-      << "; communication not hidden by the overlap: "
+      << ", rows split by " << run.partition << ", " << run.transport
+      << (run.overlap ? "" : ", no overlap") << "; communication not hidden by the overlap: "
       << number_text("%.1f%%", 100.0 * run.not_hidden_share(solve_s))
       << " of the solve (the largest share of any process"
       << (!run.times.empty() && run.times[0].on_device

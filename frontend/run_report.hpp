@@ -49,7 +49,8 @@ struct DistributedRun {
   std::string partition;  // "nnz" | "rows" (distributed.partition)
   std::string transport;  // "mpi" (CPU), "nccl" or "mpi (host-staged)" (GPU)
   bool overlap = true;    // distributed.overlap
-  int host_threads = 0;   // OpenMP threads per process (distributed/process_threads.hpp); 0: not known
+  int host_threads =
+      0;  // OpenMP threads per process (distributed/process_threads.hpp); 0: not known
   global_index_t global_rows = 0;
   long long global_nnz = 0;
   std::vector<ProcessInfo> processes;

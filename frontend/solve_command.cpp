@@ -80,8 +80,7 @@ std::vector<double> solve_in_precision(const CsrMatrix<T>& matrix, const Problem
   progress.clear();
   report.setup = solver.setup_info();
   report.spmv_ms = solver.time_spmv_ms(20);
-  if (steps > 1)
-    run_time_steps(solver, steps, matrix.values, b, report, step_values_on_device);
+  if (steps > 1) run_time_steps(solver, steps, matrix.values, b, report, step_values_on_device);
   return std::vector<double>(x.begin(), x.end());
 }
 

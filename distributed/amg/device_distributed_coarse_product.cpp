@@ -102,8 +102,8 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
                              std::move(coarse_rows));
   trace.lap("A_{l+1}'s level");
 
-  restriction_received_ = send_remote_rows(transposed_, own, a.first_row, false,
-                                           p.column_partition, a.global_rows(), &restriction_sums_);
+  restriction_received_ = send_remote_rows(transposed_, own, a.first_row, false, p.column_partition,
+                                           a.global_rows(), &restriction_sums_);
   const RowBlock<double>& restriction_received = restriction_received_;
   DeviceCsrMatrix<double> restriction_rows;
   std::vector<global_index_t> restriction_halo;
@@ -182,12 +182,12 @@ RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
     bool columns_in_union, const RowPartition& owners, global_index_t global_columns,
     RowSumsPlan<double>* plan) {
   GlobalRows<double> pieces;
-  StepTrace trace = step_trace_enabled()
-                        ? StepTrace("amg rows of U to their owners (rank " +
-                                        std::to_string(watch_.rank()) + ", " +
-                                        std::to_string(product.rows - own) + " rows)",
-                                    {})
-                        : StepTrace({}, {});
+  StepTrace trace =
+      step_trace_enabled()
+          ? StepTrace("amg rows of U to their owners (rank " + std::to_string(watch_.rank()) +
+                          ", " + std::to_string(product.rows - own) + " rows)",
+                      {})
+          : StepTrace({}, {});
   on_every_process(watch_, [&] {
     const CsrMatrix<double> rows = download_row_range(product, own, product.rows, setup_.stream());
     trace.lap("download");

@@ -24,9 +24,9 @@
 // the renumbered copy of P's rows is freed once B and R_local are built.
 //
 // Every pattern is found once; compute() (a re-setup: new values of A and P, same patterns)
-// fetches the ghost rows' values again (values only: device_ghost_values.hpp), refreshes B, reruns the transpose and the two
-// products' numeric phases, and sends and adds the rows of U again. The ghost rows and the
-// rows of U are the only data that cross to the host.
+// fetches the ghost rows' values again (values only: device_ghost_values.hpp), refreshes B, reruns
+// the transpose and the two products' numeric phases, and sends and adds the rows of U again. The
+// ghost rows and the rows of U are the only data that cross to the host.
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,7 +82,7 @@ class DeviceDistributedCoarseProduct {
   std::unique_ptr<DeviceTranspose> transpose_;
   std::unique_ptr<DeviceSparseProduct> ap_, rap_;
   std::unique_ptr<DeviceRowMerge> coarse_merge_, restriction_merge_;
-  RowSumsPlan<double> coarse_sums_, restriction_sums_;  // the rows of U again (re-setup)
+  RowSumsPlan<double> coarse_sums_, restriction_sums_;       // the rows of U again (re-setup)
   RowBlock<double> coarse_received_, restriction_received_;  // their pattern, the last values
   DeviceDistributedLevel restriction_;
 };

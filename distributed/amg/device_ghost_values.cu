@@ -53,37 +53,32 @@ int as_count(std::size_t count, const char* what) {
 }  // namespace
 
 DeviceGhostValues::DeviceGhostValues(FaultWatch& watch, const DeviceDistributedLevel& level,
-                                     const std::vector<global_index_t>& wanted,
-                                     cudaStream_t stream, FetchedRows<double>& fetched)
+                                     const std::vector<global_index_t>& wanted, cudaStream_t stream,
+                                     FetchedRows<double>& fetched)
     : watch_(watch), stream_(stream) {
   const MPI_Comm comm = watch.comm();
   const int processes = watch.processes();
   const auto size = static_cast<std::size_t>(processes);
   // 1. The rows, each value replaced by the entry's index on its owner.
-  fetched = fetch_rows<double>(comm, level.row_partition, wanted,
-                               [&](const std::vector<global_index_t>& asked) {
-                                 std::vector<index_t> local(asked.size());
-                                 for (std::size_t r = 0; r < asked.size(); ++r)
-                                   local[r] = static_cast<index_t>(asked[r] - level.first_row);
-                                 const CsrMatrix<double> rows =
-                                     download_rows(level.whole(), local, stream);
-                                 const std::vector<index_t> starts =
-                                     row_starts(level.whole(), local, stream);
-                                 FetchedRows<double> answer;
-                                 answer.row_offsets = rows.row_offsets;
-                                 answer.columns.resize(rows.columns.size());
-                                 answer.values.resize(rows.columns.size());
-                                 for (std::size_t r = 0; r < local.size(); ++r)
-                                   for (index_t k = rows.row_offsets[r];
-                                        k < rows.row_offsets[r + 1]; ++k) {
-                                     answer.columns[k] =
-                                         global_column(rows.columns[k], level.first_column,
-                                                       level.cols, level.halo_columns);
-                                     answer.values[k] = static_cast<double>(
-                                         starts[r] + (k - rows.row_offsets[r]));
-                                   }
-                                 return answer;
-                               });
+  fetched = fetch_rows<double>(
+      comm, level.row_partition, wanted, [&](const std::vector<global_index_t>& asked) {
+        std::vector<index_t> local(asked.size());
+        for (std::size_t r = 0; r < asked.size(); ++r)
+          local[r] = static_cast<index_t>(asked[r] - level.first_row);
+        const CsrMatrix<double> rows = download_rows(level.whole(), local, stream);
+        const std::vector<index_t> starts = row_starts(level.whole(), local, stream);
+        FetchedRows<double> answer;
+        answer.row_offsets = rows.row_offsets;
+        answer.columns.resize(rows.columns.size());
+        answer.values.resize(rows.columns.size());
+        for (std::size_t r = 0; r < local.size(); ++r)
+          for (index_t k = rows.row_offsets[r]; k < rows.row_offsets[r + 1]; ++k) {
+            answer.columns[k] =
+                global_column(rows.columns[k], level.first_column, level.cols, level.halo_columns);
+            answer.values[k] = static_cast<double>(starts[r] + (k - rows.row_offsets[r]));
+          }
+        return answer;
+      });
 
   // 2. Each owner's entries this process needs, in the fetched order, grouped by owner.
   std::vector<std::vector<index_t>> wanted_entries(size);
@@ -115,16 +110,17 @@ DeviceGhostValues::DeviceGhostValues(FaultWatch& watch, const DeviceDistributedL
       placement_[static_cast<std::size_t>(next[static_cast<std::size_t>(owner_of[k])]++)] = k;
   });
   send_counts_.assign(size, 0);
-  SPK_MPI_CHECK(MPI_Alltoall(receive_counts_.data(), 1, MPI_INT, send_counts_.data(), 1, MPI_INT,
-                             comm));
+  SPK_MPI_CHECK(
+      MPI_Alltoall(receive_counts_.data(), 1, MPI_INT, send_counts_.data(), 1, MPI_INT, comm));
   send_displacements_.assign(size, 0);
   std::partial_sum(send_counts_.begin(), send_counts_.end() - 1, send_displacements_.begin() + 1);
-  const std::size_t sends =
-      static_cast<std::size_t>(send_displacements_.back()) + static_cast<std::size_t>(send_counts_.back());
+  const std::size_t sends = static_cast<std::size_t>(send_displacements_.back()) +
+                            static_cast<std::size_t>(send_counts_.back());
   std::vector<index_t> asked_of_me(sends);
   std::vector<index_t> flat;
   flat.reserve(fetched.values.size());
-  for (const std::vector<index_t>& group : wanted_entries) flat.insert(flat.end(), group.begin(), group.end());
+  for (const std::vector<index_t>& group : wanted_entries)
+    flat.insert(flat.end(), group.begin(), group.end());
   SPK_MPI_CHECK(MPI_Alltoallv(flat.data(), receive_counts_.data(), receive_displacements_.data(),
                               MPI_INT, asked_of_me.data(), send_counts_.data(),
                               send_displacements_.data(), MPI_INT, comm));

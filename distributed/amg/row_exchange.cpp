@@ -413,8 +413,7 @@ void plan_sums(RowSumsPlan<T>& plan, const RowBlock<T>& block, const RowsByProce
     const auto row = static_cast<std::size_t>(id - block.first_row);
     const auto first = block.columns.begin() + block.row_offsets[row];
     const auto last = block.columns.begin() + block.row_offsets[row + 1];
-    return static_cast<std::int64_t>(std::lower_bound(first, last, column) -
-                                     block.columns.begin());
+    return static_cast<std::int64_t>(std::lower_bound(first, last, column) - block.columns.begin());
   };
   plan.row_entries = block.values.size();
   plan.contribution_entries = contributions.values.size();
@@ -440,7 +439,8 @@ void plan_sums(RowSumsPlan<T>& plan, const RowBlock<T>& block, const RowsByProce
     receive_counts[q] = in.row_offsets[in.first[q + 1]] - in.row_offsets[in.first[q]];
   }
   const Layout sends = layout_of(send_counts, "entries one process sends in a row exchange");
-  const Layout receives = layout_of(receive_counts, "entries one process receives in a row exchange");
+  const Layout receives =
+      layout_of(receive_counts, "entries one process receives in a row exchange");
   plan.send_counts = sends.counts;
   plan.send_displacements = sends.displacements;
   plan.receive_counts = receives.counts;
@@ -527,10 +527,10 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
     }
     for (std::size_t r = 0; r < out.ids.size(); ++r) out.row_offsets[r + 1] += out.row_offsets[r];
   });
-  StepTrace trace = step_trace_enabled() ? StepTrace("send_rows_to_owners (rank " +
-                                                         std::to_string(processes.rank) + ")",
-                                                     {})
-                                         : StepTrace({}, {});
+  StepTrace trace =
+      step_trace_enabled()
+          ? StepTrace("send_rows_to_owners (rank " + std::to_string(processes.rank) + ")", {})
+          : StepTrace({}, {});
   trace.lap("grouped by owner");  // from the last lap: none; this one starts the clock
   const RowsByProcess<T> in = exchange_rows(processes, out, true);
   trace.lap("exchanged");

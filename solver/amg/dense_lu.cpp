@@ -99,7 +99,8 @@ CsrMatrix<double> DenseLu::inverse() const {
   for (std::size_t i = 0; i < n; ++i) y[i * n + static_cast<std::size_t>(permutation_[i])] = 1.0;
   constexpr std::size_t block = 64;
   const std::int64_t blocks = static_cast<std::int64_t>((n + block - 1) / block);
-#pragma omp parallel for schedule(static) if (static_cast<std::int64_t>(n * n) >= host_parallel_from)
+#pragma omp parallel for schedule(static) if (static_cast <std::int64_t>(n * n) >= \
+                                              host_parallel_from)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::size_t begin = static_cast<std::size_t>(b) * block;
     substitute(y.data(), n, begin, std::min(n, begin + block));

@@ -4,16 +4,16 @@
 // (HostAmgBuild) and device_hierarchy.cpp (DeviceAmgBuild).
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "core/nvtx_range.hpp"
+#include "core/step_trace.hpp"
 #include "solver/amg/dense_lu.hpp"
 #include "solver/amg/hierarchy.hpp"
-#include "core/step_trace.hpp"
 #include "solver/amg/near_nullspace.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/jacobi.hpp"

@@ -14,7 +14,7 @@ namespace spk {
 namespace {
 
 app::RunReport loop_of(Solver<double>& solver, const CsrMatrix<double>& a,
-                  const std::vector<double>& b, bool values_on_device) {
+                       const std::vector<double>& b, bool values_on_device) {
   app::RunReport report;
   std::vector<double> x(b.size(), 0.0);
   report.result = solver.solve(b, x);

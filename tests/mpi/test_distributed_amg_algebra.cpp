@@ -287,7 +287,7 @@ TEST(DistributedAmgAlgebra, RowSumsPlanEqualsAFreshExchangeBitForBit) {
   for (int round = 0; round < 3; ++round) {
     for (double& v : mine.values) v = value(random) * 1e3;  // sums that round
     const RowBlock<double> fresh = send_rows_to_owners(MPI_COMM_WORLD, partition, cols, mine);
-    ASSERT_EQ(fresh.columns, first.columns);  // the same pattern
+    ASSERT_EQ(fresh.columns, first.columns);                       // the same pattern
     std::vector<double> again(fresh.values.size(), std::nan(""));  // poisoned
     again = plan.sum(MPI_COMM_WORLD, mine.values);
     EXPECT_EQ(again, fresh.values) << "round " << round;

@@ -253,8 +253,7 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
   std::vector<double> changed = rows.values;
   for (index_t row = 0; row < rows.rows; ++row)
     for (index_t k = rows.row_offsets[row]; k < rows.row_offsets[row + 1]; ++k)
-      changed[k] = 1.5 * (changed[k] +
-                          (rows.columns[k] == rows.first_row + row ? 2.0 : 0.0));
+      changed[k] = 1.5 * (changed[k] + (rows.columns[k] == rows.first_row + row ? 2.0 : 0.0));
   const DeviceBuffer<double> on_device(changed, "test: new values");
   const std::vector<double> b = test::random_vector(n, 7 + static_cast<unsigned>(world_rank()));
   DistributedOptions distributed;
@@ -310,7 +309,8 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
   global_index_t zero_row = -1;
   if (last)
     for (index_t k = rows.row_offsets[1]; k < rows.row_offsets[2]; ++k)
-      if (rows.columns[k] == rows.first_row + 1) zero_diagonal[k] = 0.0, zero_row = rows.first_row + 1;
+      if (rows.columns[k] == rows.first_row + 1)
+        zero_diagonal[k] = 0.0, zero_row = rows.first_row + 1;
   const DeviceBuffer<double> zero_on_device(zero_diagonal, "test: a zero diagonal");
   const std::string diagonal_error =
       thrown_everywhere<BadDiagonal>([&] { solver.update_values(zero_on_device.data()); });
