@@ -1,9 +1,11 @@
 #pragma once
 // Helpers of the distributed tests (spk_tests_mpi): this process's rows of a whole matrix,
 // sums over processes, and the single-process reference solve every process runs itself.
+#include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "distributed/row_partition.hpp"
@@ -78,6 +80,21 @@ inline double distributed_relative_error(const std::vector<double>& x,
     norm += reference[i] * reference[i];
   }
   return std::sqrt(sum_over_processes(diff) / sum_over_processes(norm));
+}
+
+// Runs `call` on every process and returns the message of the E it threw (every process must
+// throw E: an agreed error).
+template <class E, class Call>
+std::string error_on_every_process(Call&& call) {
+  std::string message;
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (const E& error) {
+    message = error.what();
+  }
+  EXPECT_FALSE(message.empty());
+  return message;
 }
 
 }  // namespace spk::test

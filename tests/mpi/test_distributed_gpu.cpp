@@ -224,19 +224,6 @@ TEST(DistributedGpuPaths, FusedVectorOpsMatchOneGpu) {
   }
 }
 
-// The message of the E every process throws from `call` (each must throw E).
-template <class E>
-std::string thrown_everywhere(const std::function<void()>& call) {
-  std::string message;
-  try {
-    call();
-    ADD_FAILURE() << "no error";
-  } catch (const E& error) {
-    message = error.what();
-  }
-  return message;
-}
-
 // update_values from device arrays (a GPU simulation's values): on the GPU path they stay on
 // the device, and give what the host array's update gives, for each preconditioner kind
 // (none uploads the pattern at the first such update); the CPU path copies them to the host.
@@ -302,7 +289,7 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
   const DeviceBuffer<double> nan_on_device(with_nan, "test: a NaN on the last process");
   if (rows.values.size() > 3) {  // the last process has entries (it has, from 1 to 4 processes)
     const std::string nan_error =
-        thrown_everywhere<BadInput>([&] { solver.update_values(nan_on_device.data()); });
+        test::error_on_every_process<BadInput>([&] { solver.update_values(nan_on_device.data()); });
     EXPECT_NE(nan_error.find("non-finite value at entry 3"), std::string::npos) << nan_error;
   }
   std::vector<double> zero_diagonal = changed;
@@ -313,7 +300,7 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
         zero_diagonal[k] = 0.0, zero_row = rows.first_row + 1;
   const DeviceBuffer<double> zero_on_device(zero_diagonal, "test: a zero diagonal");
   const std::string diagonal_error =
-      thrown_everywhere<BadDiagonal>([&] { solver.update_values(zero_on_device.data()); });
+      test::error_on_every_process<BadDiagonal>([&] { solver.update_values(zero_on_device.data()); });
   long long named = zero_row;
   MPI_Bcast(&named, 1, MPI_LONG_LONG, world_size() - 1, MPI_COMM_WORLD);
   EXPECT_NE(diagonal_error.find("row " + std::to_string(named)), std::string::npos)
@@ -324,7 +311,7 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
 
   const DeviceBuffer<double> b_on_device(b.empty() ? std::vector<double>{1.0} : b, "test: b");
   const std::string b_error =
-      thrown_everywhere<BadInput>([&] { solver.solve(b_on_device.data(), x_after.data()); });
+      test::error_on_every_process<BadInput>([&] { solver.solve(b_on_device.data(), x_after.data()); });
   EXPECT_NE(b_error.find("solve: b's entries"), std::string::npos) << b_error;
   EXPECT_NE(b_error.find("device memory"), std::string::npos) << b_error;
 }

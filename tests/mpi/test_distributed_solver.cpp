@@ -21,6 +21,7 @@ namespace {
 
 using test::Comparison;
 using test::cpu_options;
+using test::error_on_every_process;
 using test::expect_every_process_agrees;
 using test::expect_matches_one_process;
 using test::generated_case;
@@ -333,21 +334,6 @@ TEST(DistributedSolverTest, TimeLimitStopsEveryProcessAtTheSameIteration) {
 }
 
 // ---- faults: every process throws the same error, none waits ----------------------------
-
-// Runs `construct` on every process and returns the error message it threw (every process
-// must throw E).
-template <class E, class Construct>
-std::string error_on_every_process(Construct&& construct) {
-  std::string message;
-  try {
-    construct();
-    ADD_FAILURE() << "no error";
-  } catch (const E& error) {
-    message = error.what();
-  }
-  EXPECT_FALSE(message.empty());
-  return message;
-}
 
 TEST(DistributedFaults, ZeroPivotOnOneProcessIsThrownEverywhereWithItsGlobalRow) {
   global_index_t bad_row = 0;  // a_ii = 0 in the last process's second row

@@ -142,7 +142,8 @@ TEST(MpirunCli, ReportHasARowPerProcess) {
   const CliRun run = solve(3, cpu + "--set matrix.generate.n=12");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("symmetry not checked (distributed)"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("processes    3, rows split by nnz, mpi; communication not hidden"),
+  EXPECT_NE(run.out.find("processes    3 (1 host thread each), rows split by nnz, mpi; "
+                         "communication not hidden"),
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("1 thread per process, 3 processes"), std::string::npos) << run.out;
