@@ -25,6 +25,14 @@ class StepTrace {
       : enabled_(step_trace_enabled()), scope_(std::move(scope)), settle_(std::move(settle)) {
     if (enabled_) last_ = std::chrono::steady_clock::now();
   }
+  // A trace whose scope text is made only when tracing is on (scope() returns it); off, an
+  // empty trace whose laps do nothing.
+  template <class Scope>
+  static StepTrace when_enabled(Scope&& scope, std::function<void()> settle = {}) {
+    if (!step_trace_enabled()) return StepTrace({}, {});
+    return StepTrace(scope(), std::move(settle));
+  }
+
   void lap(const char* step);
   bool enabled() const { return enabled_; }
 

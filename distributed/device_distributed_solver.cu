@@ -457,11 +457,11 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   // pattern_values_ (the whole rows' values, on the device) split into the local and halo
   // blocks' values, and those into their backends.
   void split_into_blocks(const SplitRows<T>& split) {
-    StepTrace trace = step_trace_enabled()
-                          ? StepTrace("update_values blocks (rank " +
-                                          std::to_string(this->communicator.rank()) + ")",
-                                      [this] { settle(); })
-                          : StepTrace({}, {});
+    StepTrace trace = StepTrace::when_enabled(
+        [&] {
+          return "update_values blocks (rank " + std::to_string(this->communicator.rank()) + ")";
+        },
+        [this] { settle(); });
     if (local_values_.size() != split.local.values.size())
       local_values_ = DeviceBuffer<T>(split.local.values.size(), "update_values local");
     if (halo_values_.size() != split.halo.values.size())
@@ -490,11 +490,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   // ring: about 0.35 s for two H200s): one product and one sum here put that in the setup,
   // not in the first solve.
   void warm_up() {
-    StepTrace trace =
-        step_trace_enabled()
-            ? StepTrace("warm-up (rank " + std::to_string(this->communicator.rank()) + ")",
-                        [this] { settle(); })
-            : StepTrace({}, {});
+    StepTrace trace = StepTrace::when_enabled(
+        [&] { return "warm-up (rank " + std::to_string(this->communicator.rank()) + ")"; },
+        [this] { settle(); });
     SPK_CUDA_CHECK(cudaMemsetAsync(scalar_.data(), 0, sizeof(T), context_->stream()));
     fill_ones(x_);
     this->matrix->op().apply(x_.data(), b_.data());

@@ -59,10 +59,8 @@ class DistributedSolver<T>::Impl {
   // values, where known (the std::vector overload).
   void update_values(const T* values, std::optional<std::size_t> given = std::nullopt) {
     watch.run("update_values", [&] {
-      StepTrace trace =
-          step_trace_enabled()
-              ? StepTrace("update_values (rank " + std::to_string(communicator.rank()) + ")", {})
-              : StepTrace({}, {});
+      StepTrace trace = StepTrace::when_enabled(
+          [&] { return "update_values (rank " + std::to_string(communicator.rank()) + ")"; });
       const SplitRows<T>& split = matrix->split();
       const std::size_t count = split.pattern.values.size();
       std::vector<T> copied;  // a device array of the CPU path, on the host

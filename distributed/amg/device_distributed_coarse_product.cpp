@@ -19,12 +19,12 @@ namespace {
 // SPK_TRACE=1: each step's wall time (core/step_trace.hpp)
 StepTrace product_trace(const char* what, const DeviceDistributedLevel& p, FaultWatch& watch,
                         const DeviceSetupContext& setup) {
-  if (!step_trace_enabled()) return StepTrace({}, {});
-  int rank = 0;
-  MPI_Comm_rank(watch.comm(), &rank);
-  return StepTrace(std::string("amg ") + what + " to " + std::to_string(p.global_cols()) +
-                       " coarse rows (rank " + std::to_string(rank) + ")",
-                   [&setup] { setup.synchronize(); });
+  return StepTrace::when_enabled(
+      [&] {
+        return std::string("amg ") + what + " to " + std::to_string(p.global_cols()) +
+               " coarse rows (rank " + std::to_string(watch.rank()) + ")";
+      },
+      [&setup] { setup.synchronize(); });
 }
 
 }  // namespace
@@ -182,12 +182,10 @@ RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
     bool columns_in_union, const RowPartition& owners, global_index_t global_columns,
     RowSumsPlan<double>* plan) {
   GlobalRows<double> pieces;
-  StepTrace trace =
-      step_trace_enabled()
-          ? StepTrace("amg rows of U to their owners (rank " + std::to_string(watch_.rank()) +
-                          ", " + std::to_string(product.rows - own) + " rows)",
-                      {})
-          : StepTrace({}, {});
+  StepTrace trace = StepTrace::when_enabled([&] {
+    return "amg rows of U to their owners (rank " + std::to_string(watch_.rank()) + ", " +
+           std::to_string(product.rows - own) + " rows)";
+  });
   on_every_process(watch_, [&] {
     const CsrMatrix<double> rows = download_row_range(product, own, product.rows, setup_.stream());
     trace.lap("download");

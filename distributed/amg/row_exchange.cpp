@@ -527,11 +527,8 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
     }
     for (std::size_t r = 0; r < out.ids.size(); ++r) out.row_offsets[r + 1] += out.row_offsets[r];
   });
-  StepTrace trace =
-      step_trace_enabled()
-          ? StepTrace("send_rows_to_owners (rank " + std::to_string(processes.rank) + ")", {})
-          : StepTrace({}, {});
-  trace.lap("grouped by owner");  // from the last lap: none; this one starts the clock
+  StepTrace trace = StepTrace::when_enabled(
+      [&] { return "send_rows_to_owners (rank " + std::to_string(processes.rank) + ")"; });
   const RowsByProcess<T> in = exchange_rows(processes, out, true);
   trace.lap("exchanged");
 

@@ -299,8 +299,8 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
       if (rows.columns[k] == rows.first_row + 1)
         zero_diagonal[k] = 0.0, zero_row = rows.first_row + 1;
   const DeviceBuffer<double> zero_on_device(zero_diagonal, "test: a zero diagonal");
-  const std::string diagonal_error =
-      test::error_on_every_process<BadDiagonal>([&] { solver.update_values(zero_on_device.data()); });
+  const std::string diagonal_error = test::error_on_every_process<BadDiagonal>(
+      [&] { solver.update_values(zero_on_device.data()); });
   long long named = zero_row;
   MPI_Bcast(&named, 1, MPI_LONG_LONG, world_size() - 1, MPI_COMM_WORLD);
   EXPECT_NE(diagonal_error.find("row " + std::to_string(named)), std::string::npos)
@@ -310,8 +310,8 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
   EXPECT_EQ(x_after, x_before);
 
   const DeviceBuffer<double> b_on_device(b.empty() ? std::vector<double>{1.0} : b, "test: b");
-  const std::string b_error =
-      test::error_on_every_process<BadInput>([&] { solver.solve(b_on_device.data(), x_after.data()); });
+  const std::string b_error = test::error_on_every_process<BadInput>(
+      [&] { solver.solve(b_on_device.data(), x_after.data()); });
   EXPECT_NE(b_error.find("solve: b's entries"), std::string::npos) << b_error;
   EXPECT_NE(b_error.find("device memory"), std::string::npos) << b_error;
 }
