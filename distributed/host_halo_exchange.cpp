@@ -1,5 +1,6 @@
 #include "distributed/host_halo_exchange.hpp"
 
+#include "core/host_parallel.hpp"
 #include "distributed/abandoned_buffers.hpp"
 #include "distributed/mpi_check.hpp"
 
@@ -38,7 +39,7 @@ void HostHaloExchange<T>::start(const T* x) {
   // send buffer = the entries of x the neighbours need
   const std::vector<index_t>& rows = this->plan_.send_rows;
   const auto count = static_cast<std::int64_t>(rows.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count >= host_parallel_from)
   for (std::int64_t k = 0; k < count; ++k) send_buffer_[k] = x[rows[k]];
   for (const HaloTarget& target : this->plan_.targets)
     SPK_MPI_CHECK(MPI_Isend(send_buffer_.data() + target.first, target.count, mpi_datatype<T>(),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/host_parallel.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/local_rows.hpp"
 #include "distributed/amg/row_exchange.hpp"
@@ -71,7 +72,7 @@ RowBlock<double> galerkin_rows(MPI_Comm comm, const RowBlock<double>& a, const R
       if (c.row_offsets[row + 1] > c.row_offsets[row])
         pieces.row_offsets.push_back(c.row_offsets[row + 1]);
     pieces.columns.resize(c.columns.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (c.nnz() >= host_parallel_from)
     for (index_t k = 0; k < c.nnz(); ++k)
       pieces.columns[k] = b.column_ids[static_cast<std::size_t>(c.columns[k])];
     pieces.values = std::move(c.values);

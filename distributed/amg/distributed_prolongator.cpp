@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/host_parallel.hpp"
 #include "distributed/fault_watch.hpp"
 
 namespace spk {
@@ -29,7 +30,7 @@ void DistributedProlongator::compute(const DistributedLevel& a,
   // and merged by column (the rows are short: a row of A times T's one to k entries).
   std::vector<std::vector<std::pair<global_index_t, double>>> rows(
       static_cast<std::size_t>(whole.rows));
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (whole.nnz() >= host_parallel_from)
   for (index_t i = 0; i < whole.rows; ++i) {
     std::vector<std::pair<global_index_t, double>>& terms = rows[static_cast<std::size_t>(i)];
     for (index_t k = t.row_offsets[i]; k < t.row_offsets[i + 1]; ++k)

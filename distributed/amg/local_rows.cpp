@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/host_parallel.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -53,7 +54,7 @@ CompressedRows compress_columns(index_t rows, const index_t* row_offsets,
   matrix.row_offsets.assign(row_offsets, row_offsets + rows + 1);
   matrix.columns.resize(static_cast<std::size_t>(nnz));
   matrix.values.assign(values, values + nnz);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nnz >= host_parallel_from)
   for (index_t k = 0; k < nnz; ++k)
     matrix.columns[k] =
         static_cast<index_t>(std::lower_bound(ids.begin(), ids.end(), columns[k]) - ids.begin());

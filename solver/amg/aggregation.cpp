@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
+#include "core/host_parallel.hpp"
 #include "solver/amg/aggregation_rules.hpp"
 #include "spkrylov/errors.hpp"
 
@@ -13,10 +15,15 @@ namespace {
 using mis2::in_set;
 using mis2::state_of;
 
+// A pass's work over the graph: a visit per node and per edge (host_parallel.hpp's units).
+std::int64_t edges_and_nodes(const StrengthGraph& graph) {
+  return static_cast<std::int64_t>(graph.nodes) + static_cast<std::int64_t>(graph.neighbours.size());
+}
+
 // out_i = max(in_j) over j in {i} and i's neighbours.
 void max_over_closed_neighbourhood(const StrengthGraph& graph, const std::vector<std::uint64_t>& in,
                                    std::vector<std::uint64_t>& out) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (edges_and_nodes(graph) >= host_parallel_from)
   for (index_t node = 0; node < graph.nodes; ++node)
     out[static_cast<std::size_t>(node)] = mis2::closed_neighbourhood_max(
         node, graph.row_offsets.data(), graph.neighbours.data(), in.data());
@@ -28,7 +35,7 @@ std::vector<std::uint64_t> mis_keys(const StrengthGraph& graph,
                                     int* rounds) {
   const std::size_t n = static_cast<std::size_t>(graph.nodes);
   std::vector<std::uint64_t> key(n), one_ring(n), two_ring(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (graph.nodes >= host_parallel_from)
   for (index_t node = 0; node < graph.nodes; ++node)
     key[static_cast<std::size_t>(node)] =
         mis2::pack_key(mis2::undecided, priorities[static_cast<std::size_t>(node)], node);
@@ -39,7 +46,8 @@ std::vector<std::uint64_t> mis_keys(const StrengthGraph& graph,
       max_over_closed_neighbourhood(graph, one_ring, two_ring);  // max over the 2-ring
     const std::vector<std::uint64_t>& ring = distance == 2 ? two_ring : one_ring;
     std::size_t still_undecided = 0;
-#pragma omp parallel for schedule(static) reduction(+ : still_undecided)
+#pragma omp parallel for schedule(static) reduction(+ : still_undecided) \
+    if (graph.nodes >= host_parallel_from)
     for (index_t node = 0; node < graph.nodes; ++node) {
       const std::size_t i = static_cast<std::size_t>(node);
       bool undecided = false;
@@ -56,7 +64,7 @@ std::vector<std::uint64_t> mis_keys(const StrengthGraph& graph,
 
 std::vector<std::uint32_t> aggregation_priorities(index_t nodes) {
   std::vector<std::uint32_t> priorities(static_cast<std::size_t>(nodes));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nodes >= host_parallel_from)
   for (index_t node = 0; node < nodes; ++node)
     priorities[static_cast<std::size_t>(node)] = mis2::priority(node);
   return priorities;
@@ -87,7 +95,7 @@ Aggregates aggregate_mis2(const StrengthGraph& graph, const std::vector<std::uin
   for (const index_t root : result.roots) chosen[static_cast<std::size_t>(root)] = key[root];
 
     // Pass 1, distance 1: the largest (priority, index) among the neighbouring roots.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (edges_and_nodes(graph) >= host_parallel_from)
   for (index_t node = 0; node < graph.nodes; ++node)
     if (state_of(key[static_cast<std::size_t>(node)]) != in_set)
       chosen[static_cast<std::size_t>(node)] = mis2::distance_one_choice(
@@ -95,7 +103,7 @@ Aggregates aggregate_mis2(const StrengthGraph& graph, const std::vector<std::uin
   // Pass 2, distance 2: the best root a distance-1 neighbour chose. It reads pass 1's `chosen`
   // and writes `distance_two`, so the nodes of this pass do not see each other.
   std::vector<std::uint64_t> distance_two(n, 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (edges_and_nodes(graph) >= host_parallel_from)
   for (index_t node = 0; node < graph.nodes; ++node)
     if (chosen[static_cast<std::size_t>(node)] == 0)
       distance_two[static_cast<std::size_t>(node)] = mis2::distance_two_choice(

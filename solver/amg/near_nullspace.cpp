@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "core/host_parallel.hpp"
 #include "solver/amg/nodal_rules.hpp"
 #include "spkrylov/errors.hpp"
 
@@ -118,7 +119,7 @@ CsrMatrix<double> nodal_matrix(const CsrMatrix<double>& a, int block_size) {
   CsrMatrix<double> nodal;
   nodal.rows = nodal.cols = nodes;
   nodal.row_offsets.assign(static_cast<std::size_t>(nodes) + 1, 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (a.nnz() >= host_parallel_from)
   for (index_t node = 0; node < nodes; ++node) {  // the size of each nodal row
     index_t count = 0;
     nodal_rules::for_each_nodal_entry(node, block_size, a.row_offsets.data(), a.columns.data(),
@@ -130,7 +131,7 @@ CsrMatrix<double> nodal_matrix(const CsrMatrix<double>& a, int block_size) {
         nodal.row_offsets[static_cast<std::size_t>(node)];
   nodal.columns.resize(static_cast<std::size_t>(nodal.row_offsets.back()));
   nodal.values.resize(nodal.columns.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (a.nnz() >= host_parallel_from)
   for (index_t node = 0; node < nodes; ++node) {
     auto at = static_cast<std::size_t>(nodal.row_offsets[static_cast<std::size_t>(node)]);
     nodal_rules::for_each_nodal_entry(node, block_size, a.row_offsets.data(), a.columns.data(),

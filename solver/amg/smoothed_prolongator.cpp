@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/host_parallel.hpp"
 #include "solver/amg/prolongator_rules.hpp"
 #include "solver/amg/sparse_product.hpp"
 
@@ -34,7 +35,7 @@ void SmoothedProlongator::compute(const CsrMatrix<double>& a,
   if (weight_ == 0.0) return;
   product_values(a, tentative_, prolongator_);  // P = A T
   const double step = weight_ / lambda_max;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (prolongator_.nnz() >= host_parallel_from)
   for (index_t row = 0; row < a.rows; ++row)  // P = T - (omega / lambda) D^-1 A T
     smooth_prolongator_row(row, prolongator_.row_offsets.data(), prolongator_.values.data(),
                            -step * inverse_diagonal[static_cast<std::size_t>(row)],

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/host_parallel.hpp"
+
 namespace spk {
 
 namespace {
@@ -41,7 +43,7 @@ CsrMatrix<double> product_pattern(const CsrMatrix<double>& a, const CsrMatrix<do
   c.rows = a.rows;
   c.cols = b.cols;
   std::vector<std::int64_t> counts(static_cast<std::size_t>(a.rows) + 1, 0);
-#pragma omp parallel
+#pragma omp parallel if (a.nnz() >= host_parallel_from)
   {
     RowWorkspace work{std::vector<index_t>(static_cast<std::size_t>(b.cols), -1), {}};
 #pragma omp for schedule(static)
@@ -57,7 +59,7 @@ CsrMatrix<double> product_pattern(const CsrMatrix<double>& a, const CsrMatrix<do
     c.row_offsets[row] = static_cast<index_t>(counts[row]);
   c.columns.resize(static_cast<std::size_t>(counts.back()));
   c.values.assign(c.columns.size(), 0.0);
-#pragma omp parallel
+#pragma omp parallel if (a.nnz() >= host_parallel_from)
   {
     RowWorkspace work{std::vector<index_t>(static_cast<std::size_t>(b.cols), -1), {}};
 #pragma omp for schedule(static)
@@ -70,7 +72,7 @@ CsrMatrix<double> product_pattern(const CsrMatrix<double>& a, const CsrMatrix<do
 }
 
 void product_values(const CsrMatrix<double>& a, const CsrMatrix<double>& b, CsrMatrix<double>& c) {
-#pragma omp parallel
+#pragma omp parallel if (a.nnz() >= host_parallel_from)
   {
     std::vector<index_t> position(static_cast<std::size_t>(b.cols), -1);
 #pragma omp for schedule(static)
@@ -117,7 +119,8 @@ CsrMatrix<double> transpose(const CsrMatrix<double>& a, std::vector<index_t>* so
 
 void transpose_values(const CsrMatrix<double>& a, const std::vector<index_t>& source,
                       CsrMatrix<double>& t) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) \
+    if (static_cast<std::int64_t>(source.size()) >= host_parallel_from)
   for (std::int64_t k = 0; k < static_cast<std::int64_t>(source.size()); ++k)
     t.values[static_cast<std::size_t>(k)] = a.values[source[static_cast<std::size_t>(k)]];
 }
