@@ -17,7 +17,8 @@ using mis2::state_of;
 
 // A pass's work over the graph: a visit per node and per edge (host_parallel.hpp's units).
 std::int64_t edges_and_nodes(const StrengthGraph& graph) {
-  return static_cast<std::int64_t>(graph.nodes) + static_cast<std::int64_t>(graph.neighbours.size());
+  return static_cast<std::int64_t>(graph.nodes) +
+         static_cast<std::int64_t>(graph.neighbours.size());
 }
 
 // out_i = max(in_j) over j in {i} and i's neighbours.
