@@ -119,9 +119,9 @@ CsrMatrix<double> transpose(const CsrMatrix<double>& a, std::vector<index_t>* so
 
 void transpose_values(const CsrMatrix<double>& a, const std::vector<index_t>& source,
                       CsrMatrix<double>& t) {
-#pragma omp parallel for schedule(static) if (static_cast <std::int64_t>(source.size()) >= \
-                                              host_parallel_from)
-  for (std::int64_t k = 0; k < static_cast<std::int64_t>(source.size()); ++k)
+  const auto entries = static_cast<std::int64_t>(source.size());
+#pragma omp parallel for schedule(static) if (entries >= host_parallel_from)
+  for (std::int64_t k = 0; k < entries; ++k)
     t.values[static_cast<std::size_t>(k)] = a.values[source[static_cast<std::size_t>(k)]];
 }
 
