@@ -9,6 +9,7 @@
 
 #include "core/cuda_check.hpp"
 #include "distributed/agreed_errors.hpp"
+#include "distributed/host_processes.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
 
@@ -34,16 +35,9 @@ std::string host_name() {
 
 DeviceBinding bind_device(MPI_Comm comm, bool by_local_rank, bool activate) {
   DeviceBinding binding;
-  MPI_Comm host;
-  SPK_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
-  const int rank_in_host = [&] {
-    int r = 0;
-    SPK_MPI_CHECK(MPI_Comm_rank(host, &r));
-    SPK_MPI_CHECK(MPI_Comm_size(host, &binding.local_processes));
-    SPK_MPI_CHECK(MPI_Comm_free(&host));
-    return r;
-  }();
-  binding.local_rank = rank_in_host;
+  const HostProcesses on_host = host_processes(comm);
+  binding.local_rank = on_host.rank;
+  binding.local_processes = on_host.count;
 
   on_every_process(comm, [&] {
     const cudaError_t counted = cudaGetDeviceCount(&binding.devices);

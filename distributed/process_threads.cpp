@@ -6,22 +6,12 @@
 #include <algorithm>
 #include <thread>
 
-#include "distributed/mpi_check.hpp"
+#include "distributed/host_processes.hpp"
 #include "solver/host_threads.hpp"
 
 namespace spk {
 
 namespace {
-
-int processes_on_this_host(MPI_Comm comm) {
-  MPI_Comm host;
-  SPK_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
-  int size = 1;
-  const int sized = MPI_Comm_size(host, &size);
-  SPK_MPI_CHECK(MPI_Comm_free(&host));
-  SPK_MPI_CHECK(sized);
-  return size;
-}
 
 int cpus_allowed() {
   cpu_set_t mask;
@@ -38,7 +28,7 @@ int share_of_cpus(int cpus, int allowed, int local_processes) {
 }
 
 int threads_per_process(MPI_Comm comm) {
-  const int local_processes = processes_on_this_host(comm);  // collective: every process calls
+  const int local_processes = host_processes(comm).count;  // collective: every process calls
   if (host_threads_chosen_by_user()) return omp_get_max_threads();
   const int cpus = static_cast<int>(std::thread::hardware_concurrency());
   return share_of_cpus(cpus > 0 ? cpus : omp_get_num_procs(), cpus_allowed(), local_processes);

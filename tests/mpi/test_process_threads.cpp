@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "distributed/host_processes.hpp"
 #include "distributed/process_threads.hpp"
 #include "tests/mpi/distributed_comparison.hpp"
 #include "tests/mpi/mpi_test_support.hpp"
@@ -59,6 +60,13 @@ int processes_on_this_host() {
   MPI_Comm_size(host, &size);
   MPI_Comm_free(&host);
   return size;
+}
+
+TEST(ProcessThreads, HostProcessesAreThisHostsRankAndCount) {
+  const HostProcesses on_host = host_processes(MPI_COMM_WORLD);
+  EXPECT_EQ(on_host.count, processes_on_this_host());
+  EXPECT_GE(on_host.rank, 0);
+  EXPECT_LT(on_host.rank, on_host.count);
 }
 
 TEST(ProcessThreads, TheVariableDecidesWhenSet) {
