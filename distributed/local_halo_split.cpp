@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/host_parallel.hpp"
+#include "core/resident_pages.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -37,15 +38,24 @@ index_t first_decreasing_row(const RowsView<T>& rows) {
   return first;
 }
 
+// `count` zeros, the pages mapped in parallel first (core/resident_pages.hpp).
+template <class V>
+V resident_zeros(std::size_t count) {
+  V array;
+  reserve_resident(array, count);
+  array.resize(count);
+  return array;
+}
+
 // rows x cols CSR with `nnz` entries (offsets filled by the caller).
 template <class T>
 CsrMatrix<T> sized_csr(index_t rows, index_t cols, index_t nnz) {
   CsrMatrix<T> matrix;
   matrix.rows = rows;
   matrix.cols = cols;
-  matrix.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
-  matrix.columns.resize(static_cast<std::size_t>(nnz));
-  matrix.values.resize(static_cast<std::size_t>(nnz));
+  matrix.row_offsets = resident_zeros<std::vector<index_t>>(static_cast<std::size_t>(rows) + 1);
+  matrix.columns = resident_zeros<std::vector<index_t>>(static_cast<std::size_t>(nnz));
+  matrix.values = resident_zeros<std::vector<T>>(static_cast<std::size_t>(nnz));
   return matrix;
 }
 
@@ -88,8 +98,8 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
   // Each row's halo entries (its local ones: the rest), and the first column out of range,
   // in the rows before the first whose offsets decrease (the faults in row order).
   const index_t counted = first_decreasing_row(rows);
-  std::vector<index_t> local_offsets(static_cast<std::size_t>(n) + 1, 0);
-  std::vector<index_t> halo_offsets(static_cast<std::size_t>(n) + 1, 0);
+  auto local_offsets = resident_zeros<std::vector<index_t>>(static_cast<std::size_t>(n) + 1);
+  auto halo_offsets = resident_zeros<std::vector<index_t>>(static_cast<std::size_t>(n) + 1);
   index_t bad = offsets[counted];
 #pragma omp parallel for schedule(static) reduction(min : bad) if (n >= parallel_from)
   for (index_t row = 0; row < counted; ++row) {
@@ -119,13 +129,16 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
   split.local = sized_csr<T>(n, own_columns, local_offsets[n]);
   split.local.row_offsets = std::move(local_offsets);
   split.pattern.rows = n;
+  const auto entries = static_cast<std::size_t>(offsets[n]);
+  reserve_resident(split.pattern.row_offsets, static_cast<std::size_t>(n) + 1);
   split.pattern.row_offsets.assign(offsets, offsets + n + 1);
-  split.pattern.columns.resize(static_cast<std::size_t>(offsets[n]));
-  split.pattern.values.assign(rows.values, rows.values + offsets[n]);  // in the caller's order
+  split.pattern.columns = resident_zeros<std::vector<index_t>>(entries);
+  reserve_resident(split.pattern.values, entries);
+  split.pattern.values.assign(rows.values, rows.values + entries);  // in the caller's order
   split.halo = sized_csr<T>(n, 0, halo_offsets[n]);
   split.halo.row_offsets = std::move(halo_offsets);
-  std::vector<global_index_t> halo_global(split.halo.columns.size());
-  std::vector<index_t> halo_place(split.halo.columns.size());
+  auto halo_global = resident_zeros<std::vector<global_index_t>>(split.halo.columns.size());
+  auto halo_place = resident_zeros<std::vector<index_t>>(split.halo.columns.size());
 #pragma omp parallel for schedule(static) if (n >= parallel_from)
   for (index_t row = 0; row < n; ++row) {
     index_t local = split.local.row_offsets[row], halo = split.halo.row_offsets[row];

@@ -5,6 +5,8 @@
 #include <limits>
 #include <tuple>
 
+#include "core/resident_pages.hpp"
+
 namespace spk {
 namespace {
 
@@ -63,6 +65,7 @@ void fill_grid_rows(const GridWalk& grid, std::int64_t first_row, std::int64_t e
                     std::vector<double>& values) {
   const int bs = grid.block_size;
   const std::int64_t rows = end_row - first_row;
+  reserve_resident(row_offsets, static_cast<std::size_t>(rows) + 1);  // core/resident_pages.hpp
   row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
 
   // Pass 1: row lengths, then their prefix sums.
@@ -72,6 +75,8 @@ void fill_grid_rows(const GridWalk& grid, std::int64_t first_row, std::int64_t e
   for (std::int64_t row = 0; row < rows; ++row) row_offsets[row + 1] += row_offsets[row];
 
   const auto nnz = static_cast<std::size_t>(row_offsets[rows]);
+  reserve_resident(columns, nnz);
+  reserve_resident(values, nnz);
   columns.resize(nnz);
   values.resize(nnz);
 
