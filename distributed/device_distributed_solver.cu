@@ -175,7 +175,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     const cudaStream_t stream = context_->stream();
     clock.lap(phases.context_s);
     if (nccl) {
-      nccl_ = std::make_unique<NcclCommunicator>(c);
+      nccl_ = std::make_unique<NcclCommunicator>(c, distributed.nccl_channels);
       local_stream_ = std::make_unique<CudaStream>();  // the local product beside NCCL's
       if (this->watch.enabled()) {
         // A stream waiting in a collective for a failed process never finishes: poll it, and

@@ -200,8 +200,14 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
     const DistributedOptions& distributed) {
   require_same_as_rank0(comm, iteration_options_text(options.solver), "the solver options");
   // Blocking and nonblocking collectives do not match: every process watches, or none.
-  require_same_as_rank0(comm, distributed.watch_faults ? "watch_faults true" : "watch_faults false",
+  require_same_as_rank0(comm,
+                        std::string(distributed.watch_faults ? "watch_faults true"
+                                                             : "watch_faults false") +
+                            ", nccl_channels " + std::to_string(distributed.nccl_channels),
                         "the distributed options");
+  if (distributed.nccl_channels < 0 || distributed.nccl_channels > 64)  // the same everywhere
+    throw BadInput("distributed nccl_channels " + std::to_string(distributed.nccl_channels) +
+                   " is out of range 0..64 (0: NCCL's own choice)");
   const int threads = threads_per_process(comm);  // this process's share of the host's CPUs
   const ScopedHostThreads scope(threads);
   std::unique_ptr<typename DistributedSolver<T>::Impl> impl =

@@ -17,7 +17,8 @@ const NcclLibrary& agreed_library(MPI_Comm comm) {
 
 }  // namespace
 
-NcclCommunicator::NcclCommunicator(MPI_Comm comm) : library_(agreed_library(comm)) {
+NcclCommunicator::NcclCommunicator(MPI_Comm comm, int channels)
+    : library_(agreed_library(comm)) {
   int rank = 0, size = 1;
   SPK_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   SPK_MPI_CHECK(MPI_Comm_size(comm, &size));
@@ -27,7 +28,15 @@ NcclCommunicator::NcclCommunicator(MPI_Comm comm) : library_(agreed_library(comm
     if (rank == 0) SPK_NCCL_CHECK(library_.get_unique_id(&id));
   });
   SPK_MPI_CHECK(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm));
-  SPK_NCCL_CHECK(library_.comm_init_rank(&comm_, size, id, rank));
+  // maxCTAs arrived in NCCL 2.17 (NCCL_VERSION(2,17,0) = 21700)
+  if (channels > 0 && library_.comm_init_rank_config != nullptr && library_.version >= 21700) {
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.maxCTAs = channels;
+    SPK_NCCL_CHECK(library_.comm_init_rank_config(&comm_, size, id, rank, &config));
+    channels_ = channels;
+  } else {
+    SPK_NCCL_CHECK(library_.comm_init_rank(&comm_, size, id, rank));
+  }
 }
 
 NcclCommunicator::~NcclCommunicator() {

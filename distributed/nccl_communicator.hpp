@@ -11,6 +11,10 @@
 // nothing to scalar sums and halo messages and is the most common cause of init failures on
 // NVSwitch machines.
 //
+// channels > 0 caps NCCL's channels (ncclConfig_t::maxCTAs, through ncclCommInitRankConfig,
+// NCCL 2.17+; DistributedOptions::nccl_channels says why); 0, or an older NCCL, leaves NCCL's
+// own choice. channels() is the cap in force (0: none).
+//
 // abort() (ncclCommAbort) ends the communicator when a process failed mid-solve
 // (fault_watch.hpp): its kernels still waiting for that process return, and it is not used
 // again.
@@ -23,19 +27,21 @@ namespace spk {
 
 class NcclCommunicator {
  public:
-  explicit NcclCommunicator(MPI_Comm comm);
+  NcclCommunicator(MPI_Comm comm, int channels);
   ~NcclCommunicator();
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
   ncclComm_t get() const { return comm_; }
   const NcclLibrary& library() const { return library_; }
+  int channels() const { return channels_; }
   // ncclCommAbort: pending operations end, the communicator is gone (get() is then null).
   void abort() noexcept;
 
  private:
   const NcclLibrary& library_;
   ncclComm_t comm_ = nullptr;
+  int channels_ = 0;
 };
 
 // The NCCL datatype of T.

@@ -59,6 +59,8 @@ NcclLibrary load() {
     bind(handle, "ncclGetVersion", library.get_version, path);
     bind(handle, "ncclGetUniqueId", library.get_unique_id, path);
     bind(handle, "ncclCommInitRank", library.comm_init_rank, path);
+    library.comm_init_rank_config = reinterpret_cast<decltype(library.comm_init_rank_config)>(
+        dlsym(handle, "ncclCommInitRankConfig"));  // optional (nccl_communicator.cpp)
     bind(handle, "ncclCommDestroy", library.comm_destroy, path);
     bind(handle, "ncclCommAbort", library.comm_abort, path);
     bind(handle, "ncclCommGetAsyncError", library.comm_get_async_error, path);

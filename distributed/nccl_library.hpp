@@ -20,6 +20,8 @@ struct NcclLibrary {
   decltype(&::ncclGetVersion) get_version = nullptr;
   decltype(&::ncclGetUniqueId) get_unique_id = nullptr;
   decltype(&::ncclCommInitRank) comm_init_rank = nullptr;
+  // null when the library has no ncclCommInitRankConfig (NCCL before 2.14)
+  decltype(&::ncclCommInitRankConfig) comm_init_rank_config = nullptr;
   decltype(&::ncclCommDestroy) comm_destroy = nullptr;
   decltype(&::ncclCommAbort) comm_abort = nullptr;
   decltype(&::ncclCommGetAsyncError) comm_get_async_error = nullptr;

@@ -45,6 +45,7 @@ DistributedSolver<T> set_up_solver(const Communicator& communicator,
     distributed.transport = config.distributed.transport;
     distributed.overlap = config.distributed.overlap;
     distributed.watch_faults = config.distributed.watch_faults;
+    distributed.nccl_channels = config.distributed.nccl_channels;
     return DistributedSolver<T>(
         communicator.get(), rows,
         Options{solver_options, spmv_for(config.spmv, config.precision), config.device},

@@ -510,7 +510,8 @@ OutputSpec read_output(const ConfigValue& value) {
 }
 
 DistributedSpec read_distributed(const ConfigValue& value) {
-  const ConfigMap map(value, {"partition", "transport", "overlap", "watch_faults"});
+  const ConfigMap map(value,
+                      {"partition", "transport", "overlap", "watch_faults", "nccl_channels"});
   DistributedSpec distributed;
   map.if_present("partition", [&](const ConfigValue& v) {
     distributed.partition = v.as_enum(row_balance_names());
@@ -521,6 +522,11 @@ DistributedSpec read_distributed(const ConfigValue& value) {
   map.if_present("overlap", [&](const ConfigValue& v) { distributed.overlap = v.as_bool(); });
   map.if_present("watch_faults",
                  [&](const ConfigValue& v) { distributed.watch_faults = v.as_bool(); });
+  map.if_present("nccl_channels", [&](const ConfigValue& v) {
+    distributed.nccl_channels = v.as_int();
+    require(v, distributed.nccl_channels >= 0 && distributed.nccl_channels <= 64,
+            "an integer from 0 (NCCL's own choice) to 64");
+  });
   return distributed;
 }
 

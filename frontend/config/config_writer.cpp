@@ -221,6 +221,8 @@ std::string to_yaml(const RunConfig& config) {
   out << YAML::Key << "transport" << YAML::Value << to_string(config.distributed.transport);
   out << YAML::Key << "overlap" << YAML::Value << config.distributed.overlap;
   out << YAML::Key << "watch_faults" << YAML::Value << config.distributed.watch_faults;
+  out << YAML::Key << "nccl_channels" << YAML::Value << config.distributed.nccl_channels
+      << YAML::Comment("0: NCCL's own choice");
   out << YAML::EndMap;
   out << YAML::Key << "steps" << YAML::Value << config.steps
       << YAML::Comment("solves, each after new values and update_values");

@@ -237,7 +237,7 @@ TEST(ConfigDistributed, PartitionIsNnzOrRows) {
             "run.yaml:2: distributed.partition: unknown value 'metis' (valid: nnz, rows)");
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {ranks: 4}\n"),
             "run.yaml:2: distributed.ranks: unknown key (valid keys: partition, transport, "
-            "overlap, watch_faults)");
+            "overlap, watch_faults, nccl_channels)");
 }
 
 TEST(ConfigSolver, VectorOps) {
@@ -264,6 +264,11 @@ TEST(ConfigDistributed, TransportAndOverlap) {
 }
 
 TEST(ConfigDistributed, WatchFaults) {
+  EXPECT_EQ(parse(kGenerated).distributed.nccl_channels, 4);
+  EXPECT_EQ(parse(kGenerated, {"distributed.nccl_channels=0"}).distributed.nccl_channels, 0);
+  EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {nccl_channels: 65}\n"),
+            "run.yaml:2: distributed.nccl_channels: must be an integer from 0 (NCCL's own choice) "
+            "to 64, got '65'");
   EXPECT_TRUE(parse(kGenerated).distributed.watch_faults);
   EXPECT_FALSE(parse(kGenerated, {"distributed.watch_faults=false"}).distributed.watch_faults);
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {watch_faults: maybe}\n")

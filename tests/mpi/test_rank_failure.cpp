@@ -266,8 +266,32 @@ TEST_F(RankFailure, WatchSettingThatDiffersFromRankZerosIsAnAgreedError) {
     message = error.what();
   }
   EXPECT_EQ(message,
-            "rank 1: mismatch between processes in the distributed options: 'watch_faults false' "
-            "here, 'watch_faults true' on rank 0");
+            "rank 1: mismatch between processes in the distributed options: 'watch_faults false, "
+            "nccl_channels 4' here, 'watch_faults true, nccl_channels 4' on rank 0");
+}
+
+// NCCL's channel cap enters its communicator's init: it must be the same everywhere, and in
+// range (checked on every process alike, before any NCCL call).
+TEST_F(RankFailure, NcclChannelsThatDifferOrAreOutOfRangeAreAgreedErrors) {
+  const System system = poisson_system();
+  const auto message_for = [&](const DistributedOptions& distributed) {
+    try {
+      DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(system.rows), cg_options(),
+                                       distributed);
+    } catch (const BadInput& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  DistributedOptions differing;
+  differing.nccl_channels = world_rank() == 1 ? 2 : 4;
+  EXPECT_EQ(message_for(differing),
+            "rank 1: mismatch between processes in the distributed options: 'watch_faults true, "
+            "nccl_channels 2' here, 'watch_faults true, nccl_channels 4' on rank 0");
+  DistributedOptions negative;
+  negative.nccl_channels = -1;
+  EXPECT_EQ(message_for(negative),
+            "distributed nccl_channels -1 is out of range 0..64 (0: NCCL's own choice)");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // spk_nccl_pattern: times the NCCL call patterns of a distributed CG iteration on this machine,
 // to tell NCCL's own latency from the solver's: allreduces alone, halo exchanges alone, the two
 // alternating, and each with idle gaps (a spinning kernel) between calls, as an iteration has.
-//   mpirun -np 2 spk_nccl_pattern [halo entries]      (one GPU per process)
+//   mpirun -np 2 spk_nccl_pattern [halo entries] [channels]   (one GPU per process; channels:
+//   NCCL's maxCTAs, default 4 as DistributedOptions::nccl_channels, 0: NCCL's own choice)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <mpi.h>
@@ -18,6 +19,7 @@
 #include "distributed/nccl_communicator.hpp"
 #include "solver/device_context.hpp"
 #include "solver/device_space.hpp"
+#include "spkrylov/distributed_info.hpp"
 
 namespace {
 
@@ -34,7 +36,8 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const index_t halo = argc > 1 ? std::atoi(argv[1]) : 16384;
   bind_device(MPI_COMM_WORLD, true);
-  NcclCommunicator nccl(MPI_COMM_WORLD);
+  const int channels = argc > 2 ? std::atoi(argv[2]) : DistributedOptions{}.nccl_channels;
+  NcclCommunicator nccl(MPI_COMM_WORLD, channels);
   CudaStream stream, local;
   // Each process sends `halo` entries to each other process and receives as many.
   HaloPlan plan;
