@@ -195,9 +195,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     std::unique_ptr<SpmvBackend<T>> local;
     std::unique_ptr<LinearOperator<T>> halo;
     TuningReport halo_tuning;
+    StepTrace trace = StepTrace::when_enabled(
+        [&] { return "layouts (rank " + std::to_string(this->communicator.rank()) + ")"; },
+        [this] { settle(); });
     on_every_process(c, [&] {
       local = make_block_backend(rows.split.local, options.spmv, local_stream, &this->setup.tuning,
                                  false);
+      trace.lap("local block's backend");
       if (rows.split.halo.nnz() > 0) {
         NonEmptyRows<T> kept = drop_empty_rows(rows.split.halo);
         if (2 * static_cast<std::size_t>(kept.matrix.rows) <
@@ -215,8 +219,10 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           halo = std::move(whole);
         }
       }
+      trace.lap("halo block's backend");
       // the whole rows again, for the preconditioners (none reads them)
       if (options.solver.preconditioner != Preconditioner::none) upload_pattern(rows.split);
+      trace.lap("pattern uploaded");
     });
     local_backend_ = local.get();
     settle();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
 #include "solver/amg/near_nullspace.hpp"
@@ -128,6 +129,8 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
                                      const DistributedCsrArrays<T>& arrays,
                                      const Options& options) {
   const MPI_Comm c = communicator.get();
+  StepTrace trace = StepTrace::when_enabled(
+      [&] { return "partition (rank " + std::to_string(communicator.rank()) + ")"; });
   on_every_process(c, [&] {
     validate_solver_options(options.solver);
     validate_spmv_options(options.spmv);
@@ -139,6 +142,7 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
     check_rows(arrays);
     check_systems_rows(options.solver, arrays.rows);
   });
+  trace.lap("checks (finite values)");
   // The blocks in rank order: every process's row count.
   std::vector<global_index_t> counts(static_cast<std::size_t>(communicator.size()));
   const global_index_t mine = arrays.rows;
@@ -150,9 +154,11 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
   const global_index_t first_row = rows.partition.first_row(communicator.rank());
   on_every_process(c, [&] {
     rows.split = split_local_and_halo(arrays, first_row, rows.partition, communicator.rank());
+    trace.lap("local/halo split");
     check_diagonal(rows.split.pattern, rows.split.pattern.values.data(), first_row,
                    options.solver.preconditioner);
   });
+  trace.lap("diagonal checked, agreed");
   return rows;
 }
 

@@ -7,6 +7,7 @@
 #include "core/cub_call.cuh"
 #include "core/cuda_check.hpp"
 #include "core/device_kernels.cuh"
+#include "core/step_trace.hpp"
 #include "distributed/amg/device_row_merge.hpp"
 #include "distributed/amg/whole_rows.hpp"
 #include "spkrylov/errors.hpp"
@@ -82,6 +83,9 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
                                std::vector<global_index_t>& halo_columns, cudaStream_t stream)
     : stream_(stream), own_columns_(own_columns) {
   const index_t rows = received.rows;
+  StepTrace trace = StepTrace::when_enabled(
+      [&] { return "row merge (" + std::to_string(rows) + " rows)"; },
+      [stream] { SPK_CUDA_CHECK(cudaStreamSynchronize(stream)); });
   if (own.rows != rows)
     throw Error("amg setup: merging " + std::to_string(own.rows) + " own rows with " +
                 std::to_string(rows) + " received rows (internal error)");
@@ -115,6 +119,7 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
         own_columns + static_cast<index_t>(
                           std::lower_bound(halo.begin(), halo.end(), source_ids[s]) - halo.begin());
   slot_map_ = DeviceBuffer<index_t>(map, "merged rows' slot map");
+  trace.lap("halo and slot map");
 
   // The received rows in the merged numbering, each row sorted.
   WholeRows part = whole_rows(received, first_column, own_columns, halo);
@@ -122,6 +127,7 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
   received_offsets_ = DeviceBuffer<index_t>(part.matrix.row_offsets, "received rows' offsets");
   received_columns_ = DeviceBuffer<index_t>(part.matrix.columns, "received rows' columns");
   received_values_ = DeviceBuffer<double>(part.matrix.values.size(), "received rows' values");
+  trace.lap("received rows renumbered and uploaded");
 
   // Each row's merged length, their scan, then the columns and each entry's place.
   merged.rows = rows;
@@ -151,8 +157,10 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
         own_position_.data(), received_position_.data());
     SPK_CHECK_LAUNCH("merge_rows_kernel (columns)");
   }
+  trace.lap("merged pattern");
   halo_columns = std::move(halo);
   compute(own, received, merged);
+  trace.lap("values");
 }
 
 void DeviceRowMerge::compute(const DeviceCsr<double>& own, const RowBlock<double>& received,

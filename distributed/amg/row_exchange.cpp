@@ -560,11 +560,13 @@ RowBlock<T> send_rows_to_owners(MPI_Comm comm, const RowPartition& rows,
         throw BadInput("send_rows_to_owners: received row " + std::to_string(piece.id) +
                        ", which this process does not own: do the processes pass the same "
                        "partition?");
+    trace.lap("pieces listed");
     block = sum_pieces(pieces, rows.global_rows(), rows.first_row(rank),
                        static_cast<index_t>(rows.rows(rank)));
+    trace.lap("pieces summed");
     if (plan != nullptr) plan_sums(*plan, block, in, contributions, owner, me, size, out);
   });
-  trace.lap("summed");
+  trace.lap("sums planned");
   return block;
 }
 
