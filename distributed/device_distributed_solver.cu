@@ -22,6 +22,7 @@
 #include "distributed/compressed_rows_operator.hpp"
 #include "distributed/device_binding.hpp"
 #include "distributed/device_halo_exchange.hpp"
+#include "distributed/device_split_rows.hpp"
 #include "distributed/device_split_values.hpp"
 #include "distributed/diagonal_block.hpp"
 #include "distributed/distributed_solver_impl.hpp"
@@ -117,7 +118,7 @@ bool uses_nccl(MPI_Comm comm, Transport transport, const DeviceBinding& binding)
 // One block's backend; a halo block the format refuses (ellpack past max_ell_fill: most of
 // its rows are empty) is stored as csr instead.
 template <class T>
-std::unique_ptr<SpmvBackend<T>> make_block_backend(const CsrMatrix<T>& block,
+std::unique_ptr<SpmvBackend<T>> make_block_backend(const DeviceCsr<T>& block,
                                                    const SpmvOptions& spmv, cudaStream_t stream,
                                                    TuningReport* tuning, bool is_halo) {
   if (!is_halo) return make_spmv_backend(block, spmv, stream, tuning);
@@ -161,7 +162,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       SPK_CUDA_CHECK(cudaFree(nullptr));  // the context exists
     });
     // (a failure here leaves through the future's destructor, which waits for the thread)
-    PartitionedRows<T> rows = split_caller_rows(this->communicator, arrays, options);
+    const RowPartition partition = partition_caller_rows(this->communicator, arrays, options);
     clock.lap(phases.partition_s);
     on_every_process(c, [&] {
       context_made.get();
@@ -174,6 +175,17 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     context_ = std::make_unique<DeviceContext>();
     const cudaStream_t stream = context_->stream();
     clock.lap(phases.context_s);
+    // The rows split on the device (device_split_rows.hpp): nothing of them is copied on the
+    // host; the host keeps the sizes and the halo column list (SplitRows without entries).
+    DeviceSplitRows<T> rows;
+    SplitRows<T> shape;
+    on_every_process(c, [&] {
+      rows = split_rows_on_device(arrays, partition, this->communicator.rank(),
+                                  options.solver.preconditioner == Preconditioner::block_jacobi,
+                                  stream);
+      shape = split_shape(rows, partition);
+    });
+    clock.lap(phases.partition_s);
     if (nccl) {
       nccl_ = std::make_unique<NcclCommunicator>(c, distributed.nccl_channels);
       local_stream_ = std::make_unique<CudaStream>();  // the local product beside NCCL's
@@ -199,36 +211,35 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         [&] { return "layouts (rank " + std::to_string(this->communicator.rank()) + ")"; },
         [this] { settle(); });
     on_every_process(c, [&] {
-      local = make_block_backend(rows.split.local, options.spmv, local_stream, &this->setup.tuning,
-                                 false);
+      local = make_block_backend(describe_device_csr(rows.local, local_stream), options.spmv,
+                                 local_stream, &this->setup.tuning, false);
       trace.lap("local block's backend");
-      if (rows.split.halo.nnz() > 0) {
-        NonEmptyRows<T> kept = drop_empty_rows(rows.split.halo);
-        if (2 * static_cast<std::size_t>(kept.matrix.rows) <
-            static_cast<std::size_t>(rows.split.halo.rows)) {
+      if (rows.halo_entries() > 0) {
+        if (2 * static_cast<std::size_t>(rows.halo.rows) < static_cast<std::size_t>(rows.rows)) {
           auto compressed = std::make_unique<CompressedRowsOperator<T>>(
-              make_block_backend(kept.matrix, options.spmv, stream, &halo_tuning, true), kept.rows,
-              rows.split.halo.rows);
+              make_block_backend(describe_device_csr(rows.halo, stream), options.spmv, stream,
+                                 &halo_tuning, true),
+              std::move(rows.halo_rows), rows.rows);
           halo_backend_ = &compressed->backend();
           halo = std::move(compressed);
           halo_rows_note_ = " (non-empty rows)";
-        } else {
-          auto whole =
-              make_block_backend(rows.split.halo, options.spmv, stream, &halo_tuning, true);
+        } else {  // the whole form: every row's offsets over the same entries
+          const DeviceCsr<T> whole_rows =
+              describe_device_csr(rows.rows, rows.halo.cols, rows.halo_starts.data(),
+                                  rows.halo.columns.data(), rows.halo.values.data(), stream);
+          auto whole = make_block_backend(whole_rows, options.spmv, stream, &halo_tuning, true);
           halo_backend_ = whole.get();
           halo = std::move(whole);
         }
       }
       trace.lap("halo block's backend");
-      // the whole rows again, for the preconditioners (none reads them)
-      if (options.solver.preconditioner != Preconditioner::none) upload_pattern(rows.split);
-      trace.lap("pattern uploaded");
+      keep_split_arrays(rows);
     });
     local_backend_ = local.get();
     settle();
     clock.lap(phases.layouts_s);
     this->matrix = std::make_unique<DistributedMatrix<T>>(
-        c, std::move(rows.split),
+        c, std::move(shape),
         [&](const SplitRows<T>&, HaloPlan plan) {
           clock.lap(phases.partition_s);  // the halo plan
           DistributedBlocks<T> blocks;
@@ -236,14 +247,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           blocks.halo = std::move(halo);
           blocks.exchange = std::make_unique<DeviceHaloExchange<T>>(
               c, nccl_.get(), std::move(plan), stream, local_stream, &this->watch);
-          blocks.refresh_values = [this](const SplitRows<T>& split) { refresh_blocks(split); };
           return blocks;
         },
         distributed.overlap);
 
     space_ = std::make_unique<Space>(this->watch, this->first_row(), *context_);
     space_->watch_products(&this->matrix->exchange().times().exchanges);
-    fine_rows_.partition = rows.partition;
+    fine_rows_.partition = partition;
     fine_rows_.halo_columns = this->matrix->split().halo_columns;
     space_->set_fine_rows(&fine_rows_);
     if (nccl_) {
@@ -252,9 +262,12 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       space_->allow_graphs(this->matrix->exchange().capturable());
     }
     const SplitRows<T>& split = this->matrix->split();
+    // Jacobi's and Chebyshev's diagonal, checked as the host path checks it (agreed)
+    on_every_process(c, [&] { check_device_diagonal(pattern_values_.data()); });
     settle();
-    clock.lap(phases.layouts_s);  // the exchange's buffers, the space
-    const LocalBlock<DeviceSpace<T>> block = diagonal_block(split, options.spmv, stream);
+    clock.lap(phases.layouts_s);  // the exchange's buffers, the space, the diagonal check
+    const LocalBlock<DeviceSpace<T>> block =
+        diagonal_block(split, std::move(rows), options.spmv, stream);
     iteration_ = std::make_unique<KrylovIteration<Space>>(
         *space_, this->matrix->op(), this->options,
         agreed_setup(this->watch, this->options.preconditioner, [&] {
@@ -263,8 +276,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
                 this->options, *space_, this->matrix->op(),
                 SpacePattern{split.pattern.rows, split.pattern.cols, pattern_offsets_.data(),
                              pattern_columns_.data()},
-                pattern_values_.data(), distributed_level_operators(options.spmv, stream),
-                &block);
+                pattern_values_.data(), distributed_level_operators(options.spmv, stream), &block);
           });
         }));
     settle();
@@ -275,7 +287,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     x_ = DeviceBuffer<T>(n, "solution x (this process's rows)");
     scalar_ = DeviceBuffer<T>(1, "phase timing scalar");
     describe(binding);
-    this->global_rows = rows.partition.global_rows();
+    this->global_rows = partition.global_rows();
     clock.lap(phases.layouts_s);  // b, x
     warm_up();
     context_->synchronize();
@@ -337,41 +349,53 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
 
   // The host path's checks (check_finite, check_diagonal) on the device, one download each.
   void check_device_values(const T* values) override {
-    const SplitRows<T>& split = this->matrix->split();
-    const auto count = static_cast<index_t>(split.pattern.values.size());
-    const cudaStream_t stream = context_->stream();
+    const auto count = this->matrix->split().entries();
     if (first_bad_.size() == 0) first_bad_ = DeviceBuffer<index_t>(1, "update_values check");
-    find_first_non_finite(count, values, first_bad_.data(), stream);
+    find_first_non_finite(count, values, first_bad_.data(), context_->stream());
     const index_t bad = space_->template download<index_t>(first_bad_.data(), 1)[0];
     if (bad < count)
       throw BadInput("update_values: this process's values has a non-finite value at entry " +
                      std::to_string(bad) + " (0-based)");
-    const Preconditioner preconditioner = this->options.preconditioner;
-    if (preconditioner != Preconditioner::jacobi && preconditioner != Preconditioner::chebyshev)
-      return;
-    ensure_pattern_on_device();
-    const auto rows = static_cast<std::size_t>(split.pattern.rows);
-    if (diagonal_positions_.size() != rows) {
-      diagonal_positions_ = DeviceBuffer<index_t>(rows, "update_values diagonal positions");
-      space_->find_diagonal_positions(split.pattern.rows, pattern_offsets_.data(),
-                                      pattern_columns_.data(), diagonal_positions_.data());
-    }
-    DeviceBuffer<T> inverse(rows, "update_values diagonal check");
-    DeviceBuffer<std::uint64_t> fault(1, "update_values diagonal fault");
-    space_->invert_entries(rows, values, diagonal_positions_.data(), inverse.data(), fault.data());
-    const std::uint64_t code = space_->template download<std::uint64_t>(fault.data(), 1)[0];
-    if (code != diagonal_fault::no_fault)  // named as the host check names it
-      throw_diagonal_fault("jacobi", code + 4 * static_cast<std::uint64_t>(split.first_row));
+    check_device_diagonal(values);
   }
 
-  // Device values into the preconditioners' pattern and both blocks (refresh_blocks without
-  // the upload).
+  // Jacobi and Chebyshev divide by a_ii: every diagonal entry of `values` (the whole rows, on
+  // the device) usable, or BadDiagonal naming the global row as the host check does.
+  void check_device_diagonal(const T* values) {
+    if (!divides_by_diagonal()) return;
+    const auto rows = static_cast<std::size_t>(this->rows());
+    DeviceBuffer<T> inverse(rows, "diagonal check");
+    DeviceBuffer<std::uint64_t> fault(1, "diagonal check fault");
+    space_->invert_entries(rows, values, diagonal_positions().data(), inverse.data(), fault.data());
+    const std::uint64_t code = space_->template download<std::uint64_t>(fault.data(), 1)[0];
+    if (code != diagonal_fault::no_fault)  // named as the host check names it
+      throw_diagonal_fault("jacobi", code + 4 * static_cast<std::uint64_t>(this->first_row()));
+  }
+
+  // The same for host values: the positions read back once, the check on the host.
+  void check_host_diagonal(const T* values) override {
+    if (!divides_by_diagonal()) return;
+    if (host_diagonal_positions_.empty())
+      host_diagonal_positions_ = space_->template download<index_t>(
+          diagonal_positions().data(), static_cast<std::size_t>(this->rows()));
+    check_diagonal_at(host_diagonal_positions_, values, this->first_row());
+  }
+
+  // Device values into the preconditioners' pattern and both blocks.
   void update_device_values(const T* values) override {
-    ensure_pattern_on_device();
     wait_for_backends();
-    const std::size_t count = this->matrix->split().pattern.values.size();
-    SPK_CUDA_CHECK(cudaMemcpyAsync(pattern_values_.data(), values, count * sizeof(T),
-                                   cudaMemcpyDeviceToDevice, context_->stream()));
+    SPK_CUDA_CHECK(
+        cudaMemcpyAsync(pattern_values_.data(), values,
+                        static_cast<std::size_t>(this->matrix->split().entries()) * sizeof(T),
+                        cudaMemcpyDeviceToDevice, context_->stream()));
+    split_into_blocks(this->matrix->split());
+  }
+
+  // Host values: uploaded once into the pattern, then split on the device.
+  void update_host_values(const T* values) override {
+    wait_for_backends();
+    upload(values, pattern_values_.data(),
+           static_cast<std::size_t>(this->matrix->split().entries()));
     split_into_blocks(this->matrix->split());
   }
 
@@ -420,44 +444,48 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     upload(ones.data(), buffer.data(), ones.size());
   }
 
-  // The whole rows (own columns, then halo slots) for the preconditioners' diagonal and
-  // Gershgorin sums, on the device.
-  // With them, the blocks' row offsets, so that update_values uploads the values once and
-  // splits them on the device (device_split_values.hpp).
-  void upload_pattern(const SplitRows<T>& split) {
-    const CsrMatrix<T>& pattern = split.pattern;
-    pattern_offsets_ = DeviceBuffer<index_t>(pattern.row_offsets.size(), "pattern row offsets");
-    pattern_columns_ = DeviceBuffer<index_t>(pattern.columns.size(), "pattern columns");
-    pattern_values_ = DeviceBuffer<T>(pattern.values.size(), "pattern values");
-    pattern_offsets_.copy_from_host(pattern.row_offsets);
-    pattern_columns_.copy_from_host(pattern.columns);
-    pattern_values_.copy_from_host(pattern.values);
-    local_offsets_ = DeviceBuffer<index_t>(split.local.row_offsets, "local block row offsets");
-    halo_offsets_ = DeviceBuffer<index_t>(split.halo.row_offsets, "halo block row offsets");
+  // The device split's arrays the solver keeps: the whole rows (own columns, then halo slots:
+  // the preconditioners' diagonal and Gershgorin sums, and update_values' input) and the
+  // blocks' row offsets (update_values splits new values with them on the device:
+  // device_split_values.hpp). The blocks' entries go: the backends hold their own copies
+  // (block Jacobi keeps the local block: diagonal_block).
+  void keep_split_arrays(DeviceSplitRows<T>& rows) {
+    pattern_offsets_ = std::move(rows.pattern.row_offsets);
+    pattern_columns_ = std::move(rows.pattern.columns);
+    pattern_values_ = std::move(rows.pattern.values);
+    halo_offsets_ = std::move(rows.halo_starts);
+    rows.halo = DeviceCsrMatrix<T>();
+    if (this->options.preconditioner == Preconditioner::block_jacobi) {
+      local_offsets_ =
+          DeviceBuffer<index_t>(rows.local.row_offsets.size(), "local block row offsets");
+      SPK_CUDA_CHECK(cudaMemcpyAsync(local_offsets_.data(), rows.local.row_offsets.data(),
+                                     local_offsets_.bytes(), cudaMemcpyDeviceToDevice,
+                                     context_->stream()));
+    } else {
+      local_offsets_ = std::move(rows.local.row_offsets);
+      rows.local = DeviceCsrMatrix<T>();
+    }
+    settle();
   }
 
-  // The pattern on the device for update_values from device values when the setup did not
-  // upload it (no preconditioner): from the host split, once.
-  void ensure_pattern_on_device() {
-    if (pattern_offsets_.size() == 0) upload_pattern(this->matrix->split());
+  bool divides_by_diagonal() const {
+    return this->options.preconditioner == Preconditioner::jacobi ||
+           this->options.preconditioner == Preconditioner::chebyshev;
   }
+  // Where each row's a_ii sits in the pattern (found once, on the device).
+  const DeviceBuffer<index_t>& diagonal_positions() {
+    const auto rows = static_cast<std::size_t>(this->rows());
+    if (diagonal_positions_.size() != rows) {
+      diagonal_positions_ = DeviceBuffer<index_t>(rows, "diagonal positions");
+      space_->find_diagonal_positions(this->rows(), pattern_offsets_.data(),
+                                      pattern_columns_.data(), diagonal_positions_.data());
+    }
+    return diagonal_positions_;
+  }
+
   void wait_for_backends() {  // they read the last split's values
     for (SpmvBackend<T>* backend : {local_backend_, halo_backend_})
       if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
-  }
-
-  // New values (already in the split) into both backends and the pattern. With the pattern on
-  // the device: one upload of the whole rows' values, split into the blocks there; else each
-  // block's values uploaded.
-  void refresh_blocks(const SplitRows<T>& split) {
-    if (pattern_values_.size() == 0) {
-      refresh_backend(local_backend_, split.local.values, local_values_);
-      refresh_backend(halo_backend_, split.halo.values, halo_values_);
-      return;
-    }
-    wait_for_backends();
-    upload(split.pattern.values.data(), pattern_values_.data(), split.pattern.values.size());
-    split_into_blocks(split);
   }
 
   // pattern_values_ (the whole rows' values, on the device) split into the local and halo
@@ -468,11 +496,13 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
           return "update_values blocks (rank " + std::to_string(this->communicator.rank()) + ")";
         },
         [this] { settle(); });
-    if (local_values_.size() != split.local.values.size())
-      local_values_ = DeviceBuffer<T>(split.local.values.size(), "update_values local");
-    if (halo_values_.size() != split.halo.values.size())
-      halo_values_ = DeviceBuffer<T>(split.halo.values.size(), "update_values halo");
-    split_values_on_device(split.pattern.rows, split.local.cols, pattern_offsets_.data(),
+    if (local_values_.size() != static_cast<std::size_t>(split.local_entries))
+      local_values_ =
+          DeviceBuffer<T>(static_cast<std::size_t>(split.local_entries), "update_values local");
+    if (halo_values_.size() != static_cast<std::size_t>(split.halo_entries))
+      halo_values_ =
+          DeviceBuffer<T>(static_cast<std::size_t>(split.halo_entries), "update_values halo");
+    split_values_on_device(split.local.rows, split.local.cols, pattern_offsets_.data(),
                            pattern_columns_.data(), pattern_values_.data(), local_offsets_.data(),
                            halo_offsets_.data(), local_values_.data(), halo_values_.data(),
                            context_->stream());
@@ -482,14 +512,6 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     if (halo_backend_ != nullptr && halo_values_.size() > 0)
       halo_backend_->update_values(halo_values_.data(), nullptr);
     trace.lap("split on the device, the backends' values");
-  }
-  void refresh_backend(SpmvBackend<T>* backend, const std::vector<T>& values,
-                       DeviceBuffer<T>& staged) {
-    if (backend == nullptr || values.empty()) return;
-    if (staged.size() != values.size()) staged = DeviceBuffer<T>(values.size(), "update_values");
-    SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));  // the last update has read it
-    staged.copy_from_host(values);
-    backend->update_values(staged.data(), nullptr);
   }
 
   // NCCL connects to each peer at its first call (the send/recv channels and the allreduce's
@@ -536,27 +558,26 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         local_backend_->bytes_per_spmv() + (halo_backend_ ? halo_backend_->bytes_per_spmv() : 0);
   }
 
-  // block_jacobi: this process's diagonal block (SplitRows::local) on the device, its product
-  // the local backend's forked from the solver's stream and joined back (JoinedLocalOperator:
-  // with NCCL the backend runs on the local stream), the local AMG's levels on the solver's
-  // stream.
-  LocalBlock<DeviceSpace<T>> diagonal_block(const SplitRows<T>& split, const SpmvOptions& spmv,
-                                            cudaStream_t stream) {
+  // block_jacobi: this process's diagonal block (the split's local block, kept on the device,
+  // with each entry's pattern position), its product the local backend's forked from the
+  // solver's stream and joined back (JoinedLocalOperator: with NCCL the backend runs on the
+  // local stream), the local AMG's levels on the solver's stream.
+  LocalBlock<DeviceSpace<T>> diagonal_block(const SplitRows<T>& split, DeviceSplitRows<T> rows,
+                                            const SpmvOptions& spmv, cudaStream_t stream) {
     LocalBlock<DeviceSpace<T>> block;
     if (this->options.preconditioner != Preconditioner::block_jacobi) return block;
     BlockArrays& arrays = block_arrays_;
-    arrays.offsets = DeviceBuffer<index_t>(split.local.row_offsets, "diagonal block row offsets");
-    arrays.columns = DeviceBuffer<index_t>(split.local.columns, "diagonal block columns");
-    arrays.values = DeviceBuffer<T>(split.local.values, "diagonal block values");
-    arrays.positions =
-        DeviceBuffer<index_t>(diagonal_block_positions(split), "diagonal block positions");
+    arrays.offsets = std::move(rows.local.row_offsets);
+    arrays.columns = std::move(rows.local.columns);
+    arrays.values = std::move(rows.local.values);
+    arrays.positions = std::move(rows.local_positions);
     block_operator_ =
         std::make_unique<JoinedLocalOperator<T>>(this->matrix->local(), this->matrix->exchange());
     block.matrix = block_operator_.get();
     block.pattern = SpacePattern{split.local.rows, split.local.cols, arrays.offsets.data(),
                                  arrays.columns.data()};
     block.values = arrays.values.data();
-    block.nnz = static_cast<index_t>(split.local.columns.size());
+    block.nnz = split.local_entries;
     block.positions = arrays.positions.data();
     block.first_row = split.first_row;
     block.rank = this->communicator.size() > 1 ? this->communicator.rank() : -1;
@@ -586,6 +607,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   DeviceBuffer<index_t> local_offsets_, halo_offsets_;  // the blocks' CSR row offsets
   DeviceBuffer<index_t> first_bad_;  // update_values from device values: the checks
   DeviceBuffer<index_t> diagonal_positions_;
+  std::vector<index_t> host_diagonal_positions_;  // update_values from host values
   std::unique_ptr<Space> space_;
   std::unique_ptr<NcclScalarSum<T>> scalar_sum_;
   struct BlockArrays {  // block_jacobi's diagonal block, during setup

@@ -1,9 +1,7 @@
 #include <algorithm>
-#include <cub/device/device_scan.cuh>
 
-#include "core/cub_call.cuh"
-#include "core/device_kernels.cuh"
 #include "distributed/device_grid_rows.hpp"
+#include "distributed/device_split_kernels.cuh"
 #include "distributed/grid_rows_geometry.hpp"
 
 namespace spk {
@@ -45,23 +43,7 @@ __global__ void gather_totals_kernel(index_t rows, std::int64_t window,
   totals[3] = slots[window];        // halo columns
 }
 
-// The halo block's non-empty rows (their local ids) and offsets, and the halo columns (the
-// flagged window positions, in order).
-__global__ void __launch_bounds__(kSetupBlockSize)
-    compact_halo_rows_kernel(index_t rows, const index_t* __restrict__ halo_lengths,
-                             const index_t* __restrict__ halo_starts,
-                             const index_t* __restrict__ kept_numbers, index_t kept_count,
-                             index_t halo_nnz, index_t* __restrict__ halo_rows,
-                             index_t* __restrict__ halo_offsets) {
-  for_each_index(rows, [&](index_t r) {
-    if (halo_lengths[r] == 0) return;
-    const index_t k = kept_numbers[r];
-    halo_rows[k] = r;
-    halo_offsets[k] = halo_starts[r];
-  });
-  if (blockIdx.x == 0 && threadIdx.x == 0) halo_offsets[kept_count] = halo_nnz;
-}
-
+// The halo columns: the flagged window positions, in order.
 __global__ void __launch_bounds__(kSetupBlockSize)
     halo_column_list_kernel(GridRowsGeometry g, const index_t* __restrict__ flags,
                             const index_t* __restrict__ slots,
@@ -113,20 +95,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
     if (rhs_kind == DeviceRhs::ones) rhs[r] = T(1);
     if (rhs_kind == DeviceRhs::row_sums) rhs[r] = static_cast<T>(sum);  // (A 1)_r
   });
-}
-
-// An exclusive scan of `count` + 1 entries (the last input is 0: its output is the total).
-void exclusive_scan(const index_t* in, index_t* out, std::int64_t count, const char* what,
-                    cudaStream_t stream) {
-  run_cub(what, stream, [&](void* scratch, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(scratch, bytes, in, out, count + 1, stream);
-  });
-}
-
-DeviceBuffer<index_t> zeros(std::int64_t count, const std::string& what, cudaStream_t stream) {
-  DeviceBuffer<index_t> buffer(static_cast<std::size_t>(count), what);
-  SPK_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), stream));
-  return buffer;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "distributed/distributed_operator.hpp"
 #include "distributed/halo_plan.hpp"
 #include "distributed/local_halo_split.hpp"
+#include "spkrylov/errors.hpp"
 
 namespace spk {
 
@@ -52,7 +53,12 @@ class DistributedMatrix {
   const HaloExchange<T>& exchange() const { return *blocks_.exchange; }
 
   // New values for the same pattern, nnz values in the caller's order (local, no messages).
+  // The host split's (the GPU path's split lives on the device and takes its values there).
   void update_values(const T* values) {
+    if (split_.pattern.columns.size() != static_cast<std::size_t>(split_.entries()))
+      throw Error(
+          "DistributedMatrix::update_values: the split's entries are not on the host "
+          "(internal error)");
     scatter_values(split_, values);
     if (blocks_.refresh_values) blocks_.refresh_values(split_);
   }

@@ -27,11 +27,11 @@ std::string iteration_options_text(const SolverOptions& options) {
        << "\ndivergence_factor " << options.divergence_factor << "\ntime_limit_s "
        << options.time_limit_s << "\ncheck_every " << options.check_every << "\nkeep_history "
        << options.keep_history << "\ncuda_graph " << options.cuda_graph << "\nvector_ops "
-       << to_string(options.vector_ops) << "\nrestart " << options.restart
-       << "\nchebyshev degree " << chebyshev.degree << " estimate "
-       << to_string(chebyshev.eigen_estimate) << " steps " << chebyshev.estimate_iterations
-       << " upper_factor " << chebyshev.upper_factor << " lower_ratio " << chebyshev.lower_ratio
-       << "\nblock_jacobi local " << to_string(options.preconditioner_options.local) << "\n";
+       << to_string(options.vector_ops) << "\nrestart " << options.restart << "\nchebyshev degree "
+       << chebyshev.degree << " estimate " << to_string(chebyshev.eigen_estimate) << " steps "
+       << chebyshev.estimate_iterations << " upper_factor " << chebyshev.upper_factor
+       << " lower_ratio " << chebyshev.lower_ratio << "\nblock_jacobi local "
+       << to_string(options.preconditioner_options.local) << "\n";
   return text.str();
 }
 
@@ -82,6 +82,13 @@ void check_diagonal(const CsrMatrix<T>& pattern, const T* values, global_index_t
   std::vector<index_t> positions(static_cast<std::size_t>(pattern.rows));
   host.find_diagonal_positions(pattern.rows, pattern.row_offsets.data(), pattern.columns.data(),
                                positions.data());
+  check_diagonal_at(positions, values, first_row);
+}
+
+template <class T>
+void check_diagonal_at(const std::vector<index_t>& positions, const T* values,
+                       global_index_t first_row) {
+  HostSpace<T> host;
   std::vector<T> inverse(positions.size());
   std::uint64_t fault = diagonal_fault::no_fault;  // 4 * (local row) + reason, as Jacobi's
   host.invert_entries(positions.size(), values, positions.data(), inverse.data(), &fault);
@@ -125,12 +132,9 @@ void check_systems_rows(const SolverOptions& options, index_t rows) {
 }  // namespace
 
 template <class T>
-PartitionedRows<T> split_caller_rows(const Communicator& communicator,
-                                     const DistributedCsrArrays<T>& arrays,
-                                     const Options& options) {
+RowPartition partition_caller_rows(const Communicator& communicator,
+                                   const DistributedCsrArrays<T>& arrays, const Options& options) {
   const MPI_Comm c = communicator.get();
-  StepTrace trace = StepTrace::when_enabled(
-      [&] { return "partition (rank " + std::to_string(communicator.rank()) + ")"; });
   on_every_process(c, [&] {
     validate_solver_options(options.solver);
     validate_spmv_options(options.spmv);
@@ -142,15 +146,25 @@ PartitionedRows<T> split_caller_rows(const Communicator& communicator,
     check_rows(arrays);
     check_systems_rows(options.solver, arrays.rows);
   });
-  trace.lap("checks (finite values)");
   // The blocks in rank order: every process's row count.
   std::vector<global_index_t> counts(static_cast<std::size_t>(communicator.size()));
   const global_index_t mine = arrays.rows;
   SPK_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, c));
+  RowPartition partition = partition_from_counts(counts);
+  if (partition.global_rows() == 0) throw BadInput("the matrix is empty (0 rows on every process)");
+  return partition;
+}
+
+template <class T>
+PartitionedRows<T> split_caller_rows(const Communicator& communicator,
+                                     const DistributedCsrArrays<T>& arrays,
+                                     const Options& options) {
+  const MPI_Comm c = communicator.get();
+  StepTrace trace = StepTrace::when_enabled(
+      [&] { return "partition (rank " + std::to_string(communicator.rank()) + ")"; });
   PartitionedRows<T> rows;
-  rows.partition = partition_from_counts(counts);
-  if (rows.partition.global_rows() == 0)
-    throw BadInput("the matrix is empty (0 rows on every process)");
+  rows.partition = partition_caller_rows(communicator, arrays, options);
+  trace.lap("checks (finite values), partition");
   const global_index_t first_row = rows.partition.first_row(communicator.rank());
   on_every_process(c, [&] {
     rows.split = split_local_and_halo(arrays, first_row, rows.partition, communicator.rank());
@@ -170,8 +184,8 @@ ProcessInfo describe_process(const DistributedMatrix<T>& matrix, int rank, int d
   info.rank = rank;
   info.first_row = rows.first_row;
   info.rows = rows.local.rows;
-  info.local_nnz = rows.local.nnz();
-  info.halo_nnz = rows.halo.nnz();
+  info.local_nnz = rows.local_entries;
+  info.halo_nnz = rows.halo_entries;
   info.nnz = info.local_nnz + info.halo_nnz;
   info.halo_size = plan.halo_size;
   info.send_size = plan.send_size();
@@ -212,6 +226,9 @@ CommunicationPhases measure_phases(FaultWatch& watch, DistributedMatrix<T>& matr
 #define SPK_INSTANTIATE(T)                                                                         \
   template void check_finite<T>(const T*, std::size_t, global_index_t, const char*);               \
   template void check_diagonal<T>(const CsrMatrix<T>&, const T*, global_index_t, Preconditioner);  \
+  template void check_diagonal_at<T>(const std::vector<index_t>&, const T*, global_index_t);       \
+  template RowPartition partition_caller_rows<T>(const Communicator&,                              \
+                                                 const DistributedCsrArrays<T>&, const Options&);  \
   template PartitionedRows<T> split_caller_rows<T>(                                                \
       const Communicator&, const DistributedCsrArrays<T>&, const Options&);                        \
   template ProcessInfo describe_process<T>(const DistributedMatrix<T>&, int, int);                 \

@@ -41,9 +41,20 @@ void check_finite(const T* values, std::size_t count, global_index_t first, cons
 template <class T>
 void check_diagonal(const CsrMatrix<T>& pattern, const T* values, global_index_t first_row,
                     Preconditioner preconditioner);
+// The same with a_ii's positions in `values` known (row i's at positions[i]).
+template <class T>
+void check_diagonal_at(const std::vector<index_t>& positions, const T* values,
+                       global_index_t first_row);
 
-// The caller's rows, checked, partitioned (blocks in rank order) and split into local and
-// halo parts; every step agreed. Collective.
+// The caller's rows checked (the options, the CSR arrays, finite values, systems AMG's node
+// cut) and the row partition (blocks in rank order) from every process's count; every step
+// agreed. Collective. Both paths start here; the GPU path then splits on the device.
+template <class T>
+RowPartition partition_caller_rows(const Communicator& communicator,
+                                   const DistributedCsrArrays<T>& arrays, const Options& options);
+
+// The caller's rows, checked, partitioned and split into local and halo parts on the host (the
+// CPU path); every step agreed. Collective.
 template <class T>
 struct PartitionedRows {
   RowPartition partition;

@@ -62,7 +62,7 @@ class DistributedSolver<T>::Impl {
       StepTrace trace = StepTrace::when_enabled(
           [&] { return "update_values (rank " + std::to_string(communicator.rank()) + ")"; });
       const SplitRows<T>& split = matrix->split();
-      const std::size_t count = split.pattern.values.size();
+      const auto count = static_cast<std::size_t>(split.entries());
       std::vector<T> copied;  // a device array of the CPU path, on the host
       bool on_device = false;
       on_every_process(watch, [&] {
@@ -70,8 +70,7 @@ class DistributedSolver<T>::Impl {
           throw BadInput("update_values: " + std::to_string(*given) +
                          " values given, this process's rows have " + std::to_string(count) +
                          " entries");
-        if (values == nullptr && split.pattern.nnz() > 0)
-          throw BadInput("update_values: null pointer");
+        if (values == nullptr && count > 0) throw BadInput("update_values: null pointer");
         on_device = count > 0 && host_cannot_read(values);
         if (on_device && device < 0) {
           copied = copy_to_host(values, count, true, "update_values: the values");
@@ -82,14 +81,14 @@ class DistributedSolver<T>::Impl {
           check_device_values(values);  // the same checks, on the device
         } else {
           check_finite(values, count, 0, "update_values: this process's values");
-          check_diagonal(split.pattern, values, first_row(), options.preconditioner);
+          check_host_diagonal(values);
         }
       });
       trace.lap("checks (finite values, diagonal)");
       if (on_device)
         update_device_values(values);
       else
-        matrix->update_values(values);
+        update_host_values(values);
       trace.lap("the blocks' values");
       if (options.preconditioner == Preconditioner::block_jacobi)  // local: fails alone, agreed
         on_every_process(watch, [&] { refresh_preconditioner(); });
@@ -125,7 +124,7 @@ class DistributedSolver<T>::Impl {
   SolverOptions options;
   SetupInfo setup;
   global_index_t global_rows = 0;
-  int device = -1;  // CUDA device; -1: the CPU
+  int device = -1;       // CUDA device; -1: the CPU
   int host_threads = 1;  // OpenMP threads of this process's calls (process_threads.hpp)
   std::unique_ptr<DistributedMatrix<T>> matrix;
   CommunicationTimes times;  // of the last solve, with the last time_phases
@@ -145,6 +144,13 @@ class DistributedSolver<T>::Impl {
   // host update's values: the GPU path never reads them again.
   virtual void check_device_values(const T* values) = 0;
   virtual void update_device_values(const T* values) = 0;
+  // The same from a host array, after its finite check: the diagonal check (Jacobi and
+  // Chebyshev) and the values into the blocks. The CPU path's split is on the host; the GPU
+  // path's on the device (device_split_rows.hpp), which overrides both.
+  virtual void check_host_diagonal(const T* values) {
+    check_diagonal(matrix->split().pattern, values, first_row(), options.preconditioner);
+  }
+  virtual void update_host_values(const T* values) { matrix->update_values(values); }
 };
 
 // The GPU path (device_distributed_solver.cu). Collective; agreed failures as the CPU path's.

@@ -59,18 +59,6 @@ CsrMatrix<T> sized_csr(index_t rows, index_t cols, index_t nnz) {
   return matrix;
 }
 
-// BadInput naming the global row of entry k, whose column is outside [0, global_columns).
-template <class T>
-[[noreturn]] void throw_bad_column(const RowsView<T>& rows, index_t k, index_t rows_scanned,
-                                   global_index_t global_columns) {
-  const index_t row = static_cast<index_t>(
-      std::upper_bound(rows.row_offsets, rows.row_offsets + rows_scanned + 1, k) -
-      rows.row_offsets - 1);
-  throw BadInput("column index " + std::to_string(rows.columns[k]) + " in global row " +
-                 std::to_string(rows.first_row + row) + " (0-based) is out of range 0.." +
-                 std::to_string(global_columns - 1));
-}
-
 // The split in three passes over the rows, each parallel and without a copy of the input:
 // count each row's halo entries (checking the columns); place the local entries, the pattern's
 // values and own columns, and the halo entries' global columns (offsets from the counts'
@@ -112,10 +100,9 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
     halo_offsets[row + 1] = halo;
     local_offsets[row + 1] = offsets[row + 1] - offsets[row] - halo;
   }
-  if (bad < offsets[counted]) throw_bad_column(rows, bad, counted, global_columns);
-  if (counted < n)
-    throw BadInput("row_offsets decrease at global row " +
-                   std::to_string(rows.first_row + counted) + " (0-based)");
+  if (bad < offsets[counted])
+    throw_bad_column(rows.first_row, offsets, counted, bad, rows.columns[bad], global_columns);
+  if (counted < n) throw_decreasing_offsets(rows.first_row, counted);
   for (index_t row = 0; row < n; ++row) {
     local_offsets[row + 1] += local_offsets[row];
     halo_offsets[row + 1] += halo_offsets[row];
@@ -178,10 +165,26 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
     split.halo.columns[h] = slot;
     split.pattern.columns[halo_place[h]] = own_columns + slot;
   }
+  split.local_entries = split.local.nnz();
+  split.halo_entries = split.halo.nnz();
   return split;
 }
 
 }  // namespace
+
+void throw_bad_column(global_index_t first_row, const index_t* row_offsets, index_t rows_scanned,
+                      index_t k, global_index_t column, global_index_t global_columns) {
+  const index_t row = static_cast<index_t>(
+      std::upper_bound(row_offsets, row_offsets + rows_scanned + 1, k) - row_offsets - 1);
+  throw BadInput("column index " + std::to_string(column) + " in global row " +
+                 std::to_string(first_row + row) + " (0-based) is out of range 0.." +
+                 std::to_string(global_columns - 1));
+}
+
+void throw_decreasing_offsets(global_index_t first_row, index_t row) {
+  throw BadInput("row_offsets decrease at global row " + std::to_string(first_row + row) +
+                 " (0-based)");
+}
 
 std::vector<HaloSource> halo_sources(const std::vector<global_index_t>& halo_columns,
                                      const RowPartition& columns) {

@@ -38,6 +38,12 @@ struct SplitRows {
   CsrMatrix<T> pattern;
   std::vector<global_index_t> halo_columns;
   std::vector<HaloSource> sources;
+  // The blocks' entries. The host split's arrays hold them; the GPU path splits on the device
+  // (device_split_rows.hpp) and keeps here only the sizes: local, halo and pattern with rows
+  // and cols but no entries. Code that serves both paths reads the counts from these.
+  index_t local_entries = 0;
+  index_t halo_entries = 0;
+  index_t entries() const { return local_entries + halo_entries; }
 };
 
 // Splits this process's rows (`rows`, the block [partition.first_row(rank), end_row(rank)))
@@ -57,6 +63,15 @@ SplitRows<T> split_local_and_halo(const RowBlock<T>& rows, const RowPartition& r
 template <class T>
 SplitRows<T> split_local_and_halo(const DistributedCsrArrays<T>& arrays, global_index_t first_row,
                                   const RowPartition& partition, int rank);
+
+// The split's input errors, in the words both splits use (the host's here, the device's in
+// device_split_rows.cu): entry k (0-based within the rows' entries, column `column`) is outside
+// [0, global_columns), its row found in row_offsets[0..rows_scanned]; the offsets decrease (or
+// pass nnz) at local row `row`.
+[[noreturn]] void throw_bad_column(global_index_t first_row, const index_t* row_offsets,
+                                   index_t rows_scanned, index_t k, global_index_t column,
+                                   global_index_t global_columns);
+[[noreturn]] void throw_decreasing_offsets(global_index_t first_row, index_t row);
 
 // Consecutive halo slots with the same owner in `columns` (ascending halo_columns: one source
 // per owner, in rank order): SplitRows::sources.

@@ -31,6 +31,8 @@ SplitRows<T> converted_split(const SplitRows<double>& split) {
     converted.pattern = convert_values<T>(split.pattern);
     converted.halo_columns = split.halo_columns;
     converted.sources = split.sources;
+    converted.local_entries = split.local_entries;
+    converted.halo_entries = split.halo_entries;
     return converted;
   }
 }
