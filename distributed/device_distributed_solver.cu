@@ -16,6 +16,7 @@
 #include "core/device.hpp"
 #include "core/event_timer.hpp"
 #include "core/setup_memory_watch.hpp"
+#include "core/staged_upload.hpp"
 #include "core/step_trace.hpp"
 #include "distributed/amg/device_distributed_amg_build.hpp"
 #include "distributed/amg/device_distributed_level_operator.hpp"
@@ -394,8 +395,10 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   // Host values: uploaded once into the pattern, then split on the device.
   void update_host_values(const T* values) override {
     wait_for_backends();
-    upload(values, pattern_values_.data(),
-           static_cast<std::size_t>(this->matrix->split().entries()));
+    context_->wait_before_host_copy();
+    upload_staged(pattern_values_.data(), values,
+                  static_cast<std::size_t>(this->matrix->split().entries()) * sizeof(T),
+                  context_->stream());
     split_into_blocks(this->matrix->split());
   }
 
@@ -422,9 +425,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   void upload(const T* host, T* device, std::size_t n) {
     if (n == 0) return;
     context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself
-    SPK_CUDA_CHECK(
-        cudaMemcpyAsync(device, host, n * sizeof(T), cudaMemcpyHostToDevice, context_->stream()));
-    context_->synchronize();
+    upload_staged(device, host, n * sizeof(T), context_->stream());
   }
   void download(const T* device, T* host, std::size_t n) {
     context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself

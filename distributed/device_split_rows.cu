@@ -3,6 +3,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 
+#include "core/staged_upload.hpp"
+#include "core/step_trace.hpp"
 #include "distributed/device_split_kernels.cuh"
 #include "distributed/device_split_rows.hpp"
 #include "distributed/local_halo_split.hpp"
@@ -109,9 +111,7 @@ template <class U>
 DeviceBuffer<U> uploaded(const U* host, std::size_t count, const std::string& what,
                          cudaStream_t stream) {
   DeviceBuffer<U> buffer(count, what);
-  if (count > 0)
-    SPK_CUDA_CHECK(
-        cudaMemcpyAsync(buffer.data(), host, count * sizeof(U), cudaMemcpyHostToDevice, stream));
+  upload_staged(buffer.data(), host, count * sizeof(U), stream);  // core/staged_upload.hpp
   return buffer;
 }
 
@@ -144,6 +144,9 @@ DeviceSplitRows<T> split_rows_on_device(const DistributedCsrArrays<T>& arrays,
   split.rows = n;
   split.own_columns = n;
 
+  StepTrace trace =
+      StepTrace::when_enabled([&] { return "device split (rank " + std::to_string(rank) + ")"; },
+                              [stream] { SPK_CUDA_CHECK(cudaStreamSynchronize(stream)); });
   // The caller's rows on the device: the pattern's offsets and values are theirs.
   split.pattern.rows = n;
   split.pattern.row_offsets = uploaded(arrays.row_offsets, static_cast<std::size_t>(n) + 1,
@@ -151,6 +154,7 @@ DeviceSplitRows<T> split_rows_on_device(const DistributedCsrArrays<T>& arrays,
   split.pattern.values = uploaded(arrays.values, entries, "this process's values", stream);
   DeviceBuffer<global_index_t> columns =
       uploaded(arrays.columns, entries, "this process's global columns", stream);
+  trace.lap("offsets, columns and values uploaded");
 
   // The rows before the first whose offsets decrease are the ones counted (as on the host).
   DeviceBuffer<index_t> first_decreasing(1, "split: first decreasing row");
@@ -263,6 +267,7 @@ DeviceSplitRows<T> split_rows_on_device(const DistributedCsrArrays<T>& arrays,
       split.halo_rows.data(), split.halo.row_offsets.data());
   SPK_CHECK_LAUNCH("compact_halo_rows_kernel");
   SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the scratch arrays are freed
+  trace.lap("split");
   return split;
 }
 

@@ -63,7 +63,7 @@ struct DistributedSpec {
   Transport transport = Transport::automatic;   // auto | nccl | mpi (the GPU path)
   bool overlap = true;       // the halo exchange runs while the local block multiplies
   bool watch_faults = true;  // a process failing mid-solve ends the solve on every process
-  int nccl_channels = 4;     // NCCL's channels (maxCTAs); 0: NCCL's own choice
+  int nccl_channels = 8;     // NCCL's channels (maxCTAs); 0: NCCL's own choice
 };
 
 struct RunConfig {

@@ -45,9 +45,11 @@ struct DistributedOptions {
   /// communicator; 0: NCCL's own choice (up to 32 over NVLink). Each channel's connection to
   /// each peer is made at the first message to it; the halo and AMG-level messages are small,
   /// so a few channels carry them, and fewer channels make the setup's first exchanges much
-  /// shorter (4 x H100, 400^3: warm-up 1.67 s with NCCL's choice, 0.28 s with 2). Must be the
-  /// same on every process; ignored on the CPU path and with the mpi transport.
-  int nccl_channels = 4;
+  /// shorter. 4 x H100, 400^3, AMG-CG: warm-up 1.84 s with NCCL's choice, 0.48-0.63 s with
+  /// 8, 0.32-0.41 s with 4; 12.2, 12.3-12.6 and 12.7 ms per iteration (Jacobi-CG: 1.50, 1.50
+  /// and 1.53-1.57 ms per iteration). Must be the same on every process; ignored on the CPU
+  /// path and with the mpi transport.
+  int nccl_channels = 8;
 };
 
 /// What one process holds and exchanges (DistributedSolver::process_info).

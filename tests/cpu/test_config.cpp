@@ -264,7 +264,7 @@ TEST(ConfigDistributed, TransportAndOverlap) {
 }
 
 TEST(ConfigDistributed, WatchFaults) {
-  EXPECT_EQ(parse(kGenerated).distributed.nccl_channels, 4);
+  EXPECT_EQ(parse(kGenerated).distributed.nccl_channels, 8);
   EXPECT_EQ(parse(kGenerated, {"distributed.nccl_channels=0"}).distributed.nccl_channels, 0);
   EXPECT_EQ(parse_error(std::string(kGenerated) + "distributed: {nccl_channels: 65}\n"),
             "run.yaml:2: distributed.nccl_channels: must be an integer from 0 (NCCL's own choice) "

@@ -267,7 +267,7 @@ TEST_F(RankFailure, WatchSettingThatDiffersFromRankZerosIsAnAgreedError) {
   }
   EXPECT_EQ(message,
             "rank 1: mismatch between processes in the distributed options: 'watch_faults false, "
-            "nccl_channels 4' here, 'watch_faults true, nccl_channels 4' on rank 0");
+            "nccl_channels 8' here, 'watch_faults true, nccl_channels 8' on rank 0");
 }
 
 // NCCL's channel cap enters its communicator's init: it must be the same everywhere, and in
@@ -284,10 +284,10 @@ TEST_F(RankFailure, NcclChannelsThatDifferOrAreOutOfRangeAreAgreedErrors) {
     return std::string("no error");
   };
   DistributedOptions differing;
-  differing.nccl_channels = world_rank() == 1 ? 2 : 4;
+  differing.nccl_channels = world_rank() == 1 ? 2 : 8;
   EXPECT_EQ(message_for(differing),
             "rank 1: mismatch between processes in the distributed options: 'watch_faults true, "
-            "nccl_channels 2' here, 'watch_faults true, nccl_channels 4' on rank 0");
+            "nccl_channels 2' here, 'watch_faults true, nccl_channels 8' on rank 0");
   DistributedOptions negative;
   negative.nccl_channels = -1;
   EXPECT_EQ(message_for(negative),

@@ -2,7 +2,7 @@
 // to tell NCCL's own latency from the solver's: allreduces alone, halo exchanges alone, the two
 // alternating, and each with idle gaps (a spinning kernel) between calls, as an iteration has.
 //   mpirun -np 2 spk_nccl_pattern [halo entries] [channels]   (one GPU per process; channels:
-//   NCCL's maxCTAs, default 4 as DistributedOptions::nccl_channels, 0: NCCL's own choice)
+//   NCCL's maxCTAs, default 8 as DistributedOptions::nccl_channels, 0: NCCL's own choice)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <mpi.h>
