@@ -32,16 +32,13 @@
 // Memory: the result, plus 4 (rows + 1) index_t scratch arrays during the build (1 GB each at
 // 250M rows); the pattern, when asked, is a second copy of the rows (columns and values).
 //
-// Where it plugs in (not wired yet: the GPU solver takes host rows today). The distributed GPU
-// setup (device_distributed_solver.cu) would take a DeviceGridRows instead of the host split:
-// the local backend from describe_device_csr(local), the halo operator as
-// CompressedRowsOperator(backend of describe_device_csr(halo), std::move(halo_rows), rows), the
-// sources from halo_sources(halo_columns, partition) and the halo plan from them
-// (make_halo_plan), the preconditioners' pattern from `pattern` (moved, not uploaded), b from
-// `rhs`. What still reads the host split there: DistributedMatrix::split() (process_info's
-// counts, update_values), block Jacobi's diagonal block and check_diagonal (host), and the
-// distributed AMG's fine level; the app (apps/distributed/distributed_problem.cpp,
-// build_grid_rows) would call this for `device: gpu` grid kinds and report it as load.
+// Where it would plug in (not wired yet: the app assembles grid rows on the host, and the GPU
+// solver uploads them and splits them on the device, device_split_rows.hpp). The GPU setup
+// (device_distributed_solver.cu) already consumes a DeviceSplitRows, the same arrays plus the
+// halo block's whole-form offsets (halo_starts) and block Jacobi's local positions; a grid
+// generator that produced those would skip the host assembly (load: 0.7-1.0 s for 16M rows on
+// the GPU machines) and the upload. The app (apps/distributed/distributed_problem.cpp,
+// build_grid_rows) would call it for `device: gpu` grid kinds and report it as load.
 #include <cuda_runtime.h>
 
 #include <string>
