@@ -39,12 +39,6 @@ void check_supported(const SolverOptions& options, int processes) {
   const Preconditioner preconditioner = options.preconditioner;
   const bool block_local =
       preconditioner == Preconditioner::ic0 || preconditioner == Preconditioner::ilu0;
-  // The distributed space has no fp32 twin (preconditioner_factory.hpp, with_precision).
-  if (preconditioner == Preconditioner::amg && processes > 1 &&
-      options.preconditioner_options.amg.precision == AmgPrecision::single)
-    throw NotSupported(
-        "amg precision: single (the fp32 cycle) runs on one process only for now; with " +
-        std::to_string(processes) + " processes use precision: solver");
   if (block_local && processes > 1)
     throw NotSupported(std::string("solver.preconditioner ") + to_string(preconditioner) +
                        " runs on one process only; with " + std::to_string(processes) +

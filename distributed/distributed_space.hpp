@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,11 @@ class InPlaceSum {
   virtual void finish() {}
 };
 
+// DistributedSpace::with_precision's constructor tag.
+struct PrecisionTwin {
+  const FineRows* fine_rows = nullptr;
+};
+
 template <class Inner>
 class DistributedSpace : public Inner {
  public:
@@ -86,10 +92,30 @@ class DistributedSpace : public Inner {
         first_global_index_(first_global_index),
         processes_(watch.processes()) {}
 
-  // A mixed-precision preconditioner's inner space would not be distributed: hidden, so
-  // make_preconditioner sees none (the distributed AMG cycle runs in the solver's precision).
+  // A mixed-precision preconditioner's inner space (solver/single_precision_preconditioner.hpp:
+  // AMG's fp32 cycle): the same processes, fault watch, first row and matrix distribution over
+  // Inner's space of precision U (on a GPU the same stream and handles). Its sums over
+  // processes go through MPI: the cycle itself sums nothing (its coarsest solve is a product),
+  // only its setup's Lanczos estimates do. Its products and sums are not counted in this
+  // space's.
   template <class U>
-  void with_precision() = delete;
+  auto with_precision() {
+    using InnerU = decltype(std::declval<Inner&>().template with_precision<U>());
+    return std::apply(  // the spaces are not movable: built in place from Inner's resources
+        [this](auto&&... arguments) {
+          return DistributedSpace<InnerU>(PrecisionTwin{fine_rows_}, watch_, first_global_index_,
+                                          std::forward<decltype(arguments)>(arguments)...);
+        },
+        Inner::twin_arguments());
+  }
+  // with_precision's: a twin with the matrix distribution of the space it comes from.
+  template <class... InnerArguments>
+  DistributedSpace(PrecisionTwin twin, FaultWatch& watch, global_index_t first_global_index,
+                   InnerArguments&&... inner_arguments)
+      : DistributedSpace(watch, first_global_index,
+                         std::forward<InnerArguments>(inner_arguments)...) {
+    fine_rows_ = twin.fine_rows;
+  }
 
   FaultWatch& watch() { return watch_; }
   // The first global row of the vectors this space holds now: the distributed AMG setup's

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/device_buffer.hpp"
@@ -114,6 +115,8 @@ class DeviceSpace {
   DeviceSpace<U> with_precision() {
     return DeviceSpace<U>(context_);
   }
+  // What constructs that space (a DistributedSpace builds its twin over it in place).
+  std::tuple<DeviceContext&> twin_arguments() { return {context_}; }
   // The fused vector operations (vector_space.hpp), one kernel each. A reduction's totals are
   // per-block sums added in block order by the last block to finish, which then runs `then`,
   // the solver's next scalar step (solver/device_reductions.cuh: no atomics in any sum, so a

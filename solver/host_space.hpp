@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "solver/jacobi_entry.hpp"
@@ -164,6 +165,9 @@ class HostSpace {
   HostSpace<U> with_precision() {
     return HostSpace<U>();
   }
+  std::tuple<> twin_arguments() {
+    return {};
+  }  // what constructs that space (none)
   // result[i] = values[positions[i]] (block Jacobi's block values out of the whole rows')
   void gather(std::size_t n, const T* values, const index_t* positions, T* result) {
 #pragma omp parallel for schedule(static)

@@ -30,8 +30,8 @@
 
 namespace spk {
 
-// Whether Space can make a space of another precision (HostSpace, DeviceSpace; not the
-// distributed space, where AMG is refused before it gets here).
+// Whether Space can make a space of another precision (HostSpace, DeviceSpace, and the
+// distributed space over either).
 template <class Space, class = void>
 struct has_precision_spaces : std::false_type {};
 template <class Space>
@@ -63,8 +63,7 @@ std::unique_ptr<KrylovPreconditioner<Space>> make_preconditioner(
   switch (options.preconditioner) {
     case Preconditioner::none: return nullptr;
     case Preconditioner::block_jacobi:
-      return make_block_jacobi(options, space, matrix, pattern, csr_values, level_operators,
-                               block);
+      return make_block_jacobi(options, space, matrix, pattern, csr_values, level_operators, block);
     case Preconditioner::jacobi:
       return std::make_unique<JacobiPreconditioner<Space>>(space, pattern, csr_values);
     case Preconditioner::chebyshev:
