@@ -55,10 +55,11 @@ struct PreconditionerInfo {
 /// it waited for the slowest process. 0 where it does not apply (context and communicator on
 /// the CPU path, and every phase of a one-process Solver).
 struct SetupPhases {
-  double partition_s = 0.0;       ///< the rows' checks, the local/halo split, the halo plan
+  double partition_s = 0.0;       ///< the rows' checks, the local/halo split (GPU: the rows' upload
+                                  ///< and the split on the device), the halo plan
   double context_s = 0.0;         ///< GPU: binding (cudaSetDevice), context, streams, cuBLAS
   double communicator_s = 0.0;    ///< GPU: the transport's choice and NCCL's communicator
-  double layouts_s = 0.0;         ///< the blocks' SpMV formats, uploads, exchange buffers
+  double layouts_s = 0.0;         ///< the blocks' SpMV formats, exchange buffers, diagonal check
   double preconditioner_s = 0.0;  ///< the preconditioner's setup and the iteration's vectors
   double warm_up_s = 0.0;         ///< GPU: one product and one sum (NCCL's connections)
 };
