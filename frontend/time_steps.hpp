@@ -65,7 +65,9 @@ void run_time_steps(SolverType& solver, int steps, const std::vector<T>& values,
     else
       solver.update_values(changed);
     done.update_s = seconds(update_start);
-    std::fill(x.begin(), x.end(), T(0));
+#pragma omp parallel for schedule(static)  // x = 0 (16M entries a process at 400^3 on 4 GPUs)
+    for (std::int64_t k = 0; k < static_cast<std::int64_t>(x.size()); ++k)
+      x[static_cast<std::size_t>(k)] = T(0);
     const SolveResult result = solver.solve(b, x);
     done.status = result.status;
     done.iterations = result.iterations;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -22,10 +23,13 @@ TEST(StagedUpload, ArrivesWholeAtEverySize) {
   const test::TestStream stream;
   for (const std::size_t bytes :
        {std::size_t{0}, std::size_t{1}, std::size_t{4099}, staged_upload_from,
-        staged_upload_from + 12345, 3 * staged_upload_from + 7}) {
+        staged_upload_from + 12345, staged_upload_from + (std::size_t{70} << 20) + 7}) {
     SCOPED_TRACE(std::to_string(bytes) + " bytes");
     std::vector<std::uint8_t> host(bytes);
-    for (auto& byte : host) byte = static_cast<std::uint8_t>(random.engine()());
+    for (std::size_t k = 0; k < bytes; k += 8) {  // random bytes, a 64-bit draw at a time
+      const std::uint64_t word = random.engine()();
+      std::memcpy(host.data() + k, &word, std::min<std::size_t>(8, bytes - k));
+    }
     DeviceBuffer<std::uint8_t> device(bytes + 1);
     SPK_CUDA_CHECK(cudaMemset(device.data(), 0xA5, bytes + 1));  // poison
     upload_staged(device.data(), host.data(), bytes, stream.get());
