@@ -16,7 +16,7 @@ namespace spk {
 
 // 256 MiB: each call pins its two buffers (cudaMallocHost), which smaller arrays do not repay.
 // A 10-step loop at 16M rows a process spent 86 ms a step outside update_values and the solve
-// (the solve's b and x: 128 MB each, pageable; 4 x H100) before staging took them, and 161 ms
+// (the solve's b and x: 128 MB each, pageable; 4 x H100) before staging took them, and 135-161 ms
 // with them staged at the 64 MiB threshold (4 x H200: another machine, so the comparison is
 // indicative); the rows' 0.9 GB arrays gained (the device split's upload: 128 ms for 1.9 GB).
 inline constexpr std::size_t staged_upload_from = std::size_t{256} << 20;
