@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "core/host_parallel.hpp"
 #include "core/resident_pages.hpp"
@@ -47,15 +48,17 @@ V resident_zeros(std::size_t count) {
   return array;
 }
 
-// rows x cols CSR with `nnz` entries (offsets filled by the caller).
+// A CSR matrix of `cols` columns over the given row offsets, its entries zero (the caller
+// fills them).
 template <class T>
-CsrMatrix<T> sized_csr(index_t rows, index_t cols, index_t nnz) {
+CsrMatrix<T> sized_csr(index_t cols, std::vector<index_t> row_offsets) {
   CsrMatrix<T> matrix;
-  matrix.rows = rows;
+  matrix.rows = static_cast<index_t>(row_offsets.size()) - 1;
   matrix.cols = cols;
-  matrix.row_offsets = resident_zeros<std::vector<index_t>>(static_cast<std::size_t>(rows) + 1);
-  matrix.columns = resident_zeros<std::vector<index_t>>(static_cast<std::size_t>(nnz));
-  matrix.values = resident_zeros<std::vector<T>>(static_cast<std::size_t>(nnz));
+  const auto nnz = static_cast<std::size_t>(row_offsets.back());
+  matrix.row_offsets = std::move(row_offsets);
+  matrix.columns = resident_zeros<std::vector<index_t>>(nnz);
+  matrix.values = resident_zeros<std::vector<T>>(nnz);
   return matrix;
 }
 
@@ -113,8 +116,7 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
   SplitRows<T> split;
   split.first_row = rows.first_row;
   split.first_column = first_column;
-  split.local = sized_csr<T>(n, own_columns, local_offsets[n]);
-  split.local.row_offsets = std::move(local_offsets);
+  split.local = sized_csr<T>(own_columns, std::move(local_offsets));
   split.pattern.rows = n;
   const auto entries = static_cast<std::size_t>(offsets[n]);
   reserve_resident(split.pattern.row_offsets, static_cast<std::size_t>(n) + 1);
@@ -122,8 +124,7 @@ SplitRows<T> split_view(const RowsView<T>& rows, const RowPartition& row_partiti
   split.pattern.columns = resident_zeros<std::vector<index_t>>(entries);
   reserve_resident(split.pattern.values, entries);
   split.pattern.values.assign(rows.values, rows.values + entries);  // in the caller's order
-  split.halo = sized_csr<T>(n, 0, halo_offsets[n]);
-  split.halo.row_offsets = std::move(halo_offsets);
+  split.halo = sized_csr<T>(0, std::move(halo_offsets));
   auto halo_global = resident_zeros<std::vector<global_index_t>>(split.halo.columns.size());
   auto halo_place = resident_zeros<std::vector<index_t>>(split.halo.columns.size());
 #pragma omp parallel for schedule(static) if (n >= parallel_from)
