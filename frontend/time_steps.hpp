@@ -17,7 +17,6 @@
 // already on the device. Each step's values are copied into one device array first (timed
 // apart: values_to_device_s, the simulation's part) and update_values takes that array, so the
 // update's time is the library's alone (no host checks, no upload).
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
