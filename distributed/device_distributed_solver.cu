@@ -145,14 +145,6 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     PhaseClock clock;  // each phase's device work is finished (settled) before its lap
     SetupPhases& phases = this->setup.phases;
     const MPI_Comm c = this->communicator.get();
-    on_every_process(c, [&] {  // the same options everywhere: every process refuses alike
-      if (options.solver.preconditioner == Preconditioner::amg &&
-          options.solver.preconditioner_options.amg.agglomerate_rows > 0 &&
-          this->communicator.size() > 1)
-        throw NotSupported(
-            "amg agglomerate_rows: the GPU path's distributed setup does not agglomerate yet "
-            "(the CPU path does: device: cpu); remove the key or set it to 0");
-    });
     // The GPU is chosen first, and its context (cudaSetDevice creates it: 0.2 s on one H200,
     // 0.9 s when 4 processes create theirs at once) is created on a thread of its own while
     // this one splits the rows (the host's work and MPI).
@@ -255,6 +247,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     space_ = std::make_unique<Space>(this->watch, this->first_row(), *context_);
     space_->watch_products(&this->matrix->exchange().times().exchanges);
     fine_rows_.partition = partition;
+    fine_rows_.agglomerate_rows = options.solver.preconditioner_options.amg.agglomerate_rows;
     fine_rows_.halo_columns = this->matrix->split().halo_columns;
     space_->set_fine_rows(&fine_rows_);
     if (nccl_) {

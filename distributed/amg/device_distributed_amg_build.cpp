@@ -108,10 +108,26 @@ void DeviceDistributedAmgBuild::leave_out_isolated(Aggregates& aggregates, const
   aggregates.isolated = static_cast<index_t>(summed(aggregates.isolated));
 }
 
-DeviceDistributedLevel DeviceDistributedAmgBuild::tentative_level(DeviceCsrMatrix<double> local) {
+DeviceDistributedLevel DeviceDistributedAmgBuild::tentative_level(
+    DeviceCsrMatrix<double> local, Array<double>& coarse_candidates) {
   RowPartition fine = gather_partition(watch_, local.rows);
   RowPartition coarse = gather_partition(watch_, local.cols);
-  return make_device_level(watch_, std::move(fine), std::move(coarse), {}, std::move(local));
+  std::vector<global_index_t> halo;
+  RowPartition fewer = agglomerated_partition(coarse, fine_.agglomerate_rows);
+  if (fewer.offsets != coarse.offsets) {
+    const int rank = watch_.rank();
+    if (fewer.rows(rank) == 0)  // given away: every column is a halo slot, in order
+      for (index_t c = 0; c < local.cols; ++c) halo.push_back(coarse.first_row(rank) + c);
+    else  // kept (the group's block starts at this process's first coarse row)
+      local.cols = static_cast<index_t>(fewer.rows(rank));
+    const std::vector<double> moved = moved_rows(
+        watch_, download_array(coarse_candidates.data(), coarse_candidates.size(), stream()),
+        coarse, fewer);
+    coarse_candidates = Array<double>(moved, "AMG coarse candidates (agglomerated)");
+    coarse = std::move(fewer);
+  }
+  return make_device_level(watch_, std::move(fine), std::move(coarse), std::move(halo),
+                           std::move(local));
 }
 
 DeviceDistributedAmgBuild::Fit DeviceDistributedAmgBuild::tentative(
@@ -124,7 +140,7 @@ DeviceDistributedAmgBuild::Fit DeviceDistributedAmgBuild::tentative(
       local.matrix = no_rows(0);
   });
   Fit fit;
-  fit.matrix = tentative_level(std::move(local.matrix));
+  fit.matrix = tentative_level(std::move(local.matrix), local.coarse_candidates);
   fit.coarse_candidates = std::move(local.coarse_candidates);
   return fit;
 }
@@ -141,7 +157,7 @@ DeviceDistributedAmgBuild::Fit DeviceDistributedAmgBuild::fit(const Aggregates& 
       local.matrix = no_rows(0);
   });
   Fit fit;
-  fit.matrix = tentative_level(std::move(local.matrix));
+  fit.matrix = tentative_level(std::move(local.matrix), local.coarse_candidates);
   fit.coarse_candidates = std::move(local.coarse_candidates);
   // the report's count: every process's completed columns
   fit.dependent_columns = static_cast<index_t>(summed(local.dependent_columns));

@@ -11,6 +11,9 @@
 //               cross processes; the coarse level's rows are this process's aggregates,
 //               numbered after the lower ranks' (the coarse partition);
 //   T           local (device_tentative_prolongator.hpp, or device_candidate_fit.hpp for systems);
+//   agglomeration  (FineRows::agglomerate_rows) as the CPU path's: a small coarse level onto
+//               fewer processes (agglomerated_partition), T's entries keeping their columns,
+//               the coarse candidates moved through the host (moved_rows);
 //   P           through A's halo (device_distributed_prolongator.hpp);
 //   R, A_{l+1}  the distributed transpose and Galerkin product
 //   (device_distributed_coarse_product.hpp); lambda      Lanczos on
@@ -146,8 +149,12 @@ class DeviceDistributedAmgBuild {
   // The local block (own columns) of a level, double, on the device.
   DeviceCsrMatrix<double> local_block(const Matrix& a);
   // T's level: its rows the fine partition's, its columns this process's aggregates (k each for
-  // systems) numbered after the lower ranks' (collective).
-  Matrix tentative_level(DeviceCsrMatrix<double> local);
+  // systems) numbered after the lower ranks' (collective). With agglomeration
+  // (FineRows::agglomerate_rows) the coarse rows go onto fewer processes (agglomerated_partition):
+  // the global numbering stays, so T's entries keep their columns. A process that keeps its coarse
+  // rows (its group's first) owns more columns; one that gives them away sees the same columns as
+  // halo slots (slot c: global column first + c); the coarse candidates move with their rows.
+  Matrix tentative_level(DeviceCsrMatrix<double> local, Array<double>& coarse_candidates);
   global_index_t summed(global_index_t mine);
 
   FaultWatch& watch_;

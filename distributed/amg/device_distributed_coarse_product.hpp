@@ -71,13 +71,13 @@ class DeviceDistributedCoarseProduct {
 
   FaultWatch& watch_;
   const DeviceSetupContext& setup_;
-  index_t own_coarse_ = 0;               // P's own columns (this process's aggregates)
-  std::vector<global_index_t> union_;    // U
-  std::vector<index_t> ghost_order_;     // ghost entry of each B entry below P's rows
-  DeviceCsrMatrix<double> stacked_;      // B
-  DeviceCsrMatrix<double> transposed_;   // R_local
-  DeviceCsrMatrix<double> product_ap_;   // A B
-  DeviceCsrMatrix<double> product_rap_;  // R_local (A B)
+  index_t own_coarse_ = 0;                           // P's own columns (this process's aggregates)
+  std::vector<global_index_t> union_;                // U
+  std::vector<index_t> ghost_order_;                 // ghost entry of each B entry below P's rows
+  DeviceCsrMatrix<double> stacked_;                  // B
+  DeviceCsrMatrix<double> transposed_;               // R_local
+  DeviceCsrMatrix<double> product_ap_;               // A B
+  DeviceCsrMatrix<double> product_rap_;              // R_local (A B)
   std::unique_ptr<DeviceGhostValues> ghost_values_;  // P's ghost rows: their values again
   std::unique_ptr<DeviceTranspose> transpose_;
   std::unique_ptr<DeviceSparseProduct> ap_, rap_;

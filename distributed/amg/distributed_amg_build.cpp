@@ -43,7 +43,9 @@ DistributedAmgBuild::DistributedAmgBuild(FaultWatch& watch, const FineRows& fine
 
 DistributedAmgBuild::~DistributedAmgBuild() = default;
 
-DistributedAmgBuild::Space& DistributedAmgBuild::space() { return *space_; }
+DistributedAmgBuild::Space& DistributedAmgBuild::space() {
+  return *space_;
+}
 
 global_index_t DistributedAmgBuild::global_count(const Aggregates& aggregates) {
   const global_index_t mine = aggregates.count;
@@ -58,14 +60,14 @@ DistributedAmgBuild::Fit DistributedAmgBuild::distributed_fit(const CsrMatrix<do
   RowPartition fine = gather_partition(watch_, local.rows);
   RowPartition coarse = gather_partition(watch_, coarse_rows);
   const int rank = watch_.rank();
-  RowBlock<double> block = to_global_rows(local, fine.first_row(rank), fine.global_rows(),
-                                          coarse.first_row(rank));
+  RowBlock<double> block =
+      to_global_rows(local, fine.first_row(rank), fine.global_rows(), coarse.first_row(rank));
   // Agglomeration: the coarse level on fewer processes. Its numbering is the same (the blocks
   // of consecutive ranks merge), so T's rows keep their global columns; only the owners of
   // those columns, and the near-null-space candidates of the coarse rows, move.
   RowPartition fewer = agglomerated_partition(coarse, fine_.agglomerate_rows);
   if (fewer.offsets != coarse.offsets) {
-    coarse_candidates = moved_rows(coarse_candidates, coarse, fewer);
+    coarse_candidates = moved_rows(watch_, coarse_candidates, coarse, fewer);
     coarse = std::move(fewer);
   }
   Fit fit;
@@ -83,47 +85,13 @@ DistributedAmgBuild::Fit DistributedAmgBuild::tentative(const Aggregates& aggreg
 DistributedAmgBuild::Fit DistributedAmgBuild::fit(const Aggregates& aggregates, int block_size,
                                                   const Array<double>& candidates, int count) {
   CandidateFit local = fit_candidates(aggregates, block_size, candidates, count);
-  Fit fit = distributed_fit(local.matrix, std::move(local.coarse_candidates),
-                            local.matrix.cols);
+  Fit fit = distributed_fit(local.matrix, std::move(local.coarse_candidates), local.matrix.cols);
   // the report's count: every process's completed columns
   const global_index_t mine = local.dependent_columns;
   global_index_t total = 0;
   watch_.allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM);
   fit.dependent_columns = static_cast<index_t>(total);
   return fit;
-}
-
-std::vector<double> DistributedAmgBuild::moved_rows(const std::vector<double>& values,
-                                                    const RowPartition& from,
-                                                    const RowPartition& to) {
-  const int rank = watch_.rank();
-  const global_index_t mine = from.rows(rank);
-  const std::int64_t width = mine > 0 ? static_cast<std::int64_t>(values.size()) / mine : 0;
-  std::int64_t widest = 0;
-  watch_.allreduce(&width, &widest, 1, MPI_INT64_T, MPI_MAX);
-  GlobalRows<double> rows;  // row r: columns 0 .. widest - 1
-  on_every_process(watch_, [&] {
-    if (mine > 0 && static_cast<std::int64_t>(values.size()) != mine * widest)
-      throw Error("amg agglomeration: " + std::to_string(values.size()) + " candidate values for " +
-                  std::to_string(mine) + " rows of " + std::to_string(widest) +
-                  " (internal error)");
-    for (global_index_t r = 0; r < mine; ++r) {
-      rows.ids.push_back(from.first_row(rank) + r);
-      for (std::int64_t k = 0; k < widest; ++k) {
-        rows.columns.push_back(k);
-        rows.values.push_back(values[static_cast<std::size_t>(r * widest + k)]);
-      }
-      rows.row_offsets.push_back(static_cast<index_t>(rows.columns.size()));
-    }
-  });
-  RowBlock<double> received = send_rows_to_owners(watch_.comm(), to, widest, rows);
-  on_every_process(watch_, [&] {
-    if (static_cast<std::int64_t>(received.values.size()) != to.rows(rank) * widest)
-      throw Error("amg agglomeration: " + std::to_string(received.values.size()) +
-                  " candidate values received for " + std::to_string(to.rows(rank)) +
-                  " rows (internal error)");
-  });
-  return std::move(received.values);
 }
 
 void DistributedAmgBuild::leave_out_isolated(Aggregates& aggregates, const Graph& graph) {
@@ -164,8 +132,7 @@ void DistributedAmgBuild::set_values(Matrix& matrix, const CsrMatrix<double>& so
 }
 
 std::size_t DistributedAmgBuild::fine_nnz(const SpacePattern& pattern) {
-  return static_cast<std::size_t>(
-      memory_->indices(pattern.row_offsets + pattern.rows, 1).front());
+  return static_cast<std::size_t>(memory_->indices(pattern.row_offsets + pattern.rows, 1).front());
 }
 
 // The solver's whole rows (own columns first, then halo slots: SplitRows::pattern) with

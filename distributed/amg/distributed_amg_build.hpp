@@ -86,7 +86,8 @@ class DistributedAmgBuild {
     index_t dependent_columns = 0;
   };
 
-  DistributedAmgBuild(FaultWatch& watch, const FineRows& fine, std::unique_ptr<SolverMemory> memory);
+  DistributedAmgBuild(FaultWatch& watch, const FineRows& fine,
+                      std::unique_ptr<SolverMemory> memory);
   ~DistributedAmgBuild();
   DistributedAmgBuild(const DistributedAmgBuild&) = delete;
   DistributedAmgBuild& operator=(const DistributedAmgBuild&) = delete;
@@ -131,8 +132,7 @@ class DistributedAmgBuild {
     return nodal_strength_graph(a.split.local, block_size, theta);
   }
   void leave_out_isolated(Aggregates& aggregates, const Graph& graph);
-  Fit fit(const Aggregates& aggregates, int block_size, const Array<double>& candidates,
-          int count);
+  Fit fit(const Aggregates& aggregates, int block_size, const Array<double>& candidates, int count);
   std::unique_ptr<Prolongator> prolongator(const Matrix& a, Matrix tentative, double weight) {
     return std::make_unique<Prolongator>(watch_, a, std::move(tentative), weight);
   }
@@ -149,8 +149,9 @@ class DistributedAmgBuild {
 
   template <class T>
   Matrix fine_matrix(const SpacePattern& pattern, const T* values) {
-    return fine_level(memory_->indices(pattern.row_offsets, static_cast<std::size_t>(pattern.rows) + 1),
-                      pattern, memory_->values(values, fine_nnz(pattern)));
+    return fine_level(
+        memory_->indices(pattern.row_offsets, static_cast<std::size_t>(pattern.rows) + 1), pattern,
+        memory_->values(values, fine_nnz(pattern)));
   }
   template <class T>
   void set_fine_values(Matrix& fine, const T* values) {
@@ -168,10 +169,6 @@ class DistributedAmgBuild {
   // T with global columns: this process's aggregates numbered after the lower ranks'.
   Fit distributed_fit(const CsrMatrix<double>& local, std::vector<double> coarse_candidates,
                       index_t coarse_rows);
-  // Rows of equal width (values row-major: the coarse candidates) moved from the processes of
-  // `from` to those of `to`, the same global rows (agglomeration). Collective.
-  std::vector<double> moved_rows(const std::vector<double>& values, const RowPartition& from,
-                                 const RowPartition& to);
   std::size_t fine_nnz(const SpacePattern& pattern);
   Matrix fine_level(std::vector<index_t> row_offsets, const SpacePattern& pattern,
                     std::vector<double> values);
@@ -179,8 +176,8 @@ class DistributedAmgBuild {
   FaultWatch& watch_;
   const FineRows& fine_;
   std::unique_ptr<SolverMemory> memory_;
-  std::unique_ptr<Space> space_;  // the setup's (host, double, sums over processes)
-  CsrMatrix<double> gathered_;      // the coarsest level, whole (to_host)
+  std::unique_ptr<Space> space_;     // the setup's (host, double, sums over processes)
+  CsrMatrix<double> gathered_;       // the coarsest level, whole (to_host)
   RowPartition coarsest_partition_;  // its rows' partition
 };
 

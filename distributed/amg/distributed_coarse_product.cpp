@@ -13,11 +13,12 @@ DistributedCoarseProduct::DistributedCoarseProduct(FaultWatch& watch, const Dist
                                                    DistributedLevel& coarse)
     : watch_(watch) {
   const MPI_Comm comm = watch_.comm();
-  restriction_ = make_level(watch_, transpose_rows(comm, p.block, p.row_partition, p.column_partition),
-                            p.column_partition, p.row_partition);
-  coarse = make_level(watch_,
-                      galerkin_rows(comm, a.block, a.row_partition, p.block, p.column_partition),
-                      p.column_partition, p.column_partition);
+  restriction_ =
+      make_level(watch_, transpose_rows(comm, p.block, p.row_partition, p.column_partition),
+                 p.column_partition, p.row_partition);
+  coarse =
+      make_level(watch_, galerkin_rows(comm, a.block, a.row_partition, p.block, p.column_partition),
+                 p.column_partition, p.column_partition);
 }
 
 void DistributedCoarseProduct::compute(const DistributedLevel& a, const DistributedLevel& p,

@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "distributed/agreed_errors.hpp"
+#include "distributed/amg/row_exchange.hpp"
 #include "distributed/fault_watch.hpp"
 #include "distributed/mpi_check.hpp"
 #include "spkrylov/errors.hpp"
@@ -13,6 +15,38 @@ RowPartition gather_partition(FaultWatch& watch, global_index_t mine) {
   std::vector<global_index_t> counts(static_cast<std::size_t>(watch.processes()));
   watch.allgather(&mine, 1, MPI_INT64_T, counts.data());
   return partition_from_counts(counts);
+}
+
+std::vector<double> moved_rows(FaultWatch& watch, const std::vector<double>& values,
+                               const RowPartition& from, const RowPartition& to) {
+  const int rank = watch.rank();
+  const global_index_t mine = from.rows(rank);
+  const std::int64_t width = mine > 0 ? static_cast<std::int64_t>(values.size()) / mine : 0;
+  std::int64_t widest = 0;
+  watch.allreduce(&width, &widest, 1, MPI_INT64_T, MPI_MAX);
+  GlobalRows<double> rows;  // row r: columns 0 .. widest - 1
+  on_every_process(watch, [&] {
+    if (mine > 0 && static_cast<std::int64_t>(values.size()) != mine * widest)
+      throw Error("amg agglomeration: " + std::to_string(values.size()) + " candidate values for " +
+                  std::to_string(mine) + " rows of " + std::to_string(widest) +
+                  " (internal error)");
+    for (global_index_t r = 0; r < mine; ++r) {
+      rows.ids.push_back(from.first_row(rank) + r);
+      for (std::int64_t k = 0; k < widest; ++k) {
+        rows.columns.push_back(k);
+        rows.values.push_back(values[static_cast<std::size_t>(r * widest + k)]);
+      }
+      rows.row_offsets.push_back(static_cast<index_t>(rows.columns.size()));
+    }
+  });
+  RowBlock<double> received = send_rows_to_owners(watch.comm(), to, widest, rows);
+  on_every_process(watch, [&] {
+    if (static_cast<std::int64_t>(received.values.size()) != to.rows(rank) * widest)
+      throw Error("amg agglomeration: " + std::to_string(received.values.size()) +
+                  " candidate values received for " + std::to_string(to.rows(rank)) +
+                  " rows (internal error)");
+  });
+  return std::move(received.values);
 }
 
 ProcessRows spread_over_processes(FaultWatch& watch, index_t mine) {

@@ -42,6 +42,12 @@ struct DistributedLevel {
 // The partition whose block p has `mine` rows on process p (collective: one allgather).
 RowPartition gather_partition(FaultWatch& watch, global_index_t mine);
 
+// Rows of equal width (values row-major: a level's coarse near-null-space candidates) moved
+// from the processes of `from` to those of `to`, the same global rows (agglomeration, on
+// either path). Collective.
+std::vector<double> moved_rows(FaultWatch& watch, const std::vector<double>& values,
+                               const RowPartition& from, const RowPartition& to);
+
 // The fewest and most rows of a process, and how many processes hold any, for a level whose
 // rows on this process are `mine` (collective: two allreduces).
 ProcessRows spread_over_processes(FaultWatch& watch, index_t mine);

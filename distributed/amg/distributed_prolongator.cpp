@@ -13,14 +13,14 @@ DistributedProlongator::DistributedProlongator(FaultWatch& watch, const Distribu
                                                DistributedLevel tentative, double weight)
     : watch_(watch), tentative_(std::move(tentative)), weight_(weight) {
   if (weight_ != 0.0)
-    ghost_tentative_ = fetch_rows(watch_.comm(), tentative_.block, tentative_.row_partition,
-                                  a.split.halo_columns);
+    ghost_tentative_ =
+        fetch_rows(watch_.comm(), tentative_.block, tentative_.row_partition, a.split.halo_columns);
 }
 
 void DistributedProlongator::compute(const DistributedLevel& a,
                                      const std::vector<double>& inverse_diagonal,
                                      double lambda_max) {
-  if (weight_ == 0.0) return;  // P = T
+  if (weight_ == 0.0) return;                        // P = T
   const CsrMatrix<double>& whole = a.split.pattern;  // own columns, then halo slots
   const RowBlock<double>& t = tentative_.block;
   const index_t own = a.cols;
@@ -77,8 +77,8 @@ void DistributedProlongator::compute(const DistributedLevel& a,
       p.values.push_back(value);
     }
   if (!computed_) {
-    prolongator_ = make_level(watch_, std::move(p), tentative_.row_partition,
-                              tentative_.column_partition);
+    prolongator_ =
+        make_level(watch_, std::move(p), tentative_.row_partition, tentative_.column_partition);
     computed_ = true;
   } else {
     set_level_values(prolongator_, p.values);

@@ -199,8 +199,58 @@ TEST(DistributedGpuAmgDeviceSetup, SinglePrecisionCycleOverProcesses) {
         uncaptured.result.iterations, again.iterations);
 }
 
+// Agglomeration on the device (amg.agglomerate_rows): a small coarse level moves onto fewer
+// processes as on the CPU path: the same levels and the same report of where, the count within
+// 1 of the host-built hierarchy's, the true residual met; a re-setup on the moved levels.
+// (Systems, whose coarse candidates move with their rows: the beam test below.)
+TEST(DistributedGpuAmgDeviceSetup, AgglomerationMatchesTheHostBuiltHierarchy) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  CsrMatrix<double> whole = generated_case("poisson3d", 16);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  const auto agglomerating = [](Options options) {
+    options.solver.preconditioner_options.amg.agglomerate_rows = 100;
+    options.solver.preconditioner_options.amg.max_coarse_rows = 6;
+    return options;
+  };
+  const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 3);
+  const Options gpu_options = agglomerating(gpu_amg(Method::cg, "csr"));
+  const AmgRun gpu = solve_distributed(whole, partition, gpu_options, b);
+  const AmgRun cpu = solve_distributed(
+      whole, partition, agglomerating(test::cpu_options(Method::cg, Preconditioner::amg)), b);
+  ASSERT_EQ(gpu.result.status, SolveStatus::converged) << gpu.result.message;
+  EXPECT_LE(gpu.result.true_residual, gpu.result.threshold);
+  test::expect_every_process_agrees(gpu.result);
+  expect_same_levels(gpu.info, cpu.info, "agglomerated");
+  const std::string where = test::detail(gpu.info, "agglomeration");
+  EXPECT_EQ(where, test::detail(cpu.info, "agglomeration"));
+  EXPECT_EQ(test::detail(gpu.info, "rows_per_process"), test::detail(cpu.info, "rows_per_process"));
+  if (world_size() > 1)
+    EXPECT_NE(where.find("onto 1 of " + std::to_string(world_size()) + " processes"),
+              std::string::npos)
+        << where;
+  EXPECT_NEAR(gpu.result.iterations, cpu.result.iterations, 1);
+
+  DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)),
+                                   gpu_options, here());
+  for (double& value : whole.values) value *= 2.0;
+  solver.update_values(my_rows(whole, partition).values);
+  const std::vector<double> b_local = my_part(b, partition);
+  std::vector<double> x(b_local.size(), 0.0);
+  const SolveResult again = solver.solve(b_local, x);
+  EXPECT_EQ(again.status, SolveStatus::converged) << again.message;
+  EXPECT_LE(again.true_residual, again.threshold);
+  EXPECT_NEAR(again.iterations, gpu.result.iterations, 1);
+  if (world_rank() == 0)
+    std::printf(
+        "  agglomeration on the device, %d processes: %d iterations (host-built %d, "
+        "after update_values %d); %s\n",
+        world_size(), gpu.result.iterations, cpu.result.iterations, again.iterations,
+        where.empty() ? "none" : where.c_str());
+}
+
 // AMG for systems on the device over processes (nodal strength, rigid-body modes, the batched
-// QR): the CPU path's levels and count.
+// QR): the CPU path's levels and count, without and with agglomeration (the six candidates of
+// each coarse node moved with its rows).
 TEST(DistributedGpuAmgDeviceSetup, BeamRigidBodyModesMatchTheHostBuiltHierarchy) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const GeneratedSystem beam = generate_beam3d(6, 0.3, true);
@@ -213,26 +263,34 @@ TEST(DistributedGpuAmgDeviceSetup, BeamRigidBodyModesMatchTheHostBuiltHierarchy)
   const int rank = world_rank();
   const auto first = static_cast<std::ptrdiff_t>(partition.first_row(rank));
   const auto end = static_cast<std::ptrdiff_t>(partition.end_row(rank));
-  const auto with_modes = [&](Options options) {
-    AmgOptions& amg = options.solver.preconditioner_options.amg;
-    amg.block_size = 3;
-    amg.near_nullspace = NearNullspace::rigid_body;
-    amg.coordinates.assign(beam.coordinates.begin() + first, beam.coordinates.begin() + end);
-    return options;
-  };
-  const AmgRun gpu =
-      solve_distributed(beam.matrix, partition, with_modes(gpu_amg(Method::cg)), beam.load);
-  const AmgRun cpu =
-      solve_distributed(beam.matrix, partition,
-                        with_modes(test::cpu_options(Method::cg, Preconditioner::amg)), beam.load);
-  ASSERT_EQ(gpu.result.status, SolveStatus::converged) << gpu.result.message;
-  EXPECT_LE(gpu.result.true_residual, gpu.result.threshold);
-  expect_same_levels(gpu.info, cpu.info, "beam3d rigid body");
-  EXPECT_EQ(test::detail(gpu.info, "near_nullspace"), test::detail(cpu.info, "near_nullspace"));
-  EXPECT_NEAR(gpu.result.iterations, cpu.result.iterations, 1);
-  if (rank == 0)
-    std::printf("  beam3d n=6 rigid body, %d processes: %d iterations (host-built: %d)\n",
-                world_size(), gpu.result.iterations, cpu.result.iterations);
+  for (const int agglomerate : {0, 60}) {
+    SCOPED_TRACE("agglomerate_rows " + std::to_string(agglomerate));
+    const auto with_modes = [&](Options options) {
+      AmgOptions& amg = options.solver.preconditioner_options.amg;
+      amg.block_size = 3;
+      amg.near_nullspace = NearNullspace::rigid_body;
+      amg.coordinates.assign(beam.coordinates.begin() + first, beam.coordinates.begin() + end);
+      amg.agglomerate_rows = agglomerate;
+      return options;
+    };
+    const AmgRun gpu =
+        solve_distributed(beam.matrix, partition, with_modes(gpu_amg(Method::cg)), beam.load);
+    const AmgRun cpu = solve_distributed(
+        beam.matrix, partition, with_modes(test::cpu_options(Method::cg, Preconditioner::amg)),
+        beam.load);
+    ASSERT_EQ(gpu.result.status, SolveStatus::converged) << gpu.result.message;
+    EXPECT_LE(gpu.result.true_residual, gpu.result.threshold);
+    expect_same_levels(gpu.info, cpu.info, "beam3d rigid body");
+    EXPECT_EQ(test::detail(gpu.info, "near_nullspace"), test::detail(cpu.info, "near_nullspace"));
+    EXPECT_EQ(test::detail(gpu.info, "agglomeration"), test::detail(cpu.info, "agglomeration"));
+    EXPECT_NEAR(gpu.result.iterations, cpu.result.iterations, 1);
+    if (rank == 0)
+      std::printf(
+          "  beam3d n=6 rigid body, agglomerate_rows %d, %d processes: %d iterations "
+          "(host-built: %d); agglomeration: %s\n",
+          agglomerate, world_size(), gpu.result.iterations, cpu.result.iterations,
+          test::detail(gpu.info, "agglomeration").c_str());
+  }
 }
 
 // A process without rows (the last one) takes part in every level's device products, the
