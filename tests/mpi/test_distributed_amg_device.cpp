@@ -224,10 +224,11 @@ TEST(DistributedGpuAmgDeviceSetup, AgglomerationMatchesTheHostBuiltHierarchy) {
   const std::string where = test::detail(gpu.info, "agglomeration");
   EXPECT_EQ(where, test::detail(cpu.info, "agglomeration"));
   EXPECT_EQ(test::detail(gpu.info, "rows_per_process"), test::detail(cpu.info, "rows_per_process"));
-  if (world_size() > 1)
+  if (world_size() > 1) {
     EXPECT_NE(where.find("onto 1 of " + std::to_string(world_size()) + " processes"),
               std::string::npos)
         << where;
+  }
   EXPECT_NEAR(gpu.result.iterations, cpu.result.iterations, 1);
 
   DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)),
