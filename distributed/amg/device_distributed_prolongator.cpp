@@ -26,18 +26,34 @@ DeviceDistributedProlongator::DeviceDistributedProlongator(FaultWatch& watch,
   const FetchedRows<double> ghost = fetch_device_rows(watch, t, a.halo_columns, stream);
 
   // T_ext = [T_own; the ghost rows], its columns own aggregates then the others named (P's
-  // halo), and P's pattern from A_whole T_ext.
-  std::vector<global_index_t> halo;
+  // halo: the ghost rows' and, after agglomeration, T's own halo), and P's pattern from
+  // A_whole T_ext.
+  std::vector<global_index_t> halo = t.halo_columns;
   on_every_process(watch, [&] {
     RowBlock<double> rows;
     rows.rows = static_cast<index_t>(a.halo_columns.size());
     rows.row_offsets = ghost.row_offsets;
     rows.columns = ghost.columns;
     rows.values = ghost.values;
-    WholeRows ghost_rows = whole_rows(rows, t.first_column, t.cols);
-    halo = std::move(ghost_rows.halo_columns);
+    const global_index_t end_column = t.first_column + t.cols;
+    for (const global_index_t column : ghost.columns)
+      if (column < t.first_column || column >= end_column) halo.push_back(column);
+    std::sort(halo.begin(), halo.end());
+    halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
+    const index_t width = t.cols + static_cast<index_t>(halo.size());
+    WholeRows ghost_rows = whole_rows(rows, t.first_column, t.cols, halo);
+    // T's own halo slots (a process that gave its coarse rows away) into the wider halo
+    DeviceCsrMatrix<double> renumbered;
+    if (!t.halo_columns.empty()) {
+      std::vector<index_t> slot_map(t.halo_columns.size());
+      for (std::size_t k = 0; k < slot_map.size(); ++k)
+        slot_map[k] = t.cols + static_cast<index_t>(std::lower_bound(halo.begin(), halo.end(),
+                                                                     t.halo_columns[k]) -
+                                                    halo.begin());
+      renumbered = remapped_copy(t.whole(), t.cols, slot_map, width, stream);
+    }
     DeviceCsrMatrix<double> extended = stack_rows(
-        t.whole(), ghost_rows.matrix, t.cols + static_cast<index_t>(halo.size()), stream);
+        t.halo_columns.empty() ? t.whole() : renumbered, ghost_rows.matrix, width, stream);
     tentative_.owned = DeviceCsrMatrix<double>();  // T_ext holds T's rows now
     smoothed_ =
         std::make_unique<DeviceSmoothedProlongator>(a.whole(), std::move(extended), weight_, setup);

@@ -6,8 +6,9 @@
 //   P = (I - w / lambda_max(D^-1 A) D^-1 A) T,
 //
 // on this process's rows, with A = [A_local | A_halo] in the whole form (whole_rows.hpp).
-// Aggregates never cross processes, so T is local; A's halo columns reach the rows of T that
-// other processes own. Those ghost rows are fetched once (fetch_rows, each owner downloading
+// Aggregates never cross processes, so T is local (after agglomeration a process that gave its
+// coarse rows away sees its columns as T's halo, which joins P's); A's halo columns reach the
+// rows of T that other processes own. Those ghost rows are fetched once (fetch_rows, each owner downloading
 // only the rows asked of it: T does not change), numbered [own aggregates | the other
 // processes' aggregates they name, ascending], and stacked under T's own rows on the device:
 //
@@ -29,7 +30,8 @@ namespace spk {
 
 class DeviceDistributedProlongator {
  public:
-  // a: A_l; tentative: T_l (a's rows, the coarse partition's columns, no halo). Collective.
+  // a: A_l; tentative: T_l (a's rows, the coarse partition's columns; a halo only after
+  // agglomeration). Collective.
   DeviceDistributedProlongator(FaultWatch& watch, const DeviceDistributedLevel& a,
                                DeviceDistributedLevel tentative, double weight,
                                const DeviceSetupContext& setup);
