@@ -160,10 +160,60 @@ std::vector<T> device_product(const std::vector<T>& x, const std::vector<T>& y_s
   return y;
 }
 
+// ||y - y_ref|| / scale in fp64, the error every SpMV check bounds. The scale is ||y_ref||,
+// or, when cancellation made y_ref small by chance, the size a product of these row lengths
+// has: ||y_magnitude|| / sqrt(longest row), y_magnitude = |alpha| |A| |x| + |beta| |y_start|.
+// (A row of m random terms sums to about sqrt(m) times a term while |A| |x| is m times one,
+// so the floor is the typical ||y_ref||; without it a 100k-entry row whose sum happened to
+// be 0.05 of that failed a correct fp32 kernel. A lost or doubled entry still shows: one term
+// against sqrt(m) of them.) NaN anywhere gives +inf; a scale of 0 compares absolutely.
+template <class T>
+double product_error(const std::vector<T>& y, const std::vector<double>& y_reference,
+                     const std::vector<double>& y_magnitude, index_t longest_row) {
+  if (y.size() != y_reference.size()) return std::numeric_limits<double>::infinity();
+  double diff = 0.0, norm = 0.0, magnitude = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double value = static_cast<double>(y[i]);
+    if (!std::isfinite(value)) return std::numeric_limits<double>::infinity();
+    diff += (value - y_reference[i]) * (value - y_reference[i]);
+    norm += y_reference[i] * y_reference[i];
+    magnitude += y_magnitude[i] * y_magnitude[i];
+  }
+  const double scale = std::max(
+      std::sqrt(norm),
+      std::sqrt(magnitude) / std::sqrt(static_cast<double>(std::max<index_t>(longest_row, 1))));
+  return scale == 0.0 ? std::sqrt(diff) : std::sqrt(diff) / scale;
+}
+
+// The reference y = alpha A x + beta y_start in fp64, and its magnitude |alpha| |A| |x| +
+// |beta| |y_start| (product_error's scale).
+template <class T>
+std::pair<std::vector<double>, std::vector<double>> reference_product(
+    const CsrMatrix<T>& matrix, T alpha, const std::vector<T>& x, T beta,
+    const std::vector<T>& y_start) {
+  CsrMatrix<double> reference = convert_values<double>(matrix);
+  std::vector<double> x_double(x.begin(), x.end());
+  const auto finite_or_zero = [](T value) {
+    return std::isfinite(static_cast<double>(value)) ? static_cast<double>(value) : 0.0;
+  };
+  std::vector<double> y_reference(y_start.size()), y_magnitude(y_start.size());
+  for (std::size_t i = 0; i < y_start.size(); ++i) {
+    y_reference[i] = finite_or_zero(y_start[i]);  // beta = 0: the NaN poison is never read
+    y_magnitude[i] = std::abs(y_reference[i]);
+  }
+  reference_spmv_scaled(reference, static_cast<double>(alpha), x_double.data(),
+                        static_cast<double>(beta), y_reference.data());
+  for (double& value : reference.values) value = std::abs(value);
+  for (double& value : x_double) value = std::abs(value);
+  reference_spmv_scaled(reference, std::abs(static_cast<double>(alpha)), x_double.data(),
+                        std::abs(static_cast<double>(beta)), y_magnitude.data());
+  return {std::move(y_reference), std::move(y_magnitude)};
+}
+
 // One apply of `backend` (built from `matrix` or updated to it) on a fresh random x, with y
-// poisoned with NaN first; returns ||y - y_ref|| / ||y_ref|| with y_ref the fp64 CPU product
-// of the same matrix and x. `x_offset` shifts x inside its device allocation (to test
-// misaligned x pointers).
+// poisoned with NaN first; returns product_error against the fp64 CPU product of the same
+// matrix and x. `x_offset` shifts x inside its device allocation (to test misaligned x
+// pointers).
 template <class T>
 double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& matrix,
                            std::mt19937_64& rng, const TestStream& stream,
@@ -174,17 +224,13 @@ double spmv_relative_error(const SpmvBackend<T>& backend, const CsrMatrix<T>& ma
   const std::vector<T> y =
       device_product(x, poison, x_offset, stream,
                      [&](const T* x_device, T* y_device) { backend.apply(x_device, y_device); });
-  const CsrMatrix<double> reference = convert_values<double>(matrix);
-  const std::vector<double> x_double(x.begin(), x.end());
-  std::vector<double> y_reference(y.size());
-  reference_spmv(reference, x_double.data(), y_reference.data());
-  return relative_error(y, y_reference);
+  const auto [y_reference, y_magnitude] = reference_product(matrix, T(1), x, T(0), poison);
+  return product_error(y, y_reference, y_magnitude, max_row_length(matrix));
 }
 
 // One apply_scaled(alpha, x, beta, y) of `backend` on a fresh random x. y starts random when
 // beta != 0 and poisoned with NaN when beta == 0 (it must then be written without being
-// read). Returns ||y - y_ref|| / ||y_ref|| with y_ref = alpha A x + beta y_start in fp64 on
-// the CPU; a y_ref of norm 0 (no rows, or alpha A x + beta y = 0) compares absolutely.
+// read). Returns product_error against y_ref = alpha A x + beta y_start in fp64 on the CPU.
 template <class T>
 double spmv_scaled_relative_error(const LinearOperator<T>& backend, const CsrMatrix<T>& matrix,
                                   T alpha, T beta, std::mt19937_64& rng, const TestStream& stream) {
@@ -197,12 +243,8 @@ double spmv_scaled_relative_error(const LinearOperator<T>& backend, const CsrMat
       device_product(x, y_start, 0, stream, [&](const T* x_device, T* y_device) {
         backend.apply_scaled(alpha, x_device, beta, y_device);
       });
-  const CsrMatrix<double> reference = convert_values<double>(matrix);
-  const std::vector<double> x_double(x.begin(), x.end());
-  std::vector<double> y_reference(y_start.begin(), y_start.end());
-  reference_spmv_scaled(reference, static_cast<double>(alpha), x_double.data(),
-                        static_cast<double>(beta), y_reference.data());
-  return relative_error(y, y_reference);
+  const auto [y_reference, y_magnitude] = reference_product(matrix, alpha, x, beta, y_start);
+  return product_error(y, y_reference, y_magnitude, max_row_length(matrix));
 }
 
 // apply_scaled checked three ways on `backend` (built from `matrix` or updated to it), each
