@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,18 @@ double relative_error(const std::vector<A>& a, const std::vector<B>& b) {
   }
   return norm == 0.0 ? std::sqrt(diff) : std::sqrt(diff / norm);
 }
+
+// A random engine seeded afresh each run; its seed is in every failure message of the scope
+// that holds it.
+class FreshRandom {
+ public:
+  std::mt19937_64& engine() { return engine_; }
+
+ private:
+  unsigned seed_ = std::random_device{}();
+  ::testing::ScopedTrace trace_{__FILE__, __LINE__, "random seed " + std::to_string(seed_)};
+  std::mt19937_64 engine_{seed_};
+};
 
 }  // namespace spk::test
 

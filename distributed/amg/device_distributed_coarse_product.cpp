@@ -5,6 +5,7 @@
 
 #include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
+#include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_ghost_values.hpp"
 #include "distributed/amg/device_level_rows.hpp"
 #include "distributed/amg/row_exchange.hpp"
@@ -54,19 +55,14 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
 
   on_every_process(watch_, [&] {
     // 2. U: the other processes' aggregates P's own or ghost rows name; B = [P_own; P_ghost].
-    union_ = p.halo_columns;
-    for (const global_index_t column : ghost.columns)
-      if (column < p.first_column || column >= p.first_column + own) union_.push_back(column);
-    std::sort(union_.begin(), union_.end());
-    union_.erase(std::unique(union_.begin(), union_.end()), union_.end());
+    union_ = distinct_outside(ghost.columns, p.first_column, p.first_column + own, p.halo_columns);
     check_index_range(static_cast<std::int64_t>(own) + static_cast<std::int64_t>(union_.size()),
                       "columns of P's own and ghost rows on one process");
     const index_t width = own + static_cast<index_t>(union_.size());
+    const ColumnSlots union_slots(union_);
     std::vector<index_t> slot_map(p.halo_columns.size());  // P's halo slot -> B's column
     for (std::size_t k = 0; k < slot_map.size(); ++k)
-      slot_map[k] = own + static_cast<index_t>(
-                              std::lower_bound(union_.begin(), union_.end(), p.halo_columns[k]) -
-                              union_.begin());
+      slot_map[k] = own + union_slots.slot_of(p.halo_columns[k]);
     // P_own in B's columns: B's first rows and R_local's source; freed once both are built
     // (its values are P's, in P's order, so a re-setup reads P's values directly)
     const DeviceCsrMatrix<double> renumbered =

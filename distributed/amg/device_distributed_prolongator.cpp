@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "distributed/agreed_errors.hpp"
+#include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_level_rows.hpp"
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/amg/whole_rows.hpp"
@@ -35,25 +36,20 @@ DeviceDistributedProlongator::DeviceDistributedProlongator(FaultWatch& watch,
     rows.row_offsets = ghost.row_offsets;
     rows.columns = ghost.columns;
     rows.values = ghost.values;
-    const global_index_t end_column = t.first_column + t.cols;
-    for (const global_index_t column : ghost.columns)
-      if (column < t.first_column || column >= end_column) halo.push_back(column);
-    std::sort(halo.begin(), halo.end());
-    halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
+    halo = distinct_outside(ghost.columns, t.first_column, t.first_column + t.cols, halo);
     const index_t width = t.cols + static_cast<index_t>(halo.size());
     WholeRows ghost_rows = whole_rows(rows, t.first_column, t.cols, halo);
     // T's own halo slots (a process that gave its coarse rows away) into the wider halo
     DeviceCsrMatrix<double> renumbered;
     if (!t.halo_columns.empty()) {
+      const ColumnSlots halo_slots(halo);
       std::vector<index_t> slot_map(t.halo_columns.size());
       for (std::size_t k = 0; k < slot_map.size(); ++k)
-        slot_map[k] = t.cols + static_cast<index_t>(std::lower_bound(halo.begin(), halo.end(),
-                                                                     t.halo_columns[k]) -
-                                                    halo.begin());
+        slot_map[k] = t.cols + halo_slots.slot_of(t.halo_columns[k]);
       renumbered = remapped_copy(t.whole(), t.cols, slot_map, width, stream);
     }
-    DeviceCsrMatrix<double> extended = stack_rows(
-        t.halo_columns.empty() ? t.whole() : renumbered, ghost_rows.matrix, width, stream);
+    DeviceCsrMatrix<double> extended = stack_rows(t.halo_columns.empty() ? t.whole() : renumbered,
+                                                  ghost_rows.matrix, width, stream);
     tentative_.owned = DeviceCsrMatrix<double>();  // T_ext holds T's rows now
     smoothed_ =
         std::make_unique<DeviceSmoothedProlongator>(a.whole(), std::move(extended), weight_, setup);

@@ -8,6 +8,7 @@
 #include "core/cuda_check.hpp"
 #include "core/device_kernels.cuh"
 #include "core/step_trace.hpp"
+#include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_row_merge.hpp"
 #include "distributed/amg/whole_rows.hpp"
 #include "spkrylov/errors.hpp"
@@ -83,9 +84,9 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
                                std::vector<global_index_t>& halo_columns, cudaStream_t stream)
     : stream_(stream), own_columns_(own_columns) {
   const index_t rows = received.rows;
-  StepTrace trace = StepTrace::when_enabled(
-      [&] { return "row merge (" + std::to_string(rows) + " rows)"; },
-      [stream] { SPK_CUDA_CHECK(cudaStreamSynchronize(stream)); });
+  StepTrace trace =
+      StepTrace::when_enabled([&] { return "row merge (" + std::to_string(rows) + " rows)"; },
+                              [stream] { SPK_CUDA_CHECK(cudaStreamSynchronize(stream)); });
   if (own.rows != rows)
     throw Error("amg setup: merging " + std::to_string(own.rows) + " own rows with " +
                 std::to_string(rows) + " received rows (internal error)");
@@ -93,7 +94,7 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
   // The halo: the source slots the own part uses, and the received columns outside the own
   // range, ascending.
   const auto slots = source_ids.size();
-  std::vector<global_index_t> halo;
+  std::vector<global_index_t> used_ids;
   if (slots > 0) {
     DeviceBuffer<index_t> used(slots, "merged rows' used slots");
     SPK_CUDA_CHECK(cudaMemsetAsync(used.data(), 0, used.bytes(), stream_));
@@ -104,20 +105,23 @@ DeviceRowMerge::DeviceRowMerge(const DeviceCsr<double>& own,
     }
     const std::vector<index_t> flags = download_array(used.data(), slots, stream_);
     for (std::size_t s = 0; s < slots; ++s)
-      if (flags[s] != 0) halo.push_back(source_ids[s]);
+      if (flags[s] != 0) used_ids.push_back(source_ids[s]);
   }
-  const global_index_t end_column = first_column + own_columns;
-  for (const global_index_t column : received.columns)
-    if (column < first_column || column >= end_column) halo.push_back(column);
-  std::sort(halo.begin(), halo.end());
-  halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
+  std::vector<global_index_t> halo =
+      distinct_outside(received.columns, first_column, first_column + own_columns, used_ids);
 
   // Slot s -> merged column own_columns + (its place in the halo): increasing in s.
+  const ColumnSlots halo_slots(halo);
   std::vector<index_t> map(slots);
-  for (std::size_t s = 0; s < slots; ++s)
-    map[s] =
-        own_columns + static_cast<index_t>(
-                          std::lower_bound(halo.begin(), halo.end(), source_ids[s]) - halo.begin());
+  for (std::size_t s = 0; s < slots; ++s) {
+    const index_t slot = halo_slots.slot_of(source_ids[s]);
+    // an unused source id is not in the halo: its slot is never read, keep the map increasing
+    map[s] = own_columns +
+             (slot >= 0
+                  ? slot
+                  : static_cast<index_t>(std::lower_bound(halo.begin(), halo.end(), source_ids[s]) -
+                                         halo.begin()));
+  }
   slot_map_ = DeviceBuffer<index_t>(map, "merged rows' slot map");
   trace.lap("halo and slot map");
 

@@ -6,18 +6,15 @@
 #include <string>
 #include <utility>
 
+#include "distributed/amg/column_set.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
 
 WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
                      index_t own_columns) {
-  std::vector<global_index_t> halo;
-  for (const global_index_t column : block.columns)
-    if (column < first_column || column >= first_column + own_columns) halo.push_back(column);
-  std::sort(halo.begin(), halo.end());
-  halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
-  return whole_rows(block, first_column, own_columns, std::move(halo));
+  return whole_rows(block, first_column, own_columns,
+                    distinct_outside(block.columns, first_column, first_column + own_columns));
 }
 
 WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
@@ -32,11 +29,12 @@ WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
   check_index_range(static_cast<std::int64_t>(own_columns) + static_cast<std::int64_t>(halo.size()),
                     "own columns + halo columns of one process");
 
-  // Each entry's local column; each row's entries sorted by it (order: the sort's permutation).
+  // Each entry's local column.
   CsrMatrix<double>& m = whole.matrix;
   m.rows = block.rows;
   m.cols = own_columns + static_cast<index_t>(halo.size());
   m.row_offsets = block.row_offsets;
+  const ColumnSlots slots(halo);
   std::vector<index_t> local(block.columns.size());
   for (std::size_t k = 0; k < block.columns.size(); ++k) {
     const global_index_t column = block.columns[k];
@@ -44,24 +42,43 @@ WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
       local[k] = static_cast<index_t>(column - first_column);
       continue;
     }
-    const auto slot = std::lower_bound(halo.begin(), halo.end(), column);
-    if (slot == halo.end() || *slot != column)
+    const index_t slot = slots.slot_of(column);
+    if (slot < 0)
       throw BadInput("amg setup: column index " + std::to_string(column) +
                      " is neither this process's nor in its halo (internal error)");
-    local[k] = own_columns + static_cast<index_t>(slot - halo.begin());
+    local[k] = own_columns + slot;
   }
+
+  // Each row's entries in local order (order: the permutation). A row sorted by global column
+  // (the rows send_rows_to_owners sums) needs no sort: its own entries come first, then those
+  // below the own range, then those above, each group in the given order.
   whole.order.resize(block.columns.size());
-  std::iota(whole.order.begin(), whole.order.end(), 0);
   m.columns.resize(block.columns.size());
   m.values.resize(block.columns.size());
   for (index_t row = 0; row < block.rows; ++row) {
-    const auto begin = whole.order.begin() + block.row_offsets[row];
-    const auto end = whole.order.begin() + block.row_offsets[row + 1];
-    std::sort(begin, end, [&](index_t x, index_t y) { return local[x] < local[y]; });
-    for (index_t k = block.row_offsets[row]; k < block.row_offsets[row + 1]; ++k) {
+    const index_t begin = block.row_offsets[row], end = block.row_offsets[row + 1];
+    const auto first = block.columns.begin() + begin, last = block.columns.begin() + end;
+    if (std::is_sorted(first, last)) {
+      index_t own_count = 0, below_count = 0;
+      for (auto column = first; column != last; ++column) {
+        own_count += own(*column) ? 1 : 0;
+        below_count += *column < first_column ? 1 : 0;
+      }
+      index_t next[3] = {begin, begin + own_count, begin + own_count + below_count};
+      for (index_t k = begin; k < end; ++k) {
+        const global_index_t column = block.columns[k];
+        const int group = own(column) ? 0 : column < first_column ? 1 : 2;
+        whole.order[next[group]++] = k;
+      }
+    } else {
+      std::iota(whole.order.begin() + begin, whole.order.begin() + end, begin);
+      std::sort(whole.order.begin() + begin, whole.order.begin() + end,
+                [&](index_t x, index_t y) { return local[x] < local[y]; });
+    }
+    for (index_t k = begin; k < end; ++k) {
       m.columns[k] = local[static_cast<std::size_t>(whole.order[k])];
       m.values[k] = block.values[static_cast<std::size_t>(whole.order[k])];
-      if (k > block.row_offsets[row] && m.columns[k] == m.columns[k - 1])
+      if (k > begin && m.columns[k] <= m.columns[k - 1])
         throw BadInput("amg setup: global row " + std::to_string(block.first_row + row) +
                        " holds column " + std::to_string(block.columns[whole.order[k]]) + " twice");
     }

@@ -21,7 +21,8 @@
 //   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
 //   as_stored               the fp64 matrix a backend of fp32 or fp64 values multiplies
 //   dots_reference          y = A x, (w, y), (y, y) and sum |w_i y_i| in fp64 (apply_dots)
-//   FreshRandom             a random engine seeded afresh each run; its seed is in every
+//   FreshRandom             (tests/test_support.hpp) a random engine seeded afresh each run; its
+//   seed is in every
 //                           failure message of the scope that holds it
 //
 // Tolerance. The reference is the fp64 CPU product of the very same T-valued matrix and x, so
@@ -422,15 +423,5 @@ inline DotsReference dots_reference(const CsrMatrix<double>& matrix, const std::
   }
   return reference;
 }
-
-class FreshRandom {
- public:
-  std::mt19937_64& engine() { return engine_; }
-
- private:
-  unsigned seed_ = std::random_device{}();
-  ::testing::ScopedTrace trace_{__FILE__, __LINE__, "random seed " + std::to_string(seed_)};
-  std::mt19937_64 engine_{seed_};
-};
 
 }  // namespace spk::test

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_distributed_coarse_product.hpp"
 #include "distributed/amg/device_distributed_prolongator.hpp"
 #include "distributed/amg/device_level_rows.hpp"
@@ -110,6 +111,94 @@ TEST(DistributedAmgDeviceAlgebra, WholeRowsSortOwnColumnsFirstAndGoBack) {
   EXPECT_THROW(whole_rows(block, 4, 3, {1, 9}), BadInput);
   block.columns[1] = 9;
   EXPECT_THROW(whole_rows(block, 4, 3), BadInput);
+}
+
+// distinct_outside and ColumnSlots against sort + unique and binary search, on fresh random
+// ids with repeats, over a span the bitmap takes and one it does not, and on empty input.
+TEST(DistributedAmgDeviceAlgebra, ColumnSetsEqualSortUniqueAndBinarySearch) {
+  test::FreshRandom random;
+  std::mt19937_64& rng = random.engine();
+  for (const global_index_t span :
+       {global_index_t{1}, global_index_t{1000}, global_index_t{5} * dense_span_limit}) {
+    SCOPED_TRACE("span " + std::to_string(span));
+    std::uniform_int_distribution<global_index_t> id(0, span - 1);
+    std::vector<global_index_t> ids(20000), more(300);
+    for (auto& value : ids) value = 7 + id(rng);
+    for (auto& value : more) value = 7 + id(rng);
+    const global_index_t own_begin = 7 + span / 3, own_end = 7 + span / 2;
+    std::vector<global_index_t> expected;
+    for (const auto* list : {&ids, &more})
+      for (const global_index_t value : *list)
+        if (value < own_begin || value >= own_end) expected.push_back(value);
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    const std::vector<global_index_t> distinct = distinct_outside(ids, own_begin, own_end, more);
+    EXPECT_EQ(distinct, expected);
+    const ColumnSlots slots(distinct);
+    for (std::size_t k = 0; k < std::min<std::size_t>(ids.size(), 2000); ++k) {
+      const auto at = std::lower_bound(expected.begin(), expected.end(), ids[k]);
+      const index_t want =
+          at != expected.end() && *at == ids[k] ? static_cast<index_t>(at - expected.begin()) : -1;
+      ASSERT_EQ(slots.slot_of(ids[k]), want) << "id " << ids[k];
+    }
+    EXPECT_EQ(slots.slot_of(-5), -1);
+    EXPECT_EQ(slots.slot_of(8 + span), -1);
+  }
+  EXPECT_TRUE(distinct_outside({}, 0, 1).empty());
+  EXPECT_TRUE(distinct_outside({3, 4}, 3, 5).empty());  // all own
+  EXPECT_EQ(ColumnSlots({}).slot_of(0), -1);
+}
+
+// whole_rows on random rows, each given sorted by global column (the rows of U summed by
+// send_rows_to_owners: no sort needed) or shuffled, against a sort of each row by local column.
+TEST(DistributedAmgDeviceAlgebra, WholeRowsOfRandomRowsEqualSortedRows) {
+  test::FreshRandom random;
+  std::mt19937_64& rng = random.engine();
+  const global_index_t global_columns = 5000, first_column = 2000;
+  const index_t own_columns = 1000;
+  for (const bool sorted_rows : {true, false}) {
+    SCOPED_TRACE(sorted_rows ? "rows sorted by global column" : "rows shuffled");
+    RowBlock<double> block;
+    block.global_rows = 300;
+    block.first_row = 100;
+    block.rows = 100;
+    block.row_offsets = {0};
+    std::uniform_int_distribution<global_index_t> column(0, global_columns - 1);
+    std::uniform_int_distribution<int> length(0, 40);
+    for (index_t row = 0; row < block.rows; ++row) {
+      std::vector<global_index_t> columns(static_cast<std::size_t>(row % 7 == 0 ? 0 : length(rng)));
+      for (auto& c : columns) c = column(rng);
+      std::sort(columns.begin(), columns.end());
+      columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+      if (!sorted_rows) std::shuffle(columns.begin(), columns.end(), rng);
+      for (const global_index_t c : columns) {
+        block.columns.push_back(c);
+        block.values.push_back(std::uniform_real_distribution<double>(-1, 1)(rng));
+      }
+      block.row_offsets.push_back(static_cast<index_t>(block.columns.size()));
+    }
+    const WholeRows whole = whole_rows(block, first_column, own_columns);
+    const ColumnSlots slots(whole.halo_columns);
+    for (index_t row = 0; row < block.rows; ++row) {
+      std::vector<std::pair<index_t, double>> expected;
+      for (index_t k = block.row_offsets[row]; k < block.row_offsets[row + 1]; ++k) {
+        const global_index_t c = block.columns[k];
+        const bool own = c >= first_column && c < first_column + own_columns;
+        ASSERT_TRUE(own || slots.slot_of(c) >= 0) << "column " << c << " not in the halo";
+        expected.emplace_back(
+            own ? static_cast<index_t>(c - first_column) : own_columns + slots.slot_of(c),
+            block.values[k]);
+      }
+      std::sort(expected.begin(), expected.end());
+      for (index_t k = block.row_offsets[row]; k < block.row_offsets[row + 1]; ++k) {
+        const auto e = expected[static_cast<std::size_t>(k - block.row_offsets[row])];
+        ASSERT_EQ(whole.matrix.columns[k], e.first) << "row " << row;
+        ASSERT_EQ(whole.matrix.values[k], e.second) << "row " << row;
+        ASSERT_EQ(block.values[whole.order[k]], e.second) << "row " << row;
+      }
+    }
+    EXPECT_TRUE(std::is_sorted(whole.halo_columns.begin(), whole.halo_columns.end()));
+  }
 }
 
 TEST(DistributedAmgDeviceAlgebra, FetchRowsWithAnAnswerEqualsFetchRowsOfTheBlock) {
