@@ -195,6 +195,18 @@ class LentOperator final : public LinearOperator<double> {
 
 std::unique_ptr<LinearOperator<double>> DeviceDistributedAmgBuild::spmv_operator(const Matrix& a) {
   space_->set_first_global_index(a.first_row);
+  // The finest level (no coarse level has its global rows: coarsening stops unless it cuts
+  // the rows by a tenth) is the solver's lent operator, which holds its values already (the
+  // solver updates its blocks before the preconditioner's re-setup).
+  if (fine_operator_ != nullptr && a.global_rows() == fine_.partition.global_rows()) {
+    agreed([&] {
+      if (fine_operator_->rows() != a.rows)
+        throw Error("amg setup: the solver's operator has " +
+                    std::to_string(fine_operator_->rows()) + " rows, the finest level " +
+                    std::to_string(a.rows) + " (internal error)");
+    });
+    return std::make_unique<LentOperator>(*fine_operator_);
+  }
   auto kept = estimate_operators_.find(&a);  // the same on every process: the same levels
   if (kept == estimate_operators_.end()) {
     SpmvOptions csr;

@@ -41,6 +41,8 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "solver/amg/amg_build.hpp"
@@ -53,6 +55,15 @@
 #include "spkrylov/options.hpp"
 
 namespace spk {
+
+// Builds that take the solver's operator for the finest level's products in setup (those
+// whose own would cost a second copy of it: DeviceDistributedAmgBuild::lend_fine_operator).
+template <class Build, class = void>
+struct LendsFineOperator : std::false_type {};
+template <class Build>
+struct LendsFineOperator<Build, std::void_t<decltype(std::declval<Build&>().lend_fine_operator(
+                                    std::declval<const LinearOperator<double>*>()))>>
+    : std::true_type {};
 
 template <class Space>
 class AmgPreconditioner final : public KrylovPreconditioner<Space> {
@@ -77,6 +88,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         one_(space.template allocate<T>(1, "AMG constant 1")) {
     space.upload(std::vector<T>{T(1)}, one_.data());
     std::unique_ptr<Build> build = AmgBuildOf<Space>::make(space);
+    if constexpr (std::is_same_v<T, double> && LendsFineOperator<Build>::value)
+      build->lend_fine_operator(matrix);  // its Lanczos estimate of level 0 uses the solver's
     Matrix fine = build->fine_matrix(pattern, csr_values);
     hierarchy_ = std::make_unique<Hierarchy>(std::move(build), std::move(fine), options);
     const auto operators_start = std::chrono::steady_clock::now();
