@@ -155,19 +155,26 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       SPK_CUDA_CHECK(cudaFree(nullptr));  // the context exists
     });
     // (a failure here leaves through the future's destructor, which waits for the thread)
+    // SPK_TRACE=1: the steps within the phases (each phase's device work settled first)
+    StepTrace setup_trace = StepTrace::when_enabled(
+        [&] { return "setup (rank " + std::to_string(this->communicator.rank()) + ")"; });
     const RowPartition partition = partition_caller_rows(this->communicator, arrays, options);
     clock.lap(phases.partition_s);
+    setup_trace.lap("partition: checks (finite values) and row counts");
     on_every_process(c, [&] {
       context_made.get();
       SPK_CUDA_CHECK(cudaSetDevice(binding.device));  // this thread's current device
     });
     const SetupMemoryWatch memory;  // the device's memory from here to the end of setup
     clock.lap(phases.context_s);
+    setup_trace.lap("context: waited for its thread");
     const bool nccl = uses_nccl(c, distributed.transport, binding);
     clock.lap(phases.communicator_s);
+    setup_trace.lap("communicator: transport agreed");
     context_ = std::make_unique<DeviceContext>();
     const cudaStream_t stream = context_->stream();
     clock.lap(phases.context_s);
+    setup_trace.lap("context: stream and libraries");
     // The rows split on the device (device_split_rows.hpp): nothing of them is copied on the
     // host; the host keeps the sizes and the halo column list (SplitRows without entries).
     DeviceSplitRows<T> rows;
@@ -179,6 +186,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       shape = split_shape(rows, partition);
     });
     clock.lap(phases.partition_s);
+    setup_trace.lap("partition: device split");
     if (nccl) {
       nccl_ = std::make_unique<NcclCommunicator>(c, distributed.nccl_channels);
       local_stream_ = std::make_unique<CudaStream>();  // the local product beside NCCL's
@@ -192,6 +200,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     }
     const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
     clock.lap(phases.communicator_s);
+    setup_trace.lap("communicator: NCCL init");
 
     // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
     // A halo block whose rows are mostly empty keeps its non-empty rows only
@@ -235,6 +244,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         c, std::move(shape),
         [&](const SplitRows<T>&, HaloPlan plan) {
           clock.lap(phases.partition_s);  // the halo plan
+          setup_trace.lap("partition: halo plan");
           DistributedBlocks<T> blocks;
           blocks.local = std::move(local);
           blocks.halo = std::move(halo);
@@ -260,6 +270,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     on_every_process(c, [&] { check_device_diagonal(pattern_values_.data()); });
     settle();
     clock.lap(phases.layouts_s);  // the exchange's buffers, the space, the diagonal check
+    setup_trace.lap("layouts: exchange buffers, space, diagonal check");
     const LocalBlock<DeviceSpace<T>> block =
         diagonal_block(split, std::move(rows), options.spmv, stream);
     iteration_ = std::make_unique<KrylovIteration<Space>>(
