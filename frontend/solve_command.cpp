@@ -3,8 +3,10 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "core/device.hpp"
+#include "core/early_context.hpp"
 #include "core/printable_text.hpp"
 #include "frontend/compare_table.hpp"
 #include "frontend/config/config_loader.hpp"
@@ -156,6 +158,8 @@ int run_solve_command(const SolveCommandOptions& options) {
     return 0;
   }
   const Device space = resolve_configured_device(config.device);
+  std::optional<EarlyDeviceContext> early_context;  // made while the matrix loads
+  if (space == Device::gpu) early_context.emplace();
   const Problem problem = build_problem(config);
   notice_cpu_fallback(config.device, space);
   const bool single = config.precision == Precision::single_precision;

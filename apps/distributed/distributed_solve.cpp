@@ -1,16 +1,20 @@
 #include "distributed_solve.hpp"
 
+#include <cuda_runtime.h>
 #include <omp.h>
 
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <type_traits>
 
 #include "core/device.hpp"
+#include "core/early_context.hpp"
 #include "core/printable_text.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
+#include "distributed/host_processes.hpp"
 #include "distributed/process_threads.hpp"
 #include "distributed/same_on_every_process.hpp"
 #include "distributed_problem.hpp"
@@ -154,6 +158,13 @@ int run_distributed_solve(const SolveCommandOptions& options, MPI_Comm world,
   }
   if (!config.compare.empty() && prints) notice_compare_on_cpu(config);
 
+  // The GPU's context made while the rows load (the solver's binding: local rank % devices).
+  std::optional<EarlyDeviceContext> early_context;
+  const HostProcesses on_host = host_processes(communicator.get());  // collective: every rank
+  int devices = 0;
+  if (config.device != Device::cpu && cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0)
+    early_context.emplace(on_host.rank % devices);
+  (void)cudaGetLastError();
   const DistributedProblem problem = build_distributed_problem(config, communicator);
   RunReport report;
   report.resolved_config = resolved;
