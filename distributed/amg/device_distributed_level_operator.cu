@@ -1,12 +1,16 @@
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "core/step_trace.hpp"
 #include "distributed/amg/device_column_split.hpp"
 #include "distributed/amg/device_distributed_level_operator.hpp"
 #include "distributed/compressed_rows_operator.hpp"
 #include "distributed/device_halo_exchange.hpp"
+#include "distributed/device_split_kernels.cuh"
 #include "distributed/distributed_operator.hpp"
 #include "distributed/halo_plan.hpp"
 #include "distributed/local_halo_split.hpp"
@@ -16,6 +20,44 @@
 namespace spk {
 
 namespace {
+
+// flags[r] = 1 for a row with entries, r < rows; flags[rows] = 0 (the scan's total).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    non_empty_flags_kernel(index_t rows, const index_t* __restrict__ offsets,
+                           index_t* __restrict__ flags) {
+  for_each_index(rows + 1,
+                 [&](index_t r) { flags[r] = r < rows && offsets[r + 1] > offsets[r] ? 1 : 0; });
+}
+
+struct NonEmptyHaloRows {
+  index_t count = 0;
+  DeviceBuffer<index_t> rows;     // their local ids, ascending
+  DeviceBuffer<index_t> offsets;  // count + 1: their entries in the block's arrays
+};
+
+// The rows of `block` with entries, on the device (a flag, its scan, the compaction that the
+// device split also uses). Synchronizes (the count is read back).
+template <class T>
+NonEmptyHaloRows non_empty_rows(const DeviceCsrMatrix<T>& block, cudaStream_t stream) {
+  const index_t n = block.rows;
+  DeviceBuffer<index_t> flags(static_cast<std::size_t>(n) + 1, "halo block row flags");
+  DeviceBuffer<index_t> numbers(static_cast<std::size_t>(n) + 1, "halo block row numbers");
+  non_empty_flags_kernel<<<setup_grid(n + 1), kSetupBlockSize, 0, stream>>>(
+      n, block.row_offsets.data(), flags.data());
+  SPK_CHECK_LAUNCH("non_empty_flags_kernel");
+  exclusive_scan(flags.data(), numbers.data(), n, "halo block non-empty rows scan", stream);
+  NonEmptyHaloRows kept;
+  kept.count = download_array(numbers.data() + n, 1, stream)[0];
+  kept.rows = DeviceBuffer<index_t>(static_cast<std::size_t>(kept.count), "halo block kept rows");
+  kept.offsets =
+      DeviceBuffer<index_t>(static_cast<std::size_t>(kept.count) + 1, "halo block kept offsets");
+  compact_halo_rows_kernel<<<setup_grid(std::max<index_t>(n, 1)), kSetupBlockSize, 0, stream>>>(
+      n, flags.data(), block.row_offsets.data(), numbers.data(), kept.count, block.nnz(),
+      kept.rows.data(), kept.offsets.data());
+  SPK_CHECK_LAUNCH("compact_halo_rows_kernel");
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // flags and numbers are freed on return
+  return kept;
+}
 
 // The backend of device arrays in spmv's format, or csr where the format refuses them.
 template <class T>
@@ -40,6 +82,12 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
                                  const SpmvOptions& spmv)
       : stream_(stream), cols_(level.cols) {
     // The exchange's plan first (collective), as DistributedMatrix does; then the blocks.
+    StepTrace trace = StepTrace::when_enabled(
+        [&] {
+          return "amg level operator (" + std::to_string(level.rows) + " rows, " +
+                 (std::is_same_v<T, float> ? "fp32" : "fp64") + ")";
+        },
+        [stream] { SPK_CUDA_CHECK(cudaStreamSynchronize(stream)); });
     HaloPlan plan = make_halo_plan(comm, halo_sources(level.halo_columns, level.column_partition),
                                    level.halo_columns, level.first_column, level.cols);
     split_ = split_columns<T>(level.whole(), level.cols, stream_);
@@ -47,24 +95,17 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
     const DeviceCsrMatrix<T>& halo = split_.halo;
     local_ = backend_or_csr(local.rows, local.cols, local.row_offsets.data(), local.columns.data(),
                             local.values.data(), spmv, stream_);
+    trace.lap("halo plan, blocks split");
     if (halo.nnz() > 0) {
-      // Mostly empty rows (a slab's boundary): the non-empty ones only, the same entries.
-      const std::vector<index_t> offsets =
-          download_array(halo.row_offsets.data(), halo.row_offsets.size(), stream_);
-      std::vector<index_t> kept_rows, kept_offsets{0};
-      for (index_t row = 0; row < halo.rows; ++row)
-        if (offsets[row + 1] > offsets[row]) {
-          kept_rows.push_back(row);
-          kept_offsets.push_back(offsets[row + 1]);
-        }
-      if (2 * kept_rows.size() < static_cast<std::size_t>(halo.rows)) {
-        const DeviceBuffer<index_t> compressed(kept_offsets, "halo block non-empty row offsets");
-        auto backend =
-            backend_or_csr(static_cast<index_t>(kept_rows.size()), halo.cols, compressed.data(),
-                           halo.columns.data(), halo.values.data(), spmv, stream_);
+      // Mostly empty rows (a slab's boundary): the non-empty ones only, the same entries,
+      // found on the device (P_0's halo block has a process's 16M fine rows).
+      NonEmptyHaloRows kept = non_empty_rows(halo, stream_);
+      if (2 * static_cast<std::size_t>(kept.count) < static_cast<std::size_t>(halo.rows)) {
+        auto backend = backend_or_csr(kept.count, halo.cols, kept.offsets.data(),
+                                      halo.columns.data(), halo.values.data(), spmv, stream_);
         halo_backend_ = backend.get();
-        halo_ =
-            std::make_unique<CompressedRowsOperator<T>>(std::move(backend), kept_rows, halo.rows);
+        halo_ = std::make_unique<CompressedRowsOperator<T>>(std::move(backend),
+                                                            std::move(kept.rows), halo.rows);
       } else {
         auto backend = backend_or_csr(halo.rows, halo.cols, halo.row_offsets.data(),
                                       halo.columns.data(), halo.values.data(), spmv, stream_);
@@ -72,6 +113,7 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
         halo_ = std::move(backend);
       }
     }
+    trace.lap("blocks' backends");
     // The backends keep their own copies: only the blocks' offsets and values stay, for
     // update_values (split_values writes the values through the offsets).
     split_.local.columns = DeviceBuffer<index_t>();
@@ -81,6 +123,7 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
     operator_ = std::make_unique<DistributedOperator<T>>(
         *local_, halo_ ? *halo_ : static_cast<const LinearOperator<T>&>(*local_), *exchange_,
         halo_ != nullptr);
+    trace.lap("exchange");
   }
 
   void apply_scaled(T alpha, const T* x, T beta, T* y) const override {
