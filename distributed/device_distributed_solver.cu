@@ -331,12 +331,25 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   void check_preconditioner() override { iteration_->check_preconditioner(); }
   void reset_space_times() override { space_->reset_times(); }
 
+  // b and x host arrays (uploaded, x downloaded) or device arrays (a GPU simulation's: copied
+  // on the device, 0.1 ms for 16M rows against 40-80 ms of host copies a solve).
   SolveResult run_solve(const T* b, T* x, const ProgressCallback& progress) override {
     const auto n = static_cast<std::size_t>(this->rows());
-    upload(b, b_.data(), n);
-    upload(x, x_.data(), n);
+    const bool on_device = n > 0 && host_cannot_read(b);
+    if (on_device) {
+      copy_on_device(b, b_.data(), n);
+      copy_on_device(x, x_.data(), n);
+    } else {
+      upload(b, b_.data(), n);
+      upload(x, x_.data(), n);
+    }
     SolveResult result = iteration_->solve(b_.data(), x_.data(), progress);
-    download(x_.data(), x, n);
+    if (on_device) {
+      copy_on_device(x_.data(), x, n);
+      context_->synchronize();
+    } else {
+      download(x_.data(), x, n);
+    }
     return result;
   }
 
@@ -350,6 +363,16 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     solve_times.reductions = space_->reductions();
     solve_times.on_device = true;
     return solve_times;
+  }
+
+  void check_device_finite(const T* vector, std::size_t n, const char* what) override {
+    if (first_bad_.size() == 0) first_bad_ = DeviceBuffer<index_t>(1, "solve's finite check");
+    const auto count = static_cast<index_t>(n);
+    find_first_non_finite(count, vector, first_bad_.data(), context_->stream());
+    const index_t bad = space_->template download<index_t>(first_bad_.data(), 1)[0];
+    if (bad < count)  // worded as check_finite words it
+      throw BadInput(std::string(what) + " has a non-finite value at entry " +
+                     std::to_string(this->first_row() + bad) + " (0-based)");
   }
 
   // The host path's checks (check_finite, check_diagonal) on the device, one download each.
@@ -430,6 +453,11 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     if (n == 0) return;
     context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself
     upload_staged(device, host, n * sizeof(T), context_->stream());
+  }
+  void copy_on_device(const T* from, T* to, std::size_t n) {
+    if (n > 0)
+      SPK_CUDA_CHECK(
+          cudaMemcpyAsync(to, from, n * sizeof(T), cudaMemcpyDeviceToDevice, context_->stream()));
   }
   void download(const T* device, T* host, std::size_t n) {
     context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself

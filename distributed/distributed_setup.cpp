@@ -12,7 +12,6 @@
 #include "solver/host_space.hpp"
 #include "solver/jacobi.hpp"
 #include "solver/jacobi_entry.hpp"
-#include "solver/pointer_location.hpp"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
@@ -46,13 +45,6 @@ void check_supported(const SolverOptions& options, int processes) {
                        "preconditioner_options.local: " +
                        to_string(preconditioner) +
                        " (on each process's diagonal block), or none, jacobi, chebyshev or amg");
-}
-
-void refuse_device_memory(const void* array, const char* what) {
-  if (host_cannot_read(array))
-    throw BadInput(std::string(what) +
-                   " are in device memory; DistributedSolver takes host arrays (copy them to "
-                   "the host first; the one-process Solver takes device arrays)");
 }
 
 template <class T>

@@ -27,10 +27,6 @@ std::string iteration_options_text(const SolverOptions& options);
 // NotSupported for what the distributed solver cannot do with `processes` processes.
 void check_supported(const SolverOptions& options, int processes);
 
-// BadInput when the caller's array is device memory: the distributed solver takes host arrays
-// (`what` names it; the one-process Solver takes device arrays).
-void refuse_device_memory(const void* array, const char* what);
-
 // BadInput naming the first non-finite entry (numbered from `first`).
 template <class T>
 void check_finite(const T* values, std::size_t count, global_index_t first, const char* what);

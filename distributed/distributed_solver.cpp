@@ -139,6 +139,9 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
   void check_device_values(const T*) override {
     throw Error("DistributedSolver: device values on the CPU path (internal error)");
   }
+  void check_device_finite(const T*, std::size_t, const char*) override {
+    throw Error("DistributedSolver: a device vector on the CPU path (internal error)");
+  }
   void update_device_values(const T*) override {
     throw Error("DistributedSolver: device values on the CPU path (internal error)");
   }
@@ -166,8 +169,8 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
     block_operator_ =
         std::make_unique<JoinedLocalOperator<T>>(this->matrix->local(), this->matrix->exchange());
     block.matrix = block_operator_.get();
-    block.pattern = SpacePattern{split.local.rows, split.local.cols,
-                                 split.local.row_offsets.data(), split.local.columns.data()};
+    block.pattern = SpacePattern{split.local.rows, split.local.cols, split.local.row_offsets.data(),
+                                 split.local.columns.data()};
     block.values = split.local.values.data();
     block.nnz = static_cast<index_t>(split.local.columns.size());
     block.positions = block_positions_.data();
@@ -179,7 +182,7 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
 
   FineRows fine_rows_;  // the matrix's distribution, for the distributed AMG setup
   std::unique_ptr<Space> space_;
-  std::vector<index_t> block_positions_;                 // block_jacobi
+  std::vector<index_t> block_positions_;                    // block_jacobi
   std::unique_ptr<JoinedLocalOperator<T>> block_operator_;  // block_jacobi: A_local
   std::unique_ptr<KrylovIteration<Space>> iteration_;
 };
@@ -200,11 +203,11 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
     const DistributedOptions& distributed) {
   require_same_as_rank0(comm, iteration_options_text(options.solver), "the solver options");
   // Blocking and nonblocking collectives do not match: every process watches, or none.
-  require_same_as_rank0(comm,
-                        std::string(distributed.watch_faults ? "watch_faults true"
-                                                             : "watch_faults false") +
-                            ", nccl_channels " + std::to_string(distributed.nccl_channels),
-                        "the distributed options");
+  require_same_as_rank0(
+      comm,
+      std::string(distributed.watch_faults ? "watch_faults true" : "watch_faults false") +
+          ", nccl_channels " + std::to_string(distributed.nccl_channels),
+      "the distributed options");
   if (distributed.nccl_channels < 0 || distributed.nccl_channels > 64)  // the same everywhere
     throw BadInput("distributed nccl_channels " + std::to_string(distributed.nccl_channels) +
                    " is out of range 0..64 (0: NCCL's own choice)");

@@ -5,10 +5,14 @@
 // path adds its space, its iteration and the memory b and x live in, behind the virtual steps
 // below. Every public collective call runs through watch.run (fault_watch.hpp): a failure of
 // one process inside it ends the call on every process, and the solver is then unusable.
+#include <cuda_runtime.h>
+
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/cuda_check.hpp"
 #include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/communicator.hpp"
@@ -28,11 +32,15 @@ class DistributedSolver<T>::Impl {
       : communicator(comm), watch(communicator.get(), watch_faults), options(solver_options) {}
   virtual ~Impl() = default;
 
-  // b, x: host arrays of this process's rows (sizes given by the caller).
+  // b, x: this process's rows (sizes given by the caller), both host arrays or, on the GPU path,
+  // both device arrays (a GPU simulation's vectors: checked on the device, copied there, no
+  // host copy); the CPU path copies device arrays to the host and x back.
   SolveResult solve(const T* b, T* x, std::size_t b_size, std::size_t x_size,
                     const ProgressCallback& progress) {
     return watch.run("solve", [&] {
       const auto n = static_cast<std::size_t>(rows());
+      bool on_device = false;
+      std::vector<T> host_b, host_x;  // device arrays of the CPU path, on the host
       on_every_process(watch, [&] {
         if (b_size != n || x_size != n)
           throw BadInput("solve: b has " + std::to_string(b_size) + " and x " +
@@ -40,15 +48,28 @@ class DistributedSolver<T>::Impl {
                          std::to_string(n));
         if (n > 0 && (b == nullptr || x == nullptr))
           throw BadInput("solve: b or x is a null pointer");
-        refuse_device_memory(b, "solve: b's entries");
-        refuse_device_memory(x, "solve: x's entries");
-        check_finite(b, n, first_row(), "the right-hand side");
-        check_finite(x, n, first_row(), "the initial guess");
+        on_device = n > 0 && host_cannot_read(b);
+        if (n > 0 && host_cannot_read(x) != on_device)
+          throw BadInput("solve: b and x must both be host arrays or both device arrays");
+        if (on_device && device < 0) {
+          host_b = copy_to_host(b, n, true, "solve: b");
+          host_x = copy_to_host(x, n, true, "solve: x");
+        }
+        if (on_device && device >= 0) {
+          check_device_finite(b, n, "the right-hand side");
+          check_device_finite(x, n, "the initial guess");
+        } else {
+          check_finite(host_b.empty() ? b : host_b.data(), n, first_row(), "the right-hand side");
+          check_finite(host_x.empty() ? x : host_x.data(), n, first_row(), "the initial guess");
+        }
         check_preconditioner();
       });
       matrix->exchange().reset_times();
       reset_space_times();
-      SolveResult result = run_solve(b, x, progress);
+      SolveResult result = host_b.empty() ? run_solve(b, x, progress)
+                                          : run_solve(host_b.data(), host_x.data(), progress);
+      if (!host_x.empty())
+        SPK_CUDA_CHECK(cudaMemcpy(x, host_x.data(), n * sizeof(T), cudaMemcpyHostToDevice));
       times = collect_times();
       return result;
     });
@@ -143,6 +164,9 @@ class DistributedSolver<T>::Impl {
   // the values into the blocks and the preconditioners' pattern. The host split keeps the last
   // host update's values: the GPU path never reads them again.
   virtual void check_device_values(const T* values) = 0;
+  // solve's finite check of a device vector of this process's rows (GPU path): BadInput naming
+  // the first non-finite entry's global row, as check_finite does.
+  virtual void check_device_finite(const T* vector, std::size_t n, const char* what) = 0;
   virtual void update_device_values(const T* values) = 0;
   // The same from a host array, after its finite check: the diagonal check (Jacobi and
   // Chebyshev) and the values into the blocks. The CPU path's split is on the host; the GPU

@@ -85,6 +85,9 @@ class DistributedSolver {
   /// b and x: this process's rows() entries; x is the initial guess and gets the solution.
   SolveResult solve(const std::vector<T>& b, std::vector<T>& x,
                     const ProgressCallback& progress = {});
+  /// The same with pointers: both in host memory, or both in device memory (a GPU
+  /// simulation's vectors: on the GPU path checked and copied on the device, no host copy; the
+  /// CPU path copies them to the host and x back).
   SolveResult solve(const T* b, T* x, const ProgressCallback& progress = {});
 
   /// y = A x for this process's rows (x: its rows() entries of the whole x). Collective.
@@ -95,8 +98,7 @@ class DistributedSolver {
   /// values: checked and split on the device, no upload; the CPU path copies them to the host).
   /// Checked on every process before anything changes (a non-finite value or a zero Jacobi
   /// pivot anywhere throws everywhere and keeps the old system). AMG keeps its aggregates and
-  /// recomputes its levels' values (solver.preconditioner_options.resetup). b and x of solve()
-  /// stay host arrays (a device array is refused, naming it).
+  /// recomputes its levels' values (solver.preconditioner_options.resetup).
   void update_values(const T* values);
   void update_values(const std::vector<T>& values);
 

@@ -6,8 +6,8 @@
 //     multi-GPU run;
 // against the single-GPU Solver (each process solves the whole system itself): the count
 // within 1, x within 1e-6, the true residual met, every process the same.
-// Also: arrays in device memory refused with one BadInput naming them (the solver takes host
-// arrays).
+// Also: update_values and solve with arrays in device memory (a GPU simulation's), equal to
+// the host arrays' results, their checks on the device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "tests/mpi/distributed_comparison.hpp"
 #include "tests/mpi/mpi_test_support.hpp"
@@ -229,7 +230,6 @@ TEST(DistributedGpuPaths, FusedVectorOpsMatchOneGpu) {
 // (none uploads the pattern at the first such update); the CPU path copies them to the host.
 // The host path's checks run on the device: a NaN and a zero diagonal on the last process are
 // one agreed error everywhere, naming the entry or the global row, and the old system stays.
-// b and x stay host arrays: a device b is refused, naming it.
 TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const CsrMatrix<double> whole = generated_case("poisson3d", 10);
@@ -308,12 +308,58 @@ TEST(DistributedGpuPaths, UpdateValuesFromDeviceArraysEqualsTheHostArraysUpdate)
   const SolveResult after = solver.solve(b, x_after);
   EXPECT_EQ(after.iterations, before.iterations);
   EXPECT_EQ(x_after, x_before);
+}
 
-  const DeviceBuffer<double> b_on_device(b.empty() ? std::vector<double>{1.0} : b, "test: b");
-  const std::string b_error = test::error_on_every_process<BadInput>(
-      [&] { solver.solve(b_on_device.data(), x_after.data()); });
-  EXPECT_NE(b_error.find("solve: b's entries"), std::string::npos) << b_error;
-  EXPECT_NE(b_error.find("device memory"), std::string::npos) << b_error;
+// solve with b and x in device memory (a GPU simulation's vectors): the GPU path copies them on
+// the device, the CPU path through the host; the count and x equal the host arrays' solve. The
+// checks run where the vectors are: a NaN in b on the last process is one agreed error naming
+// its global row; b on the device with x on the host is refused.
+TEST(DistributedGpuPaths, SolveWithDeviceVectorsEqualsTheHostVectorsSolve) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson3d", 10);
+  const RowPartition partition = test::partition_of(whole, RowBalance::nonzeros);
+  const RowBlock<double> rows = my_rows(whole, partition);
+  const std::size_t n = static_cast<std::size_t>(rows.rows);
+  const std::vector<double> b = test::random_vector(n, 11 + static_cast<unsigned>(world_rank()));
+  const std::vector<double> start =
+      test::random_vector(n, 29 + static_cast<unsigned>(world_rank()));
+  DistributedOptions distributed;
+  distributed.transport = transport_here();
+  for (const Device device : {Device::gpu, Device::cpu}) {
+    SCOPED_TRACE(device == Device::cpu ? "CPU path" : "GPU path");
+    Options options = gpu_options(Method::cg, Preconditioner::amg, "ellpack-r");
+    options.device = device;
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(rows), options, distributed);
+    std::vector<double> x_host = start;
+    const SolveResult expected = solver.solve(b, x_host);
+    const DeviceBuffer<double> b_device(b, "test: b");
+    DeviceBuffer<double> x_device(start, "test: x");
+    const SolveResult result = solver.solve(b_device.data(), x_device.data());
+    EXPECT_EQ(result.status, SolveStatus::converged) << result.message;
+    EXPECT_LE(result.true_residual, result.threshold);
+    EXPECT_EQ(result.iterations, expected.iterations);
+    std::vector<double> x(n, std::nan(""));
+    SPK_CUDA_CHECK(
+        cudaMemcpy(x.data(), x_device.data(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    EXPECT_LT(test::distributed_relative_error(x, x_host), 1e-12);
+
+    std::vector<double> with_nan = b;
+    const bool last = world_rank() == world_size() - 1;
+    if (last) with_nan[2] = std::nan("");
+    const DeviceBuffer<double> nan_device(with_nan, "test: b with a NaN");
+    const std::string nan_error = test::error_on_every_process<BadInput>(
+        [&] { solver.solve(nan_device.data(), x_device.data()); });
+    long long row = rows.first_row + 2;
+    MPI_Bcast(&row, 1, MPI_LONG_LONG, world_size() - 1, MPI_COMM_WORLD);
+    EXPECT_NE(nan_error.find("the right-hand side has a non-finite value at entry " +
+                             std::to_string(row)),
+              std::string::npos)
+        << nan_error;
+    const std::string mixed_error = test::error_on_every_process<BadInput>(
+        [&] { solver.solve(b_device.data(), x_host.data()); });
+    EXPECT_NE(mixed_error.find("both host arrays or both device arrays"), std::string::npos)
+        << mixed_error;
+  }
 }
 
 TEST(DistributedGpuPaths, UpdateValuesAndMultiply) {
