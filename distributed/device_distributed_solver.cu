@@ -558,6 +558,10 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     fill_ones(x_);
     this->matrix->op().apply(x_.data(), b_.data());
     trace.lap("product");
+    if (trace.enabled()) {  // what a product costs once connected
+      this->matrix->op().apply(x_.data(), b_.data());
+      trace.lap("product again");
+    }
     space_->sum_over_processes(scalar_.data());
     trace.lap("sum");
     // the preconditioner's own exchanges too (a distributed AMG's coarse levels reach
