@@ -357,7 +357,7 @@ TEST(DistributedGpuPaths, SolveWithDeviceVectorsEqualsTheHostVectorsSolve) {
         << nan_error;
     const std::string mixed_error = test::error_on_every_process<BadInput>(
         [&] { solver.solve(b_device.data(), x_host.data()); });
-    EXPECT_NE(mixed_error.find("both host arrays or both device arrays"), std::string::npos)
+    EXPECT_NE(mixed_error.find("must both be host arrays or both device arrays"), std::string::npos)
         << mixed_error;
   }
 }
