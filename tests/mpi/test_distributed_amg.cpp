@@ -129,13 +129,20 @@ UpdatedAndFresh update_and_compare(const Options& options, double shift) {
   return result;
 }
 
+// The updated solver converged, met its true residual, took the fresh solver's count (within
+// 1), and every process reports the same.
+void expect_solves_like_fresh(const UpdatedAndFresh& r) {
+  EXPECT_EQ(r.updated.status, SolveStatus::converged) << r.updated.message;
+  EXPECT_LE(r.updated.true_residual, r.updated.threshold);
+  EXPECT_NEAR(r.updated.iterations, r.fresh.iterations, 1);
+  test::expect_every_process_agrees(r.updated);
+}
+
 // update_values re-runs the setup's numbers on the same aggregates: the count of a fresh
 // solver on the new values.
 TEST(DistributedAmgHierarchy, UpdateValuesSolvesLikeAFreshSolver) {
   const UpdatedAndFresh r = update_and_compare(cpu_options(Method::cg, Preconditioner::amg), 0.5);
-  EXPECT_EQ(r.updated.status, SolveStatus::converged) << r.updated.message;
-  EXPECT_LE(r.updated.true_residual, r.updated.threshold);
-  EXPECT_NEAR(r.updated.iterations, r.fresh.iterations, 1);
+  expect_solves_like_fresh(r);
   // the report tells the re-setup, as on one process
   EXPECT_NE(r.updated_resetup, "not run");
   EXPECT_EQ(r.fresh_resetup, "not run");
@@ -147,10 +154,7 @@ TEST(DistributedAmgHierarchy, GalerkinResetupKeepsTheProlongator) {
   Options options = cpu_options(Method::cg, Preconditioner::amg);
   options.solver.preconditioner_options.amg.resetup = AmgResetup::galerkin;
   const UpdatedAndFresh r = update_and_compare(options, 0.0);
-  EXPECT_EQ(r.updated.status, SolveStatus::converged) << r.updated.message;
-  EXPECT_LE(r.updated.true_residual, r.updated.threshold);
-  EXPECT_NEAR(r.updated.iterations, r.fresh.iterations, 1);
-  test::expect_every_process_agrees(r.updated);
+  expect_solves_like_fresh(r);
 }
 
 // A zero a_ii on the last process: every process throws the same agreed BadDiagonal, with the
@@ -395,10 +399,7 @@ TEST(DistributedAmgSinglePrecision, UpdateValuesSolvesLikeAFreshSolver) {
   Options options = cpu_options(Method::cg, Preconditioner::amg);
   options.solver.preconditioner_options.amg.precision = AmgPrecision::single;
   const UpdatedAndFresh r = update_and_compare(options, 0.5);
-  EXPECT_EQ(r.updated.status, SolveStatus::converged) << r.updated.message;
-  EXPECT_LE(r.updated.true_residual, r.updated.threshold);
-  EXPECT_NEAR(r.updated.iterations, r.fresh.iterations, 1);
-  test::expect_every_process_agrees(r.updated);
+  expect_solves_like_fresh(r);
 }
 
 }  // namespace
