@@ -79,6 +79,7 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
     setup_.synchronize();  // `renumbered` is freed on leaving
     trace.lap("R_local = P_own^T");
     rap_ = std::make_unique<DeviceSparseProduct>(transposed_, product_ap_, product_rap_, setup_);
+    if (!rap_->holds_arrays()) ap_->release(product_ap_);  // found again by a re-setup
     trace.lap("R_local (A B)");
   });
 
@@ -133,6 +134,7 @@ void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
     transpose_->compute(p_rows, transposed_);
     trace.lap("R_local = P_own^T");
     rap_->compute(transposed_, product_ap_, product_rap_);  // R_local (A B)
+    if (!rap_->holds_arrays()) ap_->release(product_ap_);
     trace.lap("R_local (A B)");
   });
   coarse_received_.values = remote_sums(product_rap_, own, coarse_sums_);

@@ -5,7 +5,9 @@
 // (solver/amg/device_sparse_product.hpp, with their memory fallbacks). The patterns of R, A P
 // and A_c are found once and equal the host's (each product is structural, each row sorted);
 // compute() refreshes the values for new values of A and P: the transpose again and each
-// product's numeric phase (cusparseSpGEMMreuse_compute where the reuse API fitted).
+// product's numeric phase (cusparseSpGEMMreuse_compute where the reuse API fitted). When both
+// products ran as the row hash (device_row_hash_product.hpp), A P is freed after each use and
+// found again by the next re-setup: between setups the product holds only R and A_c.
 #include <string>
 
 #include "solver/amg/device_sparse_product.hpp"
@@ -31,6 +33,8 @@ class DeviceGalerkinProduct {
   std::string algorithms() const;
 
  private:
+  void release_product();  // frees A P between re-setups where it can be found again
+
   DeviceCsrMatrix<double> restriction_;  // R = P^T
   DeviceCsrMatrix<double> product_ap_;   // A P
   DeviceTranspose transpose_;

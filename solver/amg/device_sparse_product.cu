@@ -3,6 +3,7 @@
 
 #include "core/device_kernels.cuh"
 #include "solver/amg/device_csr_check.hpp"
+#include "solver/amg/device_row_hash_product.hpp"
 #include "solver/amg/device_sparse_product.hpp"
 
 namespace spk {
@@ -14,14 +15,16 @@ struct Attempt {
   cusparseSpGEMMAlg_t algorithm;
   float chunk_fraction;  // ALG2/ALG3: estimateMemory's chunk_fraction
   bool reuse;            // the reuse API
+  bool row_hash;         // ours (device_row_hash_product.hpp), not cuSPARSE
 };
 constexpr Attempt kAttempts[DeviceSparseProduct::attempts] = {
-    {"reuse", CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC, 1.0f, true},
-    {"default", CUSPARSE_SPGEMM_DEFAULT, 1.0f, false},
-    {"alg2", CUSPARSE_SPGEMM_ALG2, 1.0f, false},
-    {"alg3 (chunk_fraction 0.2)", CUSPARSE_SPGEMM_ALG3, 0.2f, false},
-    {"alg3 (chunk_fraction 0.05)", CUSPARSE_SPGEMM_ALG3, 0.05f, false},
-    {"alg3 (chunk_fraction 0.01)", CUSPARSE_SPGEMM_ALG3, 0.01f, false}};
+    {"row hash", CUSPARSE_SPGEMM_DEFAULT, 1.0f, false, true},
+    {"reuse", CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC, 1.0f, true, false},
+    {"default", CUSPARSE_SPGEMM_DEFAULT, 1.0f, false, false},
+    {"alg2", CUSPARSE_SPGEMM_ALG2, 1.0f, false, false},
+    {"alg3 (chunk_fraction 0.2)", CUSPARSE_SPGEMM_ALG3, 0.2f, false, false},
+    {"alg3 (chunk_fraction 0.05)", CUSPARSE_SPGEMM_ALG3, 0.05f, false, false},
+    {"alg3 (chunk_fraction 0.01)", CUSPARSE_SPGEMM_ALG3, 0.01f, false, false}};
 
 // An attempt that does not fit in device memory (caught by the constructor: the next one runs).
 struct MemoryShortage {
@@ -136,10 +139,31 @@ DeviceSparseProduct::DeviceSparseProduct(const DeviceCsrMatrix<double>& a,
 
 DeviceSparseProduct::~DeviceSparseProduct() = default;
 
+bool DeviceSparseProduct::holds_arrays() const {
+  return attempt_ >= 0 && !kAttempts[attempt_].row_hash;
+}
+
+bool DeviceSparseProduct::release(DeviceCsrMatrix<double>& c) {
+  if (attempt_ < 0 || !kAttempts[attempt_].row_hash) return false;
+  context_.synchronize();  // the product's readers have run
+  c.row_offsets = DeviceBuffer<index_t>();
+  c.columns = DeviceBuffer<index_t>();
+  c.values = DeviceBuffer<double>();
+  released_ = true;
+  return true;
+}
+
 void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
                               const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c,
                               bool first_time) {
   const Attempt& how = kAttempts[attempt];
+  if (how.row_hash) {
+    if (first_time && !row_hash_pattern(a, b, c, context_.stream()))
+      throw MemoryShortage{"a row has more than " + std::to_string(row_hash_limit) +
+                           " distinct columns"};
+    row_hash_values(a, b, c, context_.stream());  // c_ij = sum_k a_ik b_kj
+    return;
+  }
   const cusparseHandle_t handle = context_.cusparse();
   const cusparseOperation_t none = CUSPARSE_OPERATION_NON_TRANSPOSE;
   const double one = 1.0, zero = 0.0;  // C = 1 A B + 0 C
@@ -261,6 +285,17 @@ void DeviceSparseProduct::run(int attempt, const DeviceCsrMatrix<double>& a,
 void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a,
                                   const DeviceCsrMatrix<double>& b, DeviceCsrMatrix<double>& c) {
   if (attempt_ < 0) return;  // an empty product stays empty
+  if (kAttempts[attempt_].row_hash) {
+    if (released_) {  // the pattern again (the same one: the inputs' patterns are the same)
+      if (!row_hash_pattern(a, b, c, context_.stream()))
+        throw Error(
+            "amg update_values: a sparse product's row outgrew the row hash on "
+            "recomputation (internal error)");
+      released_ = false;
+    }
+    row_hash_values(a, b, c, context_.stream());  // the pattern is kept: values only
+    return;
+  }
   if (kAttempts[attempt_].reuse) {
     // The kept plan: values only, c_ij = sum_k a_ik b_kj (C cleared first, as above).
     const bool raw = column_order_.active();
@@ -280,7 +315,7 @@ void DeviceSparseProduct::compute(const DeviceCsrMatrix<double>& a,
   // sorted: a kept permutation is the first algorithm's order.
   std::string tried;
   for (int attempt = attempt_; attempt < attempts; ++attempt) {
-    if (kAttempts[attempt].reuse) continue;
+    if (kAttempts[attempt].reuse || kAttempts[attempt].row_hash) continue;
     if (attempt != attempt_ && column_order_.active()) break;
     try {
       run(attempt, a, b, c, false);

@@ -7,6 +7,11 @@
 // cuSPARSE's SpGEMM can ask for far more memory than C needs (the intermediate products of its
 // default algorithm: cupy#7044, CUDALibrarySamples#38; anchors-distributed-and-amg.md, 2.3).
 // The constructor therefore tries these in order until one runs:
+//   row hash ours (device_row_hash_product.hpp): a warp per row, its columns hashed in shared
+//            memory; no memory beyond C, no plan kept (compute() is its numeric pass, which
+//            gives bitwise the same values for the same inputs); for products whose rows have
+//            at most row_hash_limit (384) distinct columns, which AMG's are; a wider row passes
+//            to cuSPARSE:
 //   reuse    cusparseSpGEMMreuse_* with CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC: workEstimation,
 //            nnz and copy find C's pattern once and cuSPARSE keeps its plan (buffers 4 and 5);
 //            compute() is then cusparseSpGEMMreuse_compute alone: the re-setup reuses the
@@ -45,7 +50,7 @@ class DeviceSparseProduct {
  public:
   // The algorithms in the order they are tried; first_attempt skips the first ones (tests run
   // each algorithm this way).
-  static constexpr int attempts = 6;
+  static constexpr int attempts = 7;
   static const char* attempt_name(int attempt);
 
   // c = A B: pattern and values (c's arrays are allocated here). a, b and c must stay where
@@ -62,7 +67,17 @@ class DeviceSparseProduct {
   void compute(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<double>& b,
                DeviceCsrMatrix<double>& c);
 
-  // The algorithm that ran ("reuse", "default", "alg2", "alg3 (chunk_fraction 0.2)", ...).
+  // Frees c's arrays when the algorithm that ran keeps nothing of them (the row hash):
+  // compute() then finds c's pattern again before its values. A product kept only for the
+  // next one (A P, the input of R (A P)) needs no memory between re-setups. Returns whether
+  // it freed them.
+  bool release(DeviceCsrMatrix<double>& c);
+  // Whether compute() needs a, b and c at the arrays they had at construction (cuSPARSE's
+  // kept descriptors); the row hash does not.
+  bool holds_arrays() const;
+
+  // The algorithm that ran ("row hash", "reuse", "default", "alg2", "alg3 (chunk_fraction 0.2)",
+  // ...).
   std::string algorithm() const { return attempt_name(attempt_); }
   // Whether cuSPARSE's columns had to be sorted (see above).
   bool sorted_here() const { return column_order_.active(); }
@@ -77,6 +92,7 @@ class DeviceSparseProduct {
 
   const DeviceSetupContext& context_;
   int attempt_ = 0;
+  bool released_ = false;  // c's arrays freed (release): compute() finds the pattern again
   std::unique_ptr<Plan> plan_;
   // When cuSPARSE's rows came out unsorted: its arrays and C's sorted order.
   DeviceColumnOrder column_order_;

@@ -3,12 +3,14 @@
 // elasticity inputs: the transpose bitwise; each sparse product and R A P with the same pattern
 // bitwise and values within 1e-12 of the host's relative to the largest entry (cuSPARSE sums
 // each entry's products in its own order: differences of a few ulp of the terms, large for an
-// entry that cancels relative to that entry, not relative to the matrix), for every SpGEMM
-// algorithm of the memory fallback, and again after new values (the re-setup).
+// entry that cancels relative to that entry, not relative to the matrix), for every algorithm
+// of the fallback (the row-hash product, then cuSPARSE's SpGEMMs), and again after new values
+// (the re-setup).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
 #include <utility>
@@ -17,6 +19,7 @@
 #include "solver/amg/device_column_order.hpp"
 #include "solver/amg/device_csr_matrix.hpp"
 #include "solver/amg/device_galerkin_product.hpp"
+#include "solver/amg/device_row_hash_product.hpp"
 #include "solver/amg/device_sparse_product.hpp"
 #include "solver/amg/device_transpose.hpp"
 #include "solver/amg/galerkin_product.hpp"
@@ -140,7 +143,7 @@ TEST(AmgDeviceGalerkin, GalerkinProductMatchesTheHostsAndRefreshes) {
   for (const Level& input : galerkin_inputs()) {
     CsrMatrix<double> host_coarse;
     GalerkinProduct host(input.a, input.p, host_coarse);
-    for (const int attempt : {0, 1, 3}) {  // reuse, default, alg3
+    for (const int attempt : {0, 1, 2, 4}) {  // row hash, reuse, default, alg3
       const std::string what = std::string("R A P with ") +
                                DeviceSparseProduct::attempt_name(attempt) + ", " +
                                std::to_string(input.a.rows) + " rows";
@@ -179,6 +182,86 @@ TEST(AmgDeviceGalerkin, ReuseProductGivesBitwiseTheSameValuesAgain) {
   device.compute(a, p, coarse);
   EXPECT_EQ(to_host(coarse, stream.get()).values, first.values);  // deterministic algorithms
   EXPECT_NE(device.algorithms().find("A P: "), std::string::npos);
+}
+
+// The row-hash product (device_row_hash_product.hpp) on shapes the AMG inputs lack, against the
+// host's product, its output poisoned before each fill: empty rows of A, a row of A with 3000
+// entries whose columns fold into few columns of C, rows of B longer than a warp, n = 1, and a
+// row of C with exactly row_hash_limit columns (the table's limit, kept) next to one with one
+// more (refused: cuSPARSE's reuse algorithm runs instead, with the same result).
+TEST(AmgDeviceGalerkin, RowHashProductOnAwkwardShapesAndItsLimit) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  TestStream stream;
+  const DeviceSetupContext context(stream.get());
+  std::mt19937_64 rng(20261127);
+  const auto matrix = [&](index_t rows, index_t cols,
+                          const std::vector<std::vector<index_t>>& by_row) {
+    CsrMatrix<double> m;
+    m.rows = rows;
+    m.cols = cols;
+    m.row_offsets.assign(1, 0);  // (a CsrMatrix starts with its first offset)
+    std::uniform_real_distribution<double> value(-1.0, 1.0);
+    for (const std::vector<index_t>& columns : by_row) {
+      for (const index_t column : columns) {
+        m.columns.push_back(column);
+        m.values.push_back(value(rng));
+      }
+      m.row_offsets.push_back(static_cast<index_t>(m.columns.size()));
+    }
+    return m;
+  };
+  const auto run = [&](const CsrMatrix<double>& a, const CsrMatrix<double>& b,
+                       const std::string& expected_algorithm, const std::string& what) {
+    CsrMatrix<double> host = product_pattern(a, b);
+    product_values(a, b, host);
+    const DeviceCsrMatrix<double> da = to_device(a, "test A"), db = to_device(b, "test B");
+    DeviceCsrMatrix<double> c;
+    DeviceSparseProduct product(da, db, c, context);
+    EXPECT_EQ(product.algorithm(), expected_algorithm) << what;
+    expect_same_matrix(to_host(c, stream.get()), host, 1e-12, what);
+    if (c.nnz() == 0) return;
+    ASSERT_EQ(cudaMemsetAsync(c.values.data(), 0xff, c.values.bytes(), stream.get()),
+              cudaSuccess);  // poisoned: NaN
+    product.compute(da, db, c);
+    expect_same_matrix(to_host(c, stream.get()), host, 1e-12, what + ", recomputed");
+  };
+  // A: rows 0 and 2 empty, row 1 with 3000 entries, row 3 one entry; B: 3000 x 50, each row
+  // 1-3 entries except row 7 with 40 (longer than a warp).
+  std::vector<std::vector<index_t>> a_rows(4), b_rows(3000);
+  for (index_t k = 0; k < 3000; ++k) a_rows[1].push_back(k);
+  a_rows[3] = {7};
+  for (index_t k = 0; k < 3000; ++k) {
+    b_rows[static_cast<std::size_t>(k)].push_back(k % 50);
+    if (k % 3 == 0) b_rows[static_cast<std::size_t>(k)].push_back((k * 7 + 1) % 50);
+  }
+  b_rows[7].clear();
+  for (index_t j = 0; j < 40; ++j) b_rows[7].push_back(j);
+  run(matrix(4, 3000, a_rows), matrix(3000, 50, b_rows), "row hash", "empty rows, a long row");
+  run(matrix(1, 1, {{0}}), matrix(1, 1, {{0}}), "row hash", "1 x 1");
+  // Row 0 of C: row_hash_limit distinct columns (from 2 rows of B); row 1 of the second A:
+  // one more.
+  const index_t limit = row_hash_limit;
+  std::vector<std::vector<index_t>> wide_b(3);
+  for (index_t j = 0; j < limit; ++j) wide_b[static_cast<std::size_t>(j % 2)].push_back(j);
+  wide_b[2] = {limit};
+  // row_hash_pattern itself: a 1-row A reaching 384 columns (kept), then 385 (refused).
+  {
+    const DeviceCsrMatrix<double> b = to_device(matrix(3, limit + 1, wide_b), "test B");
+    const DeviceCsrMatrix<double> at = to_device(matrix(1, 3, {{0, 1}}), "test A (384)");
+    const DeviceCsrMatrix<double> past = to_device(matrix(1, 3, {{0, 1, 2}}), "test A (385)");
+    DeviceCsrMatrix<double> c;
+    ASSERT_TRUE(row_hash_pattern(at, b, c, stream.get()));
+    const CsrMatrix<double> pattern = to_host(c, stream.get());
+    EXPECT_EQ(pattern.row_offsets, (std::vector<index_t>{0, limit}));
+    std::vector<index_t> all(static_cast<std::size_t>(limit));
+    std::iota(all.begin(), all.end(), 0);
+    EXPECT_EQ(pattern.columns, all);
+    DeviceCsrMatrix<double> refused;
+    EXPECT_FALSE(row_hash_pattern(past, b, refused, stream.get()));
+  }
+  run(matrix(2, 3, {{0, 1}, {2}}), matrix(3, limit + 1, wide_b), "row hash", "at the limit");
+  run(matrix(2, 3, {{0, 1}, {0, 1, 2}}), matrix(3, limit + 1, wide_b), "reuse",
+      "one past the limit");
 }
 
 // cuSPARSE has always returned sorted rows here, so the fallback for unsorted ones is checked
