@@ -36,18 +36,19 @@ std::size_t DeviceMemoryMeter::live_arrays() const {
   return live_.size();
 }
 
-std::vector<MemoryHolder> DeviceMemoryMeter::largest_holders(std::size_t count) const {
+namespace {
+
+// The live arrays grouped by name, largest total first, at most `count` (caller holds the lock).
+template <class Live>
+std::vector<MemoryHolder> group_by_name(const Live& live_arrays, std::size_t count) {
   std::map<std::string, MemoryHolder> by_name;
-  {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [pointer, live] : live_) {
-      MemoryHolder& holder = by_name[live.what];
-      if (holder.what.empty()) {
-        holder = {live.what, live.bytes, 1};
-      } else {
-        holder.bytes += live.bytes;
-        ++holder.arrays;
-      }
+  for (const auto& [pointer, live] : live_arrays) {
+    MemoryHolder& holder = by_name[live.what];
+    if (holder.what.empty()) {
+      holder = {live.what, live.bytes, 1};
+    } else {
+      holder.bytes += live.bytes;
+      ++holder.arrays;
     }
   }
   std::vector<MemoryHolder> holders;
@@ -57,6 +58,13 @@ std::vector<MemoryHolder> DeviceMemoryMeter::largest_holders(std::size_t count) 
   });
   if (holders.size() > count) holders.resize(count);
   return holders;
+}
+
+}  // namespace
+
+std::vector<MemoryHolder> DeviceMemoryMeter::largest_holders(std::size_t count) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return group_by_name(live_, count);
 }
 
 std::string DeviceMemoryMeter::holders_text(std::size_t count) const {
@@ -98,10 +106,16 @@ DeviceMemoryWatch::~DeviceMemoryWatch() {
 
 void DeviceMemoryWatch::saw(std::size_t held, std::size_t bytes, const std::string& what) {
   top_ = std::max(top_, held);
+  if (held > snapshot_held_ + snapshot_held_ / 64) snapshot_holders();
   if (bytes > largest_bytes_) {
     largest_bytes_ = bytes;
     largest_what_ = what;
   }
+}
+
+void DeviceMemoryWatch::snapshot_holders() {
+  snapshot_held_ = meter_.held_;
+  peak_holders_ = group_by_name(meter_.live_, holders_kept);
 }
 
 DeviceMemorySpan DeviceMemoryWatch::span() const {
@@ -112,6 +126,7 @@ DeviceMemorySpan DeviceMemoryWatch::span() const {
   span.steady = meter_.held_ > start_ ? meter_.held_ - start_ : 0;
   span.largest_bytes = largest_bytes_;
   span.largest_what = largest_what_;
+  span.peak_holders = peak_holders_;
   return span;
 }
 

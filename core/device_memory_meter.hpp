@@ -10,9 +10,11 @@
 //
 // and a DeviceMemoryWatch measures one span (a solver's setup) against it: the most the held
 // bytes rose above their level when the watch began (peak), what they are when it ends
-// (steady), and the largest single array allocated in between. Memory CUDA libraries take for
-// themselves (cuBLAS/cuSPARSE workspaces, NCCL) is not counted: cudaMemGetInfo snapshots
-// (device_memory_snapshot, device_buffer.hpp) see it.
+// (steady), the largest single array allocated in between, and what the library held at the
+// peak, by name (peak_holders: taken each time the held bytes pass the last snapshot's by
+// 1/64, so within about 1.6% of the peak, at a cost of O(live arrays) per snapshot). Memory CUDA
+// libraries take for themselves (cuBLAS/cuSPARSE workspaces, NCCL) is not counted: cudaMemGetInfo
+// snapshots (device_memory_snapshot, device_buffer.hpp) see it.
 //
 // One meter per process (per module that links spk_core: the MPI plugin has its own), all
 // devices together; thread-safe (one mutex: an allocation costs far more than the lock).
@@ -71,6 +73,9 @@ struct DeviceMemorySpan {
   std::size_t steady = 0;         // held now - held_at_start (0 if less): what the span kept
   std::size_t largest_bytes = 0;  // the largest single array allocated during the span
   std::string largest_what;       // and its name
+  // Everything the library held (arrays from before the span included) at the snapshot
+  // nearest the peak, grouped by name, largest first, at most DeviceMemoryWatch::holders_kept.
+  std::vector<MemoryHolder> peak_holders;
 };
 
 // Watches `meter` from construction to destruction (RAII; several may overlap, each sees all
@@ -84,16 +89,21 @@ class DeviceMemoryWatch {
 
   DeviceMemorySpan span() const;
 
+  static constexpr std::size_t holders_kept = 8;
+
  private:
   friend class DeviceMemoryMeter;
   // Called by the meter under its lock.
   void saw(std::size_t held, std::size_t bytes, const std::string& what);
+  void snapshot_holders();  // under the meter's lock
 
   DeviceMemoryMeter& meter_;
   std::size_t start_ = 0;
   std::size_t top_ = 0;  // the most held seen
   std::size_t largest_bytes_ = 0;
   std::string largest_what_;
+  std::size_t snapshot_held_ = 0;  // held bytes at the last peak_holders_ snapshot
+  std::vector<MemoryHolder> peak_holders_;
 };
 
 // 1536 -> "1.5 KB", 8e9 -> "8.0 GB" (powers of 1000, one decimal; "0 B" for 0).

@@ -1,8 +1,8 @@
 #pragma once
 // SetupMemoryWatch: the device memory of one GPU setup (SetupInfo::memory), from its start
 // (construction, on the setup's device) to finish(): cudaMemGetInfo at both ends, and between
-// them the library's arrays' peak, steady state and largest allocation (DeviceMemoryWatch,
-// device_memory_meter.hpp).
+// them the library's arrays' peak, steady state and largest allocation, and what it held at the
+// peak and at the end by name (DeviceMemoryWatch, device_memory_meter.hpp).
 #include "core/device_buffer.hpp"
 #include "core/device_memory_meter.hpp"
 #include "spkrylov/setup_info.hpp"
@@ -25,10 +25,19 @@ class SetupMemoryWatch {
     use.steady_bytes = span.steady;
     use.largest_bytes = span.largest_bytes;
     use.largest = span.largest_what;
+    use.at_peak = holdings(span.peak_holders);
+    use.after = holdings(device_memory_meter().largest_holders(DeviceMemoryWatch::holders_kept));
     return use;
   }
 
  private:
+  static std::vector<MemoryHolding> holdings(const std::vector<MemoryHolder>& holders) {
+    std::vector<MemoryHolding> kept;
+    for (const MemoryHolder& holder : holders)
+      kept.push_back(MemoryHolding{holder.what, holder.bytes, holder.arrays});
+    return kept;
+  }
+
   DeviceMemoryInfo before_;
   DeviceMemoryWatch watch_;
 };

@@ -35,6 +35,19 @@ void print_setup_memory(std::ostream& out, const DeviceMemoryUse& memory) {
   if (!memory.largest.empty())
     out << "; largest array " << memory.largest << " " << gigabytes(memory.largest_bytes);
   out << "\n";
+  const auto print_holdings = [&](const char* when, const std::vector<MemoryHolding>& holdings) {
+    if (holdings.empty()) return;
+    out << "             " << when << ":";
+    const char* separator = " ";
+    for (const MemoryHolding& holding : holdings) {
+      out << separator << holding.what << " " << gigabytes(holding.bytes);
+      if (holding.arrays > 1) out << " (" << holding.arrays << ")";
+      separator = ", ";
+    }
+    out << "\n";
+  };
+  print_holdings("held at the peak", memory.at_peak);
+  print_holdings("held after setup", memory.after);
 }
 
 std::ofstream open_output(const std::string& path, const char* what) {
@@ -312,6 +325,19 @@ void write_device_memory_json(JsonWriter& json, const DeviceMemoryUse& memory) {
   json.field("steady_bytes", memory.steady_bytes);
   json.field("largest_bytes", memory.largest_bytes);
   json.field("largest", memory.largest);
+  for (const auto& [name, holdings] :
+       {std::pair{"at_peak", &memory.at_peak}, std::pair{"after", &memory.after}}) {
+    if (holdings->empty()) continue;
+    json.key(name).begin_array();
+    for (const MemoryHolding& holding : *holdings) {
+      json.begin_object();
+      json.field("what", holding.what);
+      json.field("bytes", holding.bytes);
+      json.field("arrays", holding.arrays);
+      json.end_object();
+    }
+    json.end_array();
+  }
   json.end_object();
 }
 

@@ -64,6 +64,14 @@ struct SetupPhases {
   double warm_up_s = 0.0;         ///< GPU: one product and one sum (NCCL's connections)
 };
 
+/// The library's device arrays of one name (DeviceMemoryUse's breakdowns), e.g. "SpGEMM
+/// buffer 4", 7.2e9 bytes in 3 arrays (one per level).
+struct MemoryHolding {
+  std::string what;
+  std::size_t bytes = 0;
+  std::size_t arrays = 0;
+};
+
 /// A GPU setup's device memory (SetupInfo::memory), in bytes: the device's as cudaMemGetInfo
 /// sees it (every user: CUDA libraries, other processes) before and after setup, and the
 /// library's own arrays (each device allocation it makes, counted) during setup. All 0 on the
@@ -79,6 +87,10 @@ struct DeviceMemoryUse {
   std::size_t steady_bytes = 0;   ///< what they hold after setup (matrix, preconditioner, vectors)
   std::size_t largest_bytes = 0;  ///< the largest single array allocated during setup
   std::string largest;            ///< its name, e.g. "AMG A_0 values" ("" when none)
+  /// What the library held at (within 2% of) the peak, and when setup ended, by array name,
+  /// largest first (at most 8 names each; the matrix's arrays from before setup included).
+  std::vector<MemoryHolding> at_peak;
+  std::vector<MemoryHolding> after;
 };
 
 /// What setup built, for reports.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -60,6 +61,39 @@ TEST(DeviceMemoryMeter, WatchSeesPeakAboveItsStartSteadyAndLargest) {
   EXPECT_EQ(later.span().held_at_start, 104000u);
   EXPECT_EQ(later.span().peak, 10u);
   EXPECT_EQ(later.span().steady, 10u);
+}
+
+// What was held at the peak, by name: the snapshot taken at the peak, not the one at the end,
+// and not one taken on a later rise that stays below the peak.
+TEST(DeviceMemoryMeter, WatchKeepsWhatWasHeldAtThePeakByName) {
+  DeviceMemoryMeter meter;
+  meter.allocated(key(1), 7000, "matrix");
+  DeviceMemoryWatch watch(meter);
+  meter.allocated(key(2), 2000, "P values");
+  meter.allocated(key(3), 2000, "P values");
+  meter.allocated(key(4), 50000, "SpGEMM buffer 2");  // held 61000: the peak
+  meter.freed(key(4));
+  meter.allocated(key(5), 40000, "SpGEMM buffer 3");  // a rise to 51000, below the peak
+  meter.freed(key(5));
+  meter.allocated(key(6), 500, "vector");
+  const DeviceMemorySpan span = watch.span();
+  EXPECT_EQ(span.peak, 61000u - 7000u);
+  ASSERT_EQ(span.peak_holders.size(), 3u);
+  EXPECT_EQ(span.peak_holders[0].what, "SpGEMM buffer 2");
+  EXPECT_EQ(span.peak_holders[0].bytes, 50000u);
+  EXPECT_EQ(span.peak_holders[1].what, "matrix");
+  EXPECT_EQ(span.peak_holders[2].what, "P values");
+  EXPECT_EQ(span.peak_holders[2].bytes, 4000u);
+  EXPECT_EQ(span.peak_holders[2].arrays, 2u);
+  // At most holders_kept names, and a growth of less than 1/64 takes no new snapshot.
+  for (int i = 0; i < 20; ++i)
+    meter.allocated(key(100 + i), 10000, "level " + std::to_string(i));  // held 211500
+  const DeviceMemorySpan grown = watch.span();
+  EXPECT_EQ(grown.peak_holders.size(), DeviceMemoryWatch::holders_kept);
+  std::size_t seen = 0;
+  for (const MemoryHolder& holder : grown.peak_holders) seen += holder.bytes;
+  EXPECT_GE(seen, 8u * 10000u);
+  EXPECT_EQ(grown.peak, 211500u - 7000u);
 }
 
 TEST(DeviceMemoryMeter, NestedWatchesEachMeasureTheirOwnSpan) {

@@ -20,6 +20,8 @@ DeviceMemoryUse made_up_memory() {
   memory.steady_bytes = 3'000'000'000;
   memory.largest_bytes = 1'000'000'000;
   memory.largest = "AMG A_0 values";
+  memory.at_peak = {{"SpGEMM buffer 2", 2'500'000'000, 1}, {"T values", 500'000'000, 3}};
+  memory.after = {{"matrix values", 1'200'000'000, 1}};
   return memory;
 }
 
@@ -46,6 +48,10 @@ TEST(MemoryReport, TheTextReportHasTheSetupsMemoryLine) {
                       "1.00 GB\n"),
             std::string::npos)
       << text;
+  EXPECT_NE(text.find("             held at the peak: SpGEMM buffer 2 2.50 GB, T values 0.50 GB "
+                      "(3)\n             held after setup: matrix values 1.20 GB\n"),
+            std::string::npos)
+      << text;
   RunReport cpu = gpu_report();
   cpu.setup.device = Device::cpu;
   cpu.setup.memory = DeviceMemoryUse{};
@@ -58,7 +64,9 @@ TEST(MemoryReport, TheJsonReportHasTheMemoryOrNull) {
   for (const char* field : {"\"total_bytes\": 85000000000", "\"free_bytes\": 84000000000",
                             "\"free_after_bytes\": 80000000000", "\"peak_bytes\": 5000000000",
                             "\"steady_bytes\": 3000000000", "\"largest_bytes\": 1000000000",
-                            "\"largest\": \"AMG A_0 values\""})
+                            "\"largest\": \"AMG A_0 values\"",
+                            "\"at_peak\": [{\"what\": \"SpGEMM buffer 2\", \"bytes\": 2500000000, "
+                            "\"arrays\": 1}, {\"what\": \"T values\""})
     EXPECT_NE(json.find(field), std::string::npos) << field;
   RunReport cpu;
   EXPECT_NE(json_report_text({cpu}).find("\"device_memory\": null"), std::string::npos);
