@@ -226,10 +226,21 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     return Format::csr_vector;
   }
 
-  std::unique_ptr<LevelOperator<T, Matrix>> make_operator(const Matrix& matrix, std::size_t level,
+  // P's and R's format: level_formats where it names one; else csr-vector at every level, the
+  // finest included (their rows are short for P and long for R, which csr-vector's threads per
+  // row follow; ellpack-r padded level 0's R to its longest row: 5.8 GB more at 500^3), unless
+  // spmv.format is auto.
+  Format transfer_format_of(std::size_t level) const {
+    if (level < options_.level_formats.size()) return options_.level_formats[level];
+    if (operators_.default_format == Format::automatic) return Format::automatic;
+    return Format::csr_vector;
+  }
+
+  std::unique_ptr<LevelOperator<T, Matrix>> make_operator(const Matrix& matrix, Format format,
+                                                          std::size_t level,
                                                           const char* what) const {
     try {
-      return operators_.make(matrix, format_of(level));
+      return operators_.make(matrix, format);
     } catch (const BadInput& error) {
       throw BadInput("amg: level " + std::to_string(level) + " " + what + " (" +
                      std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
@@ -249,7 +260,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         level.x = space_.template allocate<T>(level.rows, "AMG level solution");
       }
       if (l + 1 == count) {  // the coarsest: x = A_c^-1 b
-        level.coarse_inverse = make_operator(hierarchy_->coarse_inverse(), l, "coarsest inverse");
+        level.coarse_inverse =
+            make_operator(hierarchy_->coarse_inverse(), format_of(l), l, "coarsest inverse");
         level.format = level.coarse_inverse->name() + " (dense inverse)";
         break;
       }
@@ -259,12 +271,12 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
       if (reuse_fine) {
         level.matrix = fine_operator_;
       } else {
-        level.own_matrix = make_operator(source.matrix, l, "A");
+        level.own_matrix = make_operator(source.matrix, format_of(l), l, "A");
         level.matrix = level.own_matrix.get();
       }
       level.format = level.matrix->name();
-      level.prolongation = make_operator(source.prolongation(), l, "P");
-      level.restriction = make_operator(source.restriction(), l, "R");
+      level.prolongation = make_operator(source.prolongation(), transfer_format_of(l), l, "P");
+      level.restriction = make_operator(source.restriction(), transfer_format_of(l), l, "R");
       level.inverse_diagonal = space_.template allocate<T>(level.rows, "AMG level D^-1");
       level.residual = space_.template allocate<T>(level.rows, "AMG level residual");
       if (options_.smoother == AmgSmoother::chebyshev) {
