@@ -89,7 +89,7 @@ class DeviceMemoryWatch {
 
   DeviceMemorySpan span() const;
 
-  static constexpr std::size_t holders_kept = 8;
+  static constexpr std::size_t holders_kept = 16;
 
  private:
   friend class DeviceMemoryMeter;

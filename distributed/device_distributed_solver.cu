@@ -286,6 +286,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         }));
     settle();
     block_arrays_ = {};  // read by the setup only (block Jacobi keeps its own copies)
+    // The whole rows' values were read by the setup only: an update_values brings its own
+    // (device values read where they are, host values staged for that call).
+    pattern_values_ = DeviceBuffer<T>();
     clock.lap(phases.preconditioner_s);
     const auto n = static_cast<std::size_t>(split.local.rows);
     b_ = DeviceBuffer<T>(n, "right-hand side b (this process's rows)");
@@ -409,28 +412,29 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     check_diagonal_at(host_diagonal_positions_, values, this->first_row());
   }
 
-  // Device values into the preconditioners' pattern and both blocks.
+  // Device values, read where they are (for this update_values call): split into both blocks.
   void update_device_values(const T* values) override {
     wait_for_backends();
-    SPK_CUDA_CHECK(
-        cudaMemcpyAsync(pattern_values_.data(), values,
-                        static_cast<std::size_t>(this->matrix->split().entries()) * sizeof(T),
-                        cudaMemcpyDeviceToDevice, context_->stream()));
+    update_source_ = values;
     split_into_blocks(this->matrix->split());
   }
 
-  // Host values: uploaded once into the pattern, then split on the device.
+  // Host values: uploaded once into a staging array kept for this call, then split.
   void update_host_values(const T* values) override {
     wait_for_backends();
     context_->wait_before_host_copy();
-    upload_staged(pattern_values_.data(), values,
-                  static_cast<std::size_t>(this->matrix->split().entries()) * sizeof(T),
-                  context_->stream());
+    const auto entries = static_cast<std::size_t>(this->matrix->split().entries());
+    staged_values_ = DeviceBuffer<T>(entries, "update_values: this process's values");
+    upload_staged(staged_values_.data(), values, entries * sizeof(T), context_->stream());
+    update_source_ = staged_values_.data();
     split_into_blocks(this->matrix->split());
   }
 
   void refresh_preconditioner() override {
-    iteration_->update_preconditioner(pattern_values_.data());
+    iteration_->update_preconditioner(update_source_);
+    context_->synchronize();  // the re-setup's reads of the staged values have run
+    update_source_ = nullptr;
+    staged_values_ = DeviceBuffer<T>();
     iteration_->check_preconditioner();
     // the report's preconditioner (resetup_ms and the re-setup phases), as on one GPU
     iteration_->refresh_preconditioner_info(this->setup.preconditioner);
@@ -521,8 +525,8 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
   }
 
-  // pattern_values_ (the whole rows' values, on the device) split into the local and halo
-  // blocks' values, and those into their backends.
+  // update_source_ (the whole rows' values, on the device) split into the local and halo
+  // blocks' values, and those into their backends; the split arrays are freed after.
   void split_into_blocks(const SplitRows<T>& split) {
     StepTrace trace = StepTrace::when_enabled(
         [&] {
@@ -536,7 +540,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       halo_values_ =
           DeviceBuffer<T>(static_cast<std::size_t>(split.halo_entries), "update_values halo");
     split_values_on_device(split.local.rows, split.local.cols, pattern_offsets_.data(),
-                           pattern_columns_.data(), pattern_values_.data(), local_offsets_.data(),
+                           pattern_columns_.data(), update_source_, local_offsets_.data(),
                            halo_offsets_.data(), local_values_.data(), halo_values_.data(),
                            context_->stream());
     context_->synchronize();  // the backends run on their own streams
@@ -544,6 +548,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
       local_backend_->update_values(local_values_.data(), nullptr);
     if (halo_backend_ != nullptr && halo_values_.size() > 0)
       halo_backend_->update_values(halo_values_.data(), nullptr);
+    wait_for_backends();  // they have copied the values into their formats
+    local_values_ = DeviceBuffer<T>();
+    halo_values_ = DeviceBuffer<T>();
     trace.lap("split on the device, the backends' values");
   }
 
@@ -640,7 +647,10 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   SpmvBackend<T>* halo_backend_ = nullptr;    // the halo block's backend, if any
   std::string halo_rows_note_;
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
-  DeviceBuffer<T> pattern_values_, local_values_, halo_values_;
+  DeviceBuffer<T> pattern_values_;  // the whole rows' values during setup (freed after)
+  DeviceBuffer<T> local_values_, halo_values_;  // an update's split values (freed after)
+  DeviceBuffer<T> staged_values_;               // an update's host values, uploaded
+  const T* update_source_ = nullptr;            // an update's whole rows' values, on the device
   DeviceBuffer<index_t> local_offsets_, halo_offsets_;  // the blocks' CSR row offsets
   DeviceBuffer<index_t> first_bad_;  // update_values from device values: the checks
   DeviceBuffer<index_t> diagonal_positions_;

@@ -88,7 +88,7 @@ struct DeviceMemoryUse {
   std::size_t largest_bytes = 0;  ///< the largest single array allocated during setup
   std::string largest;            ///< its name, e.g. "AMG A_0 values" ("" when none)
   /// What the library held at (within 2% of) the peak, and when setup ended, by array name,
-  /// largest first (at most 8 names each; the matrix's arrays from before setup included).
+  /// largest first (at most 16 names each; the matrix's arrays from before setup included).
   std::vector<MemoryHolding> at_peak;
   std::vector<MemoryHolding> after;
 };

@@ -195,6 +195,12 @@ __global__ void __launch_bounds__(kBlockSize)
   });
 }
 
+// wide[i] = counts[i]: the scan then adds in 64 bits (CUB's accumulator is the input's type).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    widen_kernel(std::int64_t count, const index_t* counts, long long* wide) {
+  for_each_index(count, [&](std::int64_t i) { wide[i] = counts[i]; });
+}
+
 // offsets[i] = wide[i] (the total was checked to fit 32 bits).
 __global__ void __launch_bounds__(kSetupBlockSize)
     narrow_kernel(std::int64_t count, const long long* wide, index_t* offsets) {
@@ -233,10 +239,13 @@ bool row_hash_pattern(const DeviceCsrMatrix<double>& a, const DeviceCsrMatrix<do
   if (refused != 0) return false;
   // Row counts -> offsets, in 64 bits first: the total is checked before it is narrowed.
   DeviceBuffer<long long> wide(static_cast<std::size_t>(rows) + 1, "product offsets (64-bit)");
-  const index_t* counts = offsets.data();
   long long* const wide_offsets = wide.data();
+  widen_kernel<<<setup_grid(rows + std::int64_t{1}), kSetupBlockSize, 0, stream>>>(
+      rows + std::int64_t{1}, offsets.data(), wide_offsets);
+  SPK_CHECK_LAUNCH("widen_kernel (sparse product counts)");
   run_cub("sparse product row offsets", stream, [&](void* scratch, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(scratch, bytes, counts, wide_offsets, rows + 1, stream);
+    return cub::DeviceScan::ExclusiveSum(scratch, bytes, wide_offsets, wide_offsets, rows + 1,
+                                         stream);
   });
   long long nnz = 0;
   SPK_CUDA_CHECK(cudaMemcpyAsync(&nnz, wide_offsets + rows, sizeof(long long),
