@@ -273,6 +273,8 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     setup_trace.lap("layouts: exchange buffers, space, diagonal check");
     const LocalBlock<DeviceSpace<T>> block =
         diagonal_block(split, std::move(rows), options.spmv, stream);
+    // AMG's A_0 takes the whole rows' values (read by the setup only) rather than a copy
+    if constexpr (std::is_same_v<T, double>) fine_rows_.adoptable_values = &pattern_values_;
     iteration_ = std::make_unique<KrylovIteration<Space>>(
         *space_, this->matrix->op(), this->options,
         agreed_setup(this->watch, this->options.preconditioner, [&] {
@@ -289,6 +291,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     // The whole rows' values were read by the setup only: an update_values brings its own
     // (device values read where they are, host values staged for that call).
     pattern_values_ = DeviceBuffer<T>();
+    fine_rows_.adoptable_values = nullptr;
     clock.lap(phases.preconditioner_s);
     const auto n = static_cast<std::size_t>(split.local.rows);
     b_ = DeviceBuffer<T>(n, "right-hand side b (this process's rows)");
@@ -647,7 +650,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   SpmvBackend<T>* halo_backend_ = nullptr;    // the halo block's backend, if any
   std::string halo_rows_note_;
   DeviceBuffer<index_t> pattern_offsets_, pattern_columns_;
-  DeviceBuffer<T> pattern_values_;  // the whole rows' values during setup (freed after)
+  DeviceBuffer<T> pattern_values_;              // the whole rows' values during setup (freed after)
   DeviceBuffer<T> local_values_, halo_values_;  // an update's split values (freed after)
   DeviceBuffer<T> staged_values_;               // an update's host values, uploaded
   const T* update_source_ = nullptr;            // an update's whole rows' values, on the device

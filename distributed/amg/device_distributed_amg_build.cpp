@@ -1,6 +1,7 @@
 #include "distributed/amg/device_distributed_amg_build.hpp"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "distributed/amg/device_column_split.hpp"
@@ -288,8 +289,15 @@ DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern
     const index_t nnz = download_array(pattern.row_offsets + pattern.rows, 1, stream())[0];
     whole.columns = copy_device_array(pattern.columns, static_cast<std::size_t>(nnz),
                                       "AMG A_0 columns", stream());
-    whole.values = DeviceBuffer<double>(static_cast<std::size_t>(nnz), "AMG A_0 values");
-    scale_on_device(whole.values.size(), 1.0, values, whole.values.data(), stream());
+    DeviceBuffer<double>* const adoptable = fine_.adoptable_values;
+    if (std::is_same_v<T, double> && adoptable != nullptr &&
+        static_cast<const void*>(adoptable->data()) == static_cast<const void*>(values) &&
+        adoptable->size() == static_cast<std::size_t>(nnz)) {
+      whole.values = std::move(*adoptable);  // the solver's array, taken rather than copied
+    } else {
+      whole.values = DeviceBuffer<double>(static_cast<std::size_t>(nnz), "AMG A_0 values");
+      scale_on_device(whole.values.size(), 1.0, values, whole.values.data(), stream());
+    }
     fine_order_.arrange(whole, stream());  // own columns first, then the halo slots
   });
   return make_device_level(watch_, fine_.partition, fine_.partition, fine_.halo_columns,

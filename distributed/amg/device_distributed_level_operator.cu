@@ -114,10 +114,15 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
       }
     }
     trace.lap("blocks' backends");
-    // The backends keep their own copies: only the blocks' offsets and values stay, for
-    // update_values (split_values writes the values through the offsets).
+    // The backends keep their own copies: only the blocks' offsets stay, for update_values
+    // (split_values writes new values through them into arrays made for that call).
+    local_entries_ = split_.local.values.size();
+    halo_entries_ = split_.halo.values.size();
+    SPK_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the backends' builds have read them
     split_.local.columns = DeviceBuffer<index_t>();
     split_.halo.columns = DeviceBuffer<index_t>();
+    split_.local.values = DeviceBuffer<T>();
+    split_.halo.values = DeviceBuffer<T>();
     exchange_ = std::make_unique<DeviceHaloExchange<T>>(comm, nccl, std::move(plan), stream_,
                                                         stream_, watch);
     operator_ = std::make_unique<DistributedOperator<T>>(
@@ -130,9 +135,15 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
     operator_->apply_scaled(alpha, x, beta, y);  // y = alpha (A_local x + A_halo x_halo) + beta y
   }
   void update_values(const DeviceDistributedLevel& level) override {
+    split_.local.values = DeviceBuffer<T>(local_entries_, "level operator's new local values");
+    split_.halo.values = DeviceBuffer<T>(halo_entries_, "level operator's new halo values");
     split_values(level.whole(), level.cols, split_, stream_);  // on the stream, then scattered
-    if (split_.local.values.size() > 0) local_->update_values(split_.local.values.data(), nullptr);
+    if (local_entries_ > 0) local_->update_values(split_.local.values.data(), nullptr);
     if (halo_backend_ != nullptr) halo_backend_->update_values(split_.halo.values.data(), nullptr);
+    for (const SpmvBackend<T>* backend : {local_.get(), halo_backend_})
+      if (backend != nullptr) SPK_CUDA_CHECK(cudaStreamSynchronize(backend->stream()));
+    split_.local.values = DeviceBuffer<T>();  // scattered into the backends: freed
+    split_.halo.values = DeviceBuffer<T>();
   }
   index_t rows() const override { return local_->rows(); }
   index_t cols() const override { return cols_; }
@@ -141,7 +152,8 @@ class DeviceDistributedLevelOperator final : public LevelOperator<T, DeviceDistr
  private:
   cudaStream_t stream_;
   index_t cols_;
-  DeviceColumnSplit<T> split_;  // the blocks' values, kept for update_values
+  DeviceColumnSplit<T> split_;  // the blocks' offsets, kept for update_values
+  std::size_t local_entries_ = 0, halo_entries_ = 0;
   std::unique_ptr<SpmvBackend<T>> local_;
   std::unique_ptr<LinearOperator<T>> halo_;
   SpmvBackend<T>* halo_backend_ = nullptr;

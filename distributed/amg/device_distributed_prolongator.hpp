@@ -8,8 +8,8 @@
 // on this process's rows, with A = [A_local | A_halo] in the whole form (whole_rows.hpp).
 // Aggregates never cross processes, so T is local (after agglomeration a process that gave its
 // coarse rows away sees its columns as T's halo, which joins P's); A's halo columns reach the
-// rows of T that other processes own. Those ghost rows are fetched once (fetch_rows, each owner downloading
-// only the rows asked of it: T does not change), numbered [own aggregates | the other
+// rows of T that other processes own. Those ghost rows are fetched once (fetch_rows, each owner
+// downloading only the rows asked of it: T does not change), numbered [own aggregates | the other
 // processes' aggregates they name, ascending], and stacked under T's own rows on the device:
 //
 //   T_ext = [T_own; T_ghost]        (rows: A's whole columns, own then halo slots)

@@ -33,6 +33,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/device_buffer.hpp"
 #include "distributed/amg/distributed_coarse_product.hpp"
 #include "distributed/amg/distributed_level.hpp"
 #include "distributed/amg/distributed_prolongator.hpp"
@@ -66,6 +67,10 @@ struct FineRows {
   RowPartition partition;
   std::vector<global_index_t> halo_columns;
   global_index_t agglomerate_rows = 0;  // AmgOptions::agglomerate_rows (0: never)
+  // GPU path, double: the solver's whole rows' values on the device, which it reads no more
+  // once the AMG setup has them: the device build takes the array for its A_0 instead of a
+  // copy (the largest array of A_0 once less at the setup's peak). Null: copy.
+  DeviceBuffer<double>* adoptable_values = nullptr;
 };
 
 class DistributedAmgBuild {
