@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,7 @@ class DeviceSolver final : public Solver<T>::Impl {
   // The matrix's device arrays are read during construction only, on the solver's stream (the
   // constructor synchronizes it before returning).
   DeviceSolver(const DeviceCsr<T>& matrix, const SolverOptions& solver_options,
-               const SpmvOptions& spmv, cudaStream_t stream)
+               const SpmvOptions& spmv, cudaStream_t stream, DeviceCsrMatrix<T>* offered)
       : context_(stream),
         space_(context_),
         backend_(make_spmv_backend(matrix, spmv, context_.stream(), &this->setup.tuning)),
@@ -60,12 +61,14 @@ class DeviceSolver final : public Solver<T>::Impl {
         b_(static_cast<std::size_t>(matrix.rows), "right-hand side b"),
         x_(static_cast<std::size_t>(matrix.rows), "solution x"),
         iteration_(space_, *backend_, solver_options,
-                   timed_preconditioner<DeviceSpace<T>>(this->setup.preconditioner,
-                                                        [&] {
-                                                          return make_device_preconditioner(
-                                                              solver_options, space_, *backend_,
-                                                              matrix, spmv);
-                                                        }),
+                   timed_preconditioner<DeviceSpace<T>>(
+                       this->setup.preconditioner,
+                       [&] {
+                         return preconditioner_taking(offered, [&] {
+                           return make_device_preconditioner(solver_options, space_, *backend_,
+                                                             matrix, spmv);
+                         });
+                       }),
                    exact_.get()),
         nnz_(static_cast<std::size_t>(matrix.nnz)),
         first_non_finite_(1, "update_values check") {
@@ -131,6 +134,16 @@ class DeviceSolver final : public Solver<T>::Impl {
   }
 
  private:
+  // make(), with `offered` (the solver's double upload of the matrix) open to AMG's taking
+  // while it runs (DeviceSpace::offer_fine_matrix).
+  template <class Make>
+  auto preconditioner_taking([[maybe_unused]] DeviceCsrMatrix<T>* offered, Make&& make) {
+    if constexpr (std::is_same_v<T, double>) space_.offer_fine_matrix(offered);
+    auto preconditioner = make();
+    if constexpr (std::is_same_v<T, double>) space_.offer_fine_matrix(nullptr);
+    return preconditioner;
+  }
+
   // Throws while the values of the last update_values hold a NaN or Inf (reads one index
   // once per update: the only synchronization an update adds).
   void check_last_update() {
@@ -162,17 +175,20 @@ template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const DeviceCsr<T>& matrix,
                                                              const SolverOptions& options,
                                                              const SpmvOptions& spmv,
-                                                             cudaStream_t stream) {
-  return std::make_unique<DeviceSolver<T>>(matrix, options, spmv, stream);
+                                                             cudaStream_t stream,
+                                                             DeviceCsrMatrix<T>* offered) {
+  return std::make_unique<DeviceSolver<T>>(matrix, options, spmv, stream, offered);
 }
 
 template std::unique_ptr<Solver<float>::Impl> make_device_solver<float>(const DeviceCsr<float>&,
                                                                         const SolverOptions&,
                                                                         const SpmvOptions&,
-                                                                        cudaStream_t);
+                                                                        cudaStream_t,
+                                                                        DeviceCsrMatrix<float>*);
 template std::unique_ptr<Solver<double>::Impl> make_device_solver<double>(const DeviceCsr<double>&,
                                                                           const SolverOptions&,
                                                                           const SpmvOptions&,
-                                                                          cudaStream_t);
+                                                                          cudaStream_t,
+                                                                          DeviceCsrMatrix<double>*);
 
 }  // namespace spk

@@ -18,6 +18,7 @@
 #include "solver/krylov_scalars.hpp"
 #include "solver/pipecg_pass.hpp"
 #include "solver/vector_space.hpp"
+#include "spmv/device/device_csr.hpp"
 #include "spmv/host/csr_matrix.hpp"
 #include "spmv/linear_operator.hpp"
 
@@ -180,6 +181,13 @@ class DeviceSpace {
   double gershgorin_bound(std::size_t n, const index_t* row_offsets, const T* values,
                           const index_t* positions);
 
+  // The AMG setup (solver/amg/device_amg_build.hpp): the solver's own double CSR copy of the
+  // matrix (the upload of host arrays), which it reads no more once setup is done: the AMG's
+  // A_0 takes its arrays instead of copying them (one copy of the matrix less at the setup's
+  // peak). Null: nothing offered.
+  void offer_fine_matrix(DeviceCsrMatrix<double>* matrix) { offered_fine_matrix_ = matrix; }
+  DeviceCsrMatrix<double>* offered_fine_matrix() const { return offered_fine_matrix_; }
+
  private:
   // A graph per block length, up to graph_slots of them (GMRES alternates a full block and
   // the block cut at its cycle's end); a new length replaces the oldest.
@@ -216,6 +224,7 @@ class DeviceSpace {
   void destroy_graph() noexcept;  // all of them
 
   DeviceContext& context_;
+  DeviceCsrMatrix<double>* offered_fine_matrix_ = nullptr;
   DeviceBuffer<KrylovScalars<T>> scalars_;
   // The fused reductions' per-block sums (2 per block, pipelined CG's 3) and their last-block
   // ticket

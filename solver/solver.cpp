@@ -52,9 +52,9 @@ Solver<T>::Solver(const CsrArrays<T>& arrays, const Options& options, cudaStream
     start = std::chrono::steady_clock::now();
     nnz = matrix.values.size();
     if (device == Device::gpu) {
-      const DeviceCsrMatrix<T> uploaded = to_device(matrix, "matrix");
+      DeviceCsrMatrix<T> uploaded = to_device(matrix, "matrix");  // AMG's A_0 may take it
       impl_ = make_device_solver<T>(describe_device_csr(uploaded, stream), options.solver,
-                                    options.spmv, stream);
+                                    options.spmv, stream, &uploaded);
     } else {
       impl_ = make_host_solver<T>(matrix, options.solver, options.spmv.matrix_values);
     }

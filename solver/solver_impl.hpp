@@ -34,11 +34,14 @@ std::unique_ptr<typename Solver<T>::Impl> make_host_solver(const CsrMatrix<T>& m
                                                            const SolverOptions& options,
                                                            MatrixValues values);
 // From the device CSR arrays (read on the solver's stream during construction only).
+// offered: the solver's own upload of those arrays (double), which AMG may take for its A_0
+// (DeviceSpace::offer_fine_matrix); null when the arrays are the caller's.
 template <class T>
 std::unique_ptr<typename Solver<T>::Impl> make_device_solver(const DeviceCsr<T>& matrix,
                                                              const SolverOptions& options,
                                                              const SpmvOptions& spmv,
-                                                             cudaStream_t stream);
+                                                             cudaStream_t stream,
+                                                             DeviceCsrMatrix<T>* offered = nullptr);
 
 // A system given by user operators (solver/user_system_solver.hpp), checked by the caller
 // (check_user_system).

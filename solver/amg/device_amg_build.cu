@@ -1,3 +1,5 @@
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/device_kernels.cuh"
@@ -47,6 +49,15 @@ void DeviceAmgBuild::set_values(Matrix& matrix, const CsrMatrix<double>& source)
 
 template <class T>
 DeviceCsrMatrix<double> DeviceAmgBuild::fine_matrix(const SpacePattern& pattern, const T* values) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (offered_ != nullptr && offered_->rows == pattern.rows && offered_->cols == pattern.cols &&
+        offered_->row_offsets.data() == pattern.row_offsets &&
+        offered_->columns.data() == pattern.columns && offered_->values.data() == values) {
+      Matrix fine = std::move(*offered_);  // the solver's copy, taken rather than copied
+      offered_ = nullptr;
+      return fine;
+    }
+  }
   Matrix fine;
   fine.rows = pattern.rows;
   fine.cols = pattern.cols;

@@ -102,6 +102,9 @@ class DeviceAmgBuild : public OneProcessBuild<DeviceCsrMatrix<double>, DeviceAgg
   // double): the pattern copied on the device, the values converted to double there.
   template <class T>
   Matrix fine_matrix(const SpacePattern& pattern, const T* values);
+  // A matrix fine_matrix takes (when its arrays are the pattern's and the values) instead of
+  // copying (DeviceSpace::offer_fine_matrix).
+  void take_fine_matrix_from(DeviceCsrMatrix<double>* offered) { offered_ = offered; }
   template <class T>
   void set_fine_values(Matrix& fine, const T* values);
   // to[i] = T(factor * from[i]) on the device.
@@ -114,13 +117,16 @@ class DeviceAmgBuild : public OneProcessBuild<DeviceCsrMatrix<double>, DeviceAgg
   DeviceContext context_;
   DeviceSpace<double> space_;
   DeviceSetupContext setup_;
+  DeviceCsrMatrix<double>* offered_ = nullptr;
 };
 
 template <class T>
 struct AmgBuildOf<DeviceSpace<T>> {
   using type = DeviceAmgBuild;
   static std::unique_ptr<DeviceAmgBuild> make(DeviceSpace<T>& space) {
-    return std::make_unique<DeviceAmgBuild>(space.stream());
+    auto build = std::make_unique<DeviceAmgBuild>(space.stream());
+    build->take_fine_matrix_from(space.offered_fine_matrix());
+    return build;
   }
 };
 
