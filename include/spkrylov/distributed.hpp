@@ -1,8 +1,9 @@
 #pragma once
 /// @file
-/// spk::DistributedSolver<T>: CG or BiCGSTAB over the processes of an MPI communicator. Each
-/// process hands over its own rows of the matrix (contiguous blocks in rank order: rank 0 the
-/// first rows, and so on), with global column indices; b and x are split the same way.
+/// spk::DistributedSolver<T>: CG, BiCGSTAB, GMRES or pipelined CG over the processes of an MPI
+/// communicator. Each process hands over its own rows of the matrix (contiguous blocks in rank
+/// order: rank 0 the first rows, and so on), with global column indices; b and x are split the
+/// same way.
 /// Installed, with the spkrylov::distributed target, when spkrylov is built with MPI
 /// (SPK_WITH_MPI); the single-process library (spkrylov::spkrylov) needs no MPI.
 ///
