@@ -20,6 +20,9 @@
 //   load_streaming(p)          a load with the evict-first cache hint (ld.global.cs): matrix
 //                              entries are read once per SpMV, so they should not push the
 //                              reused x vector out of L1/L2
+//   lower_bound_in(v, b, e, x) the first k in [b, e) with v[k] >= x (v ascending there), e if
+//                              none: one thread's binary search (a column in a sorted row, an
+//                              entry's row in the row offsets)
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -104,6 +107,19 @@ __device__ __forceinline__ T sub_warp_sum(T value) {
 template <class T>
 __device__ __forceinline__ T load_streaming(const T* pointer) {
   return __ldcs(pointer);
+}
+
+template <class Index, class Value>
+__device__ __forceinline__ Index lower_bound_in(const Value* values, Index begin, Index end,
+                                                Value target) {
+  while (begin < end) {
+    const Index middle = begin + (end - begin) / 2;
+    if (values[middle] < target)
+      begin = middle + 1;
+    else
+      end = middle;
+  }
+  return begin;
 }
 
 }  // namespace spk

@@ -104,6 +104,7 @@ const char* to_string(AmgResetup resetup) {
   switch (resetup) {
     case AmgResetup::full: return "full";
     case AmgResetup::galerkin: return "galerkin";
+    case AmgResetup::rebuild: return "rebuild";
   }
   return "?";
 }

@@ -47,6 +47,11 @@ class SpmvBackend : public LinearOperator<T> {
   // changes nothing) for a value this backend cannot use. No kernel of this backend may be in
   // flight or being captured. cusparse ignores it: its launch is cuSPARSE's.
   virtual void set_launch(const SpmvOptions& options) = 0;
+  // Forgets what the backend cached about the x vectors it was applied to (the texture
+  // objects of x_cache: texture, keyed by address): call it when those vectors are freed, so
+  // that a vector later allocated at the same address is not read through a stale object.
+  // No kernel of this backend may be in flight.
+  virtual void forget_x_vectors() {}
 
   cudaStream_t stream() const { return stream_; }
 

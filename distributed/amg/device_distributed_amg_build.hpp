@@ -129,6 +129,9 @@ class DeviceDistributedAmgBuild {
   // re-setup: same pattern, new values) refreshes its values only. The result refers to the
   // kept product.
   std::unique_ptr<LinearOperator<double>> spmv_operator(const Matrix& a);
+  // Frees the product spmv_operator keeps for `a` (AmgResetup::rebuild: no re-setup will ask
+  // for it; and before a level's arrays are replaced, since products are found by address).
+  void forget_spmv_operator(const Matrix& a) { estimate_operators_.erase(&a); }
   // The solver's own fp64 operator of the finest level (its blocks, exchange and format), which
   // spmv_operator then lends for that level instead of building a second one: at 16M rows a
   // process the second product cost its split, the halo rows' offsets read back, cuSPARSE's

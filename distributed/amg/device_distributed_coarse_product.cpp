@@ -115,9 +115,32 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
   trace.lap("R's level");
 }
 
+void DeviceDistributedCoarseProduct::release_resetup_state() {
+  released_algorithms_ = algorithms();
+  setup_.synchronize();  // nothing queued may still read what is freed
+  union_ = {};
+  ghost_order_ = {};
+  stacked_ = {};
+  transposed_ = {};
+  product_ap_ = {};
+  product_rap_ = {};
+  ghost_values_.reset();
+  transpose_.reset();
+  ap_.reset();
+  rap_.reset();
+  coarse_merge_.reset();
+  restriction_merge_.reset();
+  coarse_sums_ = {};
+  restriction_sums_ = {};
+  coarse_received_ = {};
+  restriction_received_ = {};
+}
+
 void DeviceDistributedCoarseProduct::compute(const DeviceDistributedLevel& a,
                                              const DeviceDistributedLevel& p,
                                              DeviceDistributedLevel& coarse) {
+  if (!released_algorithms_.empty())
+    throw Error("amg: the Galerkin product's re-setup state was released (internal error)");
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
   StepTrace trace = product_trace("galerkin re-setup", p, watch_, setup_);
@@ -216,6 +239,7 @@ DeviceCsr<double> DeviceDistributedCoarseProduct::own_rows(const DeviceCsrMatrix
 }
 
 std::string DeviceDistributedCoarseProduct::algorithms() const {
+  if (!released_algorithms_.empty()) return released_algorithms_;
   return "gpu, distributed (ghost rows of P fetched; A P: " + ap_->algorithm() +
          ", R (A P): " + rap_->algorithm() + "; rows of other processes sent to their owners)";
 }

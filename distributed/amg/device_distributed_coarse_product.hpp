@@ -52,6 +52,9 @@ class DeviceDistributedCoarseProduct {
 
   const DeviceDistributedLevel& restriction() const { return restriction_; }
   std::string algorithms() const;
+  // Frees everything but R (AmgResetup::rebuild): B, R_local, the products and their plans,
+  // the ghost rows' plan, the merges' places and the rows of U. compute() is then an error.
+  void release_resetup_state();
 
  private:
   // The ghost rows' new values, in B's order. Collective.
@@ -85,6 +88,7 @@ class DeviceDistributedCoarseProduct {
   RowSumsPlan<double> coarse_sums_, restriction_sums_;       // the rows of U again (re-setup)
   RowBlock<double> coarse_received_, restriction_received_;  // their pattern, the last values
   DeviceDistributedLevel restriction_;
+  std::string released_algorithms_;  // algorithms() once the products are released
 };
 
 }  // namespace spk

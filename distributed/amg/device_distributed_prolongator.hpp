@@ -45,6 +45,10 @@ class DeviceDistributedProlongator {
     return weight_ == 0.0 ? tentative_ : prolongator_;
   }
   std::string algorithm() const { return smoothed_ ? smoothed_->algorithm() : "none"; }
+  // Frees T_ext and A T's plan, keeping P (AmgResetup::rebuild); compute() is then an error.
+  void release_resetup_state() {
+    if (smoothed_) smoothed_->release_resetup_state();
+  }
 
  private:
   double weight_;

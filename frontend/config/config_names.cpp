@@ -111,7 +111,7 @@ const std::vector<std::pair<std::string, EigenEstimate>>& eigen_estimate_names()
 }
 
 const std::vector<std::pair<std::string, AmgResetup>>& amg_resetup_names() {
-  static const auto table = name_table({AmgResetup::full, AmgResetup::galerkin});
+  static const auto table = name_table({AmgResetup::full, AmgResetup::galerkin, AmgResetup::rebuild});
   return table;
 }
 

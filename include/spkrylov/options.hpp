@@ -62,11 +62,15 @@ struct ChebyshevOptions {
   double lower_ratio = 1.0 / 30.0;  // lambda_min = lower_ratio * lambda_max
 };
 
-// What update_values recomputes of an AMG hierarchy (the aggregates are kept either way).
+// What update_values recomputes of an AMG hierarchy (full and galerkin keep the aggregates).
 enum class AmgResetup {
   full,      // every level's lambda_max, P = (I - w/lambda D^-1 A) T, R and A_{l+1}
   galerkin,  // P and R kept; lambda_max and A_{l+1} = R A P only (hypre's and AmgX's
              // interpolation reuse): cheaper, for matrices that change little step to step
+  rebuild,   // nothing kept for a re-setup: each level's product state is freed as soon as
+             // the level is built, and the whole hierarchy once the cycle's operators are made
+             // (A_0 stays); update_values builds the hierarchy again, aggregates included. The
+             // least device memory (the largest problems); a re-setup costs a setup.
 };
 
 enum class AmgSmoother {

@@ -35,7 +35,10 @@
 // Setup allocates every level vector; apply allocates nothing. update_values (which keeps the
 // aggregates and the patterns) converts the new fine values into the hierarchy's finest
 // level where it lives (on the GPU: on the device, no host copy), recomputes the hierarchy's
-// numbers there, and scatters them into the level operators.
+// numbers there, and scatters them into the level operators. With AmgResetup::rebuild the
+// hierarchy keeps nothing but A_0 once the operators are made (each level's arrays are freed
+// as soon as its operators have them), and update_values frees the operators and builds the
+// hierarchy and them again (the solver's captured graphs are dropped: the arrays move).
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -98,14 +101,25 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   }
 
   // z = V(r)
-  void apply(const T* r, T* z) override { cycle(0, r, z); }
+  void apply(const T* r, T* z) override {
+    if (levels_.empty()) throw Error("amg: no hierarchy (its last re-setup failed)");
+    cycle(0, r, z);
+  }
 
   void update_values(const T* csr_values) override {
     const auto start = std::chrono::steady_clock::now();
     try {
-      hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
-      hierarchy_->update_values();
-      upload_values();
+      if (options_.resetup == AmgResetup::rebuild) {
+        levels_.clear();  // the operators go first: the rebuild's peak is the setup's
+        space_.invalidate_graph();  // captured cycles read the arrays just freed
+        hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
+        hierarchy_->rebuild();
+        build_levels();
+      } else {
+        hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
+        hierarchy_->update_values();
+        upload_values();
+      }
       hierarchy_->build().synchronize();  // the re-setup time includes the device's work
       pending_error_ = nullptr;
     } catch (const BadInput&) {
@@ -153,9 +167,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
       const auto& level = hierarchy_->level(l);
       lambdas += (l > 0 ? ", " : "") + fixed(level.bound.lambda_max, "%.4g") + " (" +
                  level.bound.source + ")";
-      rounds += (l > 0 ? ", " : "") + std::to_string(level.aggregates.rounds);
-      sparse_products +=
-          (l > 0 ? "; level " : "level ") + std::to_string(l) + ": " + level.galerkin->algorithms();
+      rounds += (l > 0 ? ", " : "") + std::to_string(level.aggregation_rounds);
+      sparse_products += (l > 0 ? "; level " : "level ") + std::to_string(l) + ": " + level.products;
     }
     info.details = {
         {"operator_complexity", fixed(hierarchy_->operator_complexity(), "%.3f")},
@@ -175,6 +188,7 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         {"coarsening_stopped", hierarchy_->stop_reason()},
         {"setup_on", Build::where},
         {"sparse_products", sparse_products.empty() ? "none (one level)" : sparse_products},
+        {"resetup", to_string(options_.resetup)},
         {"resetup_ms", resetup_s_ < 0.0 ? "not run" : fixed(1e3 * resetup_s_, "%.3f")},
         {"near_nullspace", near_nullspace_text()}};
     if (distributed) {  // several processes: how evenly each level is spread, and where it moved
@@ -263,6 +277,7 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         level.coarse_inverse =
             make_operator(hierarchy_->coarse_inverse(), format_of(l), l, "coarsest inverse");
         level.format = level.coarse_inverse->name() + " (dense inverse)";
+        if (options_.resetup == AmgResetup::rebuild) hierarchy_->release_level(l);
         break;
       }
       const bool reuse_fine =
@@ -286,26 +301,26 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
         level.jacobi_step = space_.template allocate<T>(level.rows, "AMG level Jacobi step");
         level.scratch = space_.template allocate<T>(level.rows, "AMG level Jacobi update");
       }
+      upload_smoother(l);
+      // rebuild: the operators hold the level now (A_0 stays, the solver's or the next setup's)
+      if (options_.resetup == AmgResetup::rebuild) hierarchy_->release_level(l);
     }
-    upload_smoothers();
   }
 
-  // D^-1 and the smoother's scaling of every smoothing level, from the hierarchy (converted
-  // to T where the hierarchy lives).
-  void upload_smoothers() {
+  // D^-1 and the smoother's scaling of smoothing level l, from the hierarchy (converted to T
+  // where the hierarchy lives).
+  void upload_smoother(std::size_t l) {
     Build& build = hierarchy_->build();
-    for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
-      const auto& source = hierarchy_->level(l);
-      Level& level = levels_[l];
-      build.convert(level.rows, 1.0, source.inverse_diagonal.data(), level.inverse_diagonal.data());
-      const double lambda = source.bound.lambda_max;
-      if (level.chebyshev) {
-        const double high = options_.chebyshev.upper_factor * lambda;  // [ratio, 1] * 1.1 lambda
-        level.chebyshev->set_bounds(options_.chebyshev.lower_ratio * high, high);
-      } else {  // (w / lambda) D^-1
-        build.convert(level.rows, options_.jacobi_weight / lambda, source.inverse_diagonal.data(),
-                      level.jacobi_step.data());
-      }
+    const auto& source = hierarchy_->level(l);
+    Level& level = levels_[l];
+    build.convert(level.rows, 1.0, source.inverse_diagonal.data(), level.inverse_diagonal.data());
+    const double lambda = source.bound.lambda_max;
+    if (level.chebyshev) {
+      const double high = options_.chebyshev.upper_factor * lambda;  // [ratio, 1] * 1.1 lambda
+      level.chebyshev->set_bounds(options_.chebyshev.lower_ratio * high, high);
+    } else {  // (w / lambda) D^-1
+      build.convert(level.rows, options_.jacobi_weight / lambda, source.inverse_diagonal.data(),
+                    level.jacobi_step.data());
     }
   }
 
@@ -321,8 +336,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
       if (level.own_matrix) level.own_matrix->update_values(source.matrix);
       level.prolongation->update_values(source.prolongation());
       level.restriction->update_values(source.restriction());
+      upload_smoother(l);
     }
-    upload_smoothers();
   }
 
   std::string smoother_text() const {

@@ -76,10 +76,22 @@ DeviceSmoothedProlongator::DeviceSmoothedProlongator(const DeviceCsrMatrix<doubl
                 " of A T lacks T's entry (internal error: a_ii not stored)");
 }
 
+void DeviceSmoothedProlongator::release_resetup_state() {
+  if (weight_ == 0.0) return;  // P is T
+  released_algorithm_ = algorithm();
+  context_.synchronize();  // nothing queued may still read what is freed
+  product_.reset();
+  tentative_ = DeviceCsrMatrix<double>();
+  tentative_position_ = DeviceBuffer<index_t>();
+  released_ = true;
+}
+
 void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix<double>& a,
                                         const DeviceBuffer<double>& inverse_diagonal,
                                         double lambda_max) {
   if (weight_ == 0.0) return;
+  if (released_)
+    throw Error("amg: the prolongator's re-setup state was released (internal error)");
   if (!product_fresh_) product_->compute(a, tentative_, prolongator_);  // P = A T
   product_fresh_ = false;
   const double step = weight_ / lambda_max;

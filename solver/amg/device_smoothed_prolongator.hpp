@@ -31,7 +31,12 @@ class DeviceSmoothedProlongator {
   }
   const DeviceCsrMatrix<double>& tentative() const { return tentative_; }
   // The SpGEMM algorithm of A T ("none" for omega = 0).
-  std::string algorithm() const { return product_ ? product_->algorithm() : "none"; }
+  std::string algorithm() const {
+    return product_ ? product_->algorithm() : released_ ? released_algorithm_ : "none";
+  }
+  // Frees T, A T's plan and T's places in P, keeping P (AmgResetup::rebuild); compute() is
+  // then an error. Nothing to free for omega = 0 (P is T).
+  void release_resetup_state();
 
  private:
   const DeviceSetupContext& context_;
@@ -41,6 +46,8 @@ class DeviceSmoothedProlongator {
   std::unique_ptr<DeviceSparseProduct> product_;  // A T
   bool product_fresh_ = false;                    // the constructor's A T is still current
   DeviceBuffer<index_t> tentative_position_;      // per entry of T: where it sits in P
+  bool released_ = false;
+  std::string released_algorithm_;
 };
 
 }  // namespace spk

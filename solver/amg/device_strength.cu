@@ -1,5 +1,9 @@
 #include <cub/device/device_scan.cuh>
 
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "core/cub_call.cuh"
 #include "core/device_kernels.cuh"
 #include "solver/amg/device_strength.hpp"
@@ -36,16 +40,113 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
+// *asymmetric = 1 when some a_ij of the block (j < own_columns) has no a_ji stored, or one
+// not bitwise equal (a NaN counts as unequal).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    block_symmetry_kernel(index_t rows, const index_t* __restrict__ offsets,
+                          const index_t* __restrict__ columns, const double* __restrict__ values,
+                          index_t own_columns, int* asymmetric) {
+  for_each_index(rows, [&](index_t row) {
+    for (index_t k = offsets[row]; k < offsets[row + 1]; ++k) {
+      const index_t column = columns[k];
+      if (column >= own_columns) break;  // the halo slots end the row
+      if (column == row) continue;
+      const index_t end = offsets[column + 1];
+      const index_t found = lower_bound_in(columns, offsets[column], end, row);
+      if (found == end || columns[found] != row || !(values[found] == values[k])) {
+        *asymmetric = 1;
+        return;
+      }
+    }
+  });
+}
+
+// counts[row] = |row of S union S^T| of a symmetric block (neighbours == nullptr), or the
+// row's columns written at neighbours + row_offsets[row].
+__global__ void __launch_bounds__(kSetupBlockSize)
+    strong_symmetric_kernel(index_t rows, const index_t* __restrict__ a_offsets,
+                            const index_t* __restrict__ a_columns,
+                            const double* __restrict__ a_values, index_t own_columns,
+                            const double* __restrict__ diagonal, double theta, index_t* counts,
+                            const index_t* __restrict__ row_offsets, index_t* neighbours) {
+  for_each_index(rows, [&](index_t row) {
+    index_t* const out = neighbours == nullptr ? nullptr : neighbours + row_offsets[row];
+    const index_t count = strong_symmetric_row(row, a_offsets, a_columns, a_values, own_columns,
+                                               diagonal, theta, out);
+    if (counts != nullptr) counts[row] = count;
+  });
+}
+
+// |a_ii| of every row of `a`.
+DeviceBuffer<double> absolute_diagonal_of(const DeviceCsrMatrix<double>& a, cudaStream_t stream) {
+  DeviceBuffer<double> diagonal(static_cast<std::size_t>(a.rows), "strength |a_ii|");
+  absolute_diagonal_kernel<<<setup_grid(a.rows), kSetupBlockSize, 0, stream>>>(
+      a.rows, a.row_offsets.data(), a.columns.data(), a.values.data(), diagonal.data());
+  SPK_CHECK_LAUNCH("absolute_diagonal_kernel");
+  return diagonal;
+}
+
+// The graph's offsets from its row sizes (counts: rows + 1 entries, the last 0), and its
+// edges' array, sized by the number read back (synchronizes).
+void size_graph(DeviceStrengthGraph& graph, const DeviceBuffer<index_t>& counts,
+                const DeviceSetupContext& context) {
+  const cudaStream_t stream = context.stream();
+  const index_t rows = graph.nodes;
+  graph.row_offsets = DeviceBuffer<index_t>(counts.size(), "strength graph offsets");
+  run_cub("strength graph offsets scan", stream, [&](void* scratch, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(scratch, bytes, counts.data(), graph.row_offsets.data(),
+                                         rows + 1, stream);
+  });
+  const index_t edges = context.read_back(graph.row_offsets.data() + rows);
+  graph.neighbours = DeviceBuffer<index_t>(static_cast<std::size_t>(edges), "strength graph edges");
+}
+
 }  // namespace
+
+std::optional<DeviceStrengthGraph> device_symmetric_strength_graph(
+    const DeviceCsrMatrix<double>& a, index_t own_columns, double theta,
+    const DeviceSetupContext& context) {
+  const cudaStream_t stream = context.stream();
+  const index_t rows = a.rows;
+  DeviceBuffer<int> asymmetric(std::vector<int>{0}, "strength symmetry flag");
+  block_symmetry_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
+      rows, a.row_offsets.data(), a.columns.data(), a.values.data(), own_columns,
+      asymmetric.data());
+  SPK_CHECK_LAUNCH("block_symmetry_kernel");
+  if (context.read_back(asymmetric.data()) != 0) return std::nullopt;
+
+  const DeviceBuffer<double> diagonal = absolute_diagonal_of(a, stream);
+  DeviceStrengthGraph graph;
+  graph.nodes = rows;
+  DeviceBuffer<index_t> counts(static_cast<std::size_t>(rows) + 1, "strength row sizes");
+  SPK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, counts.bytes(), stream));
+  strong_symmetric_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
+      rows, a.row_offsets.data(), a.columns.data(), a.values.data(), own_columns, diagonal.data(),
+      theta, counts.data(), nullptr, nullptr);
+  SPK_CHECK_LAUNCH("strong_symmetric_kernel (sizes)");
+  size_graph(graph, counts, context);
+  strong_symmetric_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
+      rows, a.row_offsets.data(), a.columns.data(), a.values.data(), own_columns, diagonal.data(),
+      theta, nullptr, graph.row_offsets.data(), graph.neighbours.data());
+  SPK_CHECK_LAUNCH("strong_symmetric_kernel (columns)");
+  context.synchronize();  // |a_ii| is freed on return
+  return graph;
+}
 
 DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix<double>& a, double theta,
                                           const DeviceSetupContext& context) {
+  if (std::optional<DeviceStrengthGraph> graph =
+          device_symmetric_strength_graph(a, a.cols, theta, context))
+    return std::move(*graph);
+  return device_transposed_strength_graph(a, theta, context);
+}
+
+DeviceStrengthGraph device_transposed_strength_graph(const DeviceCsrMatrix<double>& a,
+                                                     double theta,
+                                                     const DeviceSetupContext& context) {
   const cudaStream_t stream = context.stream();
   const index_t rows = a.rows;
-  DeviceBuffer<double> diagonal(static_cast<std::size_t>(rows), "strength |a_ii|");
-  absolute_diagonal_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
-      rows, a.row_offsets.data(), a.columns.data(), a.values.data(), diagonal.data());
-  SPK_CHECK_LAUNCH("absolute_diagonal_kernel");
+  const DeviceBuffer<double> diagonal = absolute_diagonal_of(a, stream);
   DeviceCsrMatrix<double> t;  // row i of A^T: the a_ji
   const DeviceTranspose transpose(a, t, context);
 
@@ -58,16 +159,7 @@ DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix<double>& a, doub
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), t.row_offsets.data(),
       t.columns.data(), t.values.data(), diagonal.data(), theta, counts.data(), nullptr, nullptr);
   SPK_CHECK_LAUNCH("strong_union_kernel (sizes)");
-  graph.row_offsets = DeviceBuffer<index_t>(counts.size(), "strength graph offsets");
-  run_cub("strength graph offsets scan", stream, [&](void* scratch, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(scratch, bytes, counts.data(), graph.row_offsets.data(),
-                                         rows + 1, stream);
-  });
-  index_t edges = 0;
-  SPK_CUDA_CHECK(cudaMemcpyAsync(&edges, graph.row_offsets.data() + rows, sizeof(index_t),
-                                 cudaMemcpyDeviceToHost, stream));
-  context.synchronize();
-  graph.neighbours = DeviceBuffer<index_t>(static_cast<std::size_t>(edges), "strength graph edges");
+  size_graph(graph, counts, context);
   strong_union_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), t.row_offsets.data(),
       t.columns.data(), t.values.data(), diagonal.data(), theta, nullptr, graph.row_offsets.data(),

@@ -37,6 +37,10 @@
 // update_values() keeps the aggregates, T and every pattern and recomputes the numbers: D^-1,
 // lambda, P, R, A_{l+1}, the coarsest factorization (AmgX's resetup with all structure
 // reused; PETSc GAMG's reuse_interpolation keeps P too, here P follows the new values).
+// With AmgResetup::rebuild nothing of that is kept: each level's product state (the
+// Galerkin product's and the prolongator's plans and intermediates, the Lanczos operator) is
+// released as soon as the level is built, release_level() frees a level's arrays once the
+// cycle has its operators (A_0 stays), and rebuild() builds every level below A_0 again.
 //
 // Where it runs. This driver (the loop above, its stopping rules, the D^-1 checks, the eigen
 // estimates and the phase times) is written once, over a Build (solver/amg/amg_build.hpp):
@@ -83,11 +87,16 @@ struct AmgLevelOn {
   int candidate_count = 1;            // k, the near-null-space vectors (columns of B_l)
   // How the rows are spread over the processes (one process: rows, rows, 1 of 1).
   ProcessRows process_rows;
+  // A_l's sizes, kept when its arrays are released (release_level).
+  index_t rows = 0, nnz = 0;
+  std::int64_t global_rows = 0, global_nnz = 0;
   // Levels above the coarsest only:
   EigenBound bound;  // lambda_max(D_l^-1 A_l) before any safety factor
   typename Build::Aggregates aggregates;
+  int aggregation_rounds = 0;
   std::unique_ptr<typename Build::Prolongator> prolongator;  // T_l and P_l
   std::unique_ptr<typename Build::Galerkin> galerkin;        // R_l (and A_{l+1}, in level l+1)
+  std::string products;  // the Galerkin product's algorithms (galerkin->algorithms())
 
   const Matrix& prolongation() const { return prolongator->matrix(); }
   const Matrix& restriction() const { return galerkin->restriction(); }
@@ -109,23 +118,26 @@ class AmgHierarchyOn {
   ~AmgHierarchyOn();
 
   // After new values of A were written into fine_matrix() (same pattern): the numbers of
-  // every level again.
+  // every level again. Not with AmgResetup::rebuild (rebuild()).
   void update_values();
+  // After new values of A were written into fine_matrix(): every level below it built again
+  // (aggregates included), as the constructor did. Any AmgResetup.
+  void rebuild();
+  // Frees level `index`'s arrays (A_l below the finest, D^-1, B_l, the aggregates, P_l, R_l
+  // and their products' state); its sizes, bound and texts stay for the report. For
+  // AmgResetup::rebuild, once the cycle's operators are made of them.
+  void release_level(std::size_t index);
   Matrix& fine_matrix() { return levels_[0].matrix; }
   Build& build() { return *build_; }
 
   std::size_t size() const { return levels_.size(); }
   const Level& level(std::size_t index) const { return levels_[index]; }
   const Level& coarsest() const { return levels_.back(); }
-  index_t rows(std::size_t index) const { return Build::rows(levels_[index].matrix); }
-  index_t nnz(std::size_t index) const { return Build::nnz(levels_[index].matrix); }
+  index_t rows(std::size_t index) const { return levels_[index].rows; }
+  index_t nnz(std::size_t index) const { return levels_[index].nnz; }
   // Over every process (a distributed build's; the same as rows and nnz on one process).
-  std::int64_t global_rows(std::size_t index) const {
-    return Build::global_rows(levels_[index].matrix);
-  }
-  std::int64_t global_nnz(std::size_t index) const {
-    return Build::global_nnz(levels_[index].matrix);
-  }
+  std::int64_t global_rows(std::size_t index) const { return levels_[index].global_rows; }
+  std::int64_t global_nnz(std::size_t index) const { return levels_[index].global_nnz; }
   // A_coarsest^-1, dense, stored as CSR.
   const Matrix& coarse_inverse() const { return coarse_inverse_; }
   double coarse_pivot_ratio() const { return coarse_pivot_ratio_; }
@@ -148,6 +160,8 @@ class AmgHierarchyOn {
   static index_t dense_row_limit(const AmgOptions& options);
 
  private:
+  // The levels below the finest (levels_ holds A_0 alone), into `phases`.
+  void coarsen(PhaseTimes& phases);
   void compute_inverse_diagonal(std::size_t l);
   void estimate_bound(std::size_t l);
   void compute_coarse_inverse(PhaseTimes& phases);

@@ -117,6 +117,25 @@ void AmgHierarchyOn<Build>::estimate_bound(std::size_t l) {
       });
 }
 
+// A piece's release_resetup_state() (a Galerkin product, a prolongator) where it has one:
+// the plans and intermediates a re-setup would reuse. Pieces without it keep theirs.
+template <class Piece>
+auto release_resetup_state(Piece& piece, int) -> decltype(piece.release_resetup_state(), void()) {
+  piece.release_resetup_state();
+}
+template <class Piece>
+void release_resetup_state(Piece&, long) {}
+
+// The build's forget_spmv_operator(a) where it has one (a Lanczos operator it keeps for a
+// re-setup's estimate).
+template <class Build, class Matrix>
+auto forget_spmv_operator(Build& build, const Matrix& a, int)
+    -> decltype(build.forget_spmv_operator(a), void()) {
+  build.forget_spmv_operator(a);
+}
+template <class Build, class Matrix>
+void forget_spmv_operator(Build&, const Matrix&, long) {}
+
 template <class Build>
 AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
                                       const AmgOptions& options)
@@ -124,11 +143,46 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
   if (fine.rows != fine.cols)
     throw BadInput("amg: the matrix is not square (" + std::to_string(fine.rows) + " x " +
                    std::to_string(fine.cols) + ")");
-  PhaseTimes& phases = setup_phases_;
   levels_.reserve(static_cast<std::size_t>(std::max(1, options.max_levels)));
   levels_.emplace_back();
   levels_[0].matrix = std::move(fine);
   systems_ = is_systems_amg(options);
+  coarsen(setup_phases_);
+}
+
+template <class Build>
+void AmgHierarchyOn<Build>::rebuild() {
+  // What the build keeps by level (found by address: the new levels take the old places)
+  for (const Level& level : levels_) forget_spmv_operator(*build_, level.matrix, 0);
+  levels_.resize(1);  // A_0 stays; everything derived from it goes
+  Matrix fine = std::move(levels_[0].matrix);
+  levels_[0] = Level();
+  levels_[0].matrix = std::move(fine);
+  coarse_inverse_ = Matrix();
+  coarse_inverse_made_ = false;
+  completed_columns_ = 0;
+  left_out_nodes_ = 0;
+  PhaseTimes phases;
+  coarsen(phases);
+  update_phases_ = std::move(phases);
+}
+
+template <class Build>
+void AmgHierarchyOn<Build>::release_level(std::size_t index) {
+  Level& level = levels_[index];
+  if (index > 0) level.matrix = Matrix();
+  level.inverse_diagonal = {};
+  level.diagonal_positions = {};
+  level.candidates = {};
+  level.aggregates = {};
+  level.prolongator.reset();
+  level.galerkin.reset();
+}
+
+template <class Build>
+void AmgHierarchyOn<Build>::coarsen(PhaseTimes& phases) {
+  const AmgOptions& options = options_;
+  const bool keep_resetup_state = options.resetup != AmgResetup::rebuild;
   if (systems_) {  // B_0: the near-null space's k vectors
     NearNullspaceVectors fine_space = fine_near_nullspace(options, Build::rows(levels_[0].matrix));
     levels_[0].candidates = build_->upload(fine_space.vectors);
@@ -163,6 +217,7 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
       if (systems_) build_->leave_out_isolated(found, graph);  // no strong neighbour: left out
       return found;
     });
+    graph = {};  // the aggregates are all the rest needs of it
     const std::int64_t aggregate_count = build_->global_count(aggregates);
     const std::int64_t coarse_rows = aggregate_count * k;
     if (aggregate_count == 0 || coarse_rows * 10 > rows * 9) {
@@ -171,7 +226,11 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
     }
     if (systems_) left_out_nodes_ += aggregates.isolated;
     level.aggregates = std::move(aggregates);
-    timed(phases, "eigen_estimate", [&] { estimate_bound(l); });
+    level.aggregation_rounds = level.aggregates.rounds;
+    timed(phases, "eigen_estimate", [&] {
+      estimate_bound(l);
+      if (!keep_resetup_state) forget_spmv_operator(*build_, a, 0);
+    });
     levels_.emplace_back();
     timed(phases, "prolongator", [&] {
       Matrix tentative;
@@ -192,6 +251,13 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
     });
     timed(phases, "galerkin_product", [&] {
       level.galerkin = build_->galerkin(a, level.prolongation(), levels_[l + 1].matrix);
+      level.products = level.galerkin->algorithms();
+      if (!keep_resetup_state) {  // R_l, P_l and A_{l+1} are all the rest needs
+        release_resetup_state(*level.galerkin, 0);
+        release_resetup_state(*level.prolongator, 0);
+        level.aggregates = {};
+        level.candidates = {};
+      }
     });
   }
   const index_t limit = dense_row_limit(options);
@@ -203,11 +269,19 @@ AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
                    " rows): raise max_levels, or use another preconditioner when the matrix does "
                    "not coarsen");
   compute_coarse_inverse(phases);
-  for (Level& level : levels_) level.process_rows = build_->process_rows(level.matrix);
+  for (Level& level : levels_) {
+    level.process_rows = build_->process_rows(level.matrix);
+    level.rows = Build::rows(level.matrix);
+    level.nnz = Build::nnz(level.matrix);
+    level.global_rows = Build::global_rows(level.matrix);
+    level.global_nnz = Build::global_nnz(level.matrix);
+  }
 }
 
 template <class Build>
 void AmgHierarchyOn<Build>::update_values() {
+  if (options_.resetup == AmgResetup::rebuild)
+    throw Error("amg: update_values without the re-setup state (resetup: rebuild; internal error)");
   PhaseTimes phases;
   for (std::size_t l = 0; l < size(); ++l) {
     Level& level = levels_[l];

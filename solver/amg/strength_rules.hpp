@@ -6,6 +6,8 @@
 //   strong_connection   whether a_ij is strong (Vanek, Mandel & Brezina 1996, eq. (3.1))
 //   strong_union_row    row i of the symmetrized graph S union S^T, from row i of A and row
 //                       i of A^T (whose entry (i, j) is a_ji, strong or not as a_ji is in A)
+//   strong_symmetric_row  the same row when A is symmetric (a_ji stored and equal to a_ij for
+//                       every entry): from row i of A alone, no A^T
 #include <cstdint>
 
 #include "core/host_device.hpp"
@@ -66,6 +68,27 @@ SPK_HOST_DEVICE inline index_t strong_union_row(index_t row, const index_t* a_of
     ++count;
     next_in_a();
     next_in_t();
+  }
+  return count;
+}
+
+// Row `row` of S union S^T when the block of A's first `own_columns` columns is symmetric
+// (every a_ij there has a_ji stored, bitwise equal; rows sorted, so the columns past the block,
+// a whole form's halo slots, end the row): row `row` of A^T is then row `row` of A, and the
+// union is the entries strong as a_ij or as a_ji, judged as strong_union_row judges them: the
+// same columns, without A^T. Writes them to `out` unless it is null; returns their number.
+SPK_HOST_DEVICE inline index_t strong_symmetric_row(index_t row, const index_t* offsets,
+                                                    const index_t* columns, const double* values,
+                                                    index_t own_columns, const double* diagonal,
+                                                    double theta, index_t* out) {
+  index_t count = 0;
+  for (index_t k = offsets[row]; k < offsets[row + 1] && columns[k] < own_columns; ++k) {
+    const index_t column = columns[k];
+    if (!strong_connection(row, column, values[k], diagonal, theta) &&
+        !strong_connection(column, row, values[k], diagonal, theta))
+      continue;
+    if (out != nullptr) out[count] = column;
+    ++count;
   }
   return count;
 }

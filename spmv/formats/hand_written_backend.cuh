@@ -120,6 +120,7 @@ class HandWrittenBackend : public SpmvBackend<T> {
   void update_values(const T* values, index_t* first_non_finite) final {
     values_.scatter(values, first_non_finite, this->stream());
   }
+  void forget_x_vectors() final { textures_.clear(); }
 
  protected:
   // values: the matrix's values in the format's layout and the slot of each nonzero.

@@ -80,8 +80,13 @@ class XTextureCache {
   XTextureCache() = default;
   XTextureCache(const XTextureCache&) = delete;
   XTextureCache& operator=(const XTextureCache&) = delete;
-  ~XTextureCache() {
+  ~XTextureCache() { clear(); }
+
+  // Destroys every cached object: the x vectors they were made over may be freed, and a new
+  // vector at a freed address must not be read through an old object.
+  void clear() {
     for (auto& entry : textures_) (void)cudaDestroyTextureObject(entry.second);
+    textures_.clear();
   }
 
   cudaTextureObject_t get(const T* x, std::size_t length) {

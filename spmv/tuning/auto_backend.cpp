@@ -49,6 +49,7 @@ class AutoTuned final : public SpmvBackend<T> {
     chosen_->update_values(values, first_non_finite);
   }
   void set_launch(const SpmvOptions& options) override { chosen_->set_launch(options); }
+  void forget_x_vectors() override { chosen_->forget_x_vectors(); }
 
  private:
   std::unique_ptr<SpmvBackend<T>> chosen_;
@@ -83,7 +84,13 @@ class DeviceCandidateBench final : public CandidateBench {
         .count();
   }
 
-  std::unique_ptr<SpmvBackend<T>> take_kept() { return std::move(kept_); }
+  // The chosen backend, without the texture objects it made over the tuning x (freed with
+  // the bench: a solver vector allocated at its address would read through them).
+  std::unique_ptr<SpmvBackend<T>> take_kept() {
+    SPK_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    kept_->forget_x_vectors();
+    return std::move(kept_);
+  }
 
  private:
   double time(const SpmvBackend<T>& backend) {

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "solver/amg/aggregation.hpp"
@@ -19,6 +21,7 @@
 #include "solver/amg/smoothed_prolongator.hpp"
 #include "solver/amg/sparse_product.hpp"
 #include "solver/amg/strength.hpp"
+#include "solver/amg/strength_rules.hpp"
 #include "solver/amg/tentative_prolongator.hpp"
 #include "spkrylov/errors.hpp"
 #include "tests/solver_test_support.hpp"
@@ -124,6 +127,94 @@ TEST(AmgStrength, ThresholdDropsWeakConnectionsAndSymmetrizes) {
   EXPECT_EQ(graph.neighbours, (std::vector<index_t>{1, 0}));
   const StrengthGraph all = strength_graph(a, 0.0);
   EXPECT_EQ(all.neighbours, (std::vector<index_t>{1, 0, 2, 1}));
+}
+
+// A random symmetric n x n matrix (a_ji == a_ij bitwise), diagonals in [1, 5), off-diagonals
+// in [-2, 2) with some stored zeros, `extra` columns past n (a whole form's halo slots) at the
+// end of some rows.
+CsrMatrix<double> random_symmetric(index_t n, index_t extra, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::uniform_int_distribution<index_t> column(0, n - 1);
+  std::vector<std::map<index_t, double>> rows(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) {
+    rows[i][i] = 1.0 + 4.0 * uniform(rng);
+    for (int e = 0; e < static_cast<int>(i % 4); ++e) {
+      const index_t j = column(rng);
+      if (j == i) continue;
+      const double value = uniform(rng) < 0.1 ? 0.0 : 4.0 * uniform(rng) - 2.0;
+      rows[i][j] = value;
+      rows[j][i] = value;
+    }
+  }
+  CsrMatrix<double> a;
+  a.rows = n;
+  a.cols = n + extra;
+  for (index_t i = 0; i < n; ++i) {
+    if (extra > 0 && i % 3 == 0) rows[i][n + i % extra] = uniform(rng);
+    for (const auto& [j, value] : rows[i]) {
+      a.columns.push_back(j);
+      a.values.push_back(value);
+    }
+    a.row_offsets.push_back(a.nnz());
+  }
+  return a;
+}
+
+TEST(AmgStrength, SymmetricRowEqualsTheUnionWithTheTranspose) {
+  std::mt19937_64 rng(7);
+  for (const index_t n : {1, 2, 17, 300}) {
+    for (const double theta : {0.0, 0.1, 0.5}) {
+      const CsrMatrix<double> a = random_symmetric(n, 0, rng);
+      const CsrMatrix<double> t = transpose(a, nullptr);
+      std::vector<double> diagonal(static_cast<std::size_t>(n));
+      for (index_t i = 0; i < n; ++i)
+        diagonal[i] = absolute_diagonal(i, a.row_offsets.data(), a.columns.data(), a.values.data());
+      // The same rows with halo slots after them: the block's graph is unchanged.
+      std::mt19937_64 same(11);
+      const CsrMatrix<double> whole = random_symmetric(n, 3, same);
+      std::mt19937_64 again(11);
+      const CsrMatrix<double> block = random_symmetric(n, 0, again);
+      const CsrMatrix<double> block_t = transpose(block, nullptr);
+      std::vector<double> block_diagonal(static_cast<std::size_t>(n));
+      for (index_t i = 0; i < n; ++i)
+        block_diagonal[i] = absolute_diagonal(i, block.row_offsets.data(), block.columns.data(),
+                                              block.values.data());
+      index_t edges = 0;
+      for (index_t i = 0; i < n; ++i) {
+        std::vector<index_t> expected(static_cast<std::size_t>(2 * a.nnz() + 1), -1),
+            found(expected.size(), -2);
+        const index_t count = strong_union_row(
+            i, a.row_offsets.data(), a.columns.data(), a.values.data(), t.row_offsets.data(),
+            t.columns.data(), t.values.data(), diagonal.data(), theta, expected.data());
+        ASSERT_EQ(strong_symmetric_row(i, a.row_offsets.data(), a.columns.data(), a.values.data(),
+                                       n, diagonal.data(), theta, found.data()),
+                  count)
+            << "n " << n << ", theta " << theta << ", row " << i;
+        expected.resize(count);
+        found.resize(count);
+        EXPECT_EQ(found, expected) << "n " << n << ", theta " << theta << ", row " << i;
+        edges += count;
+
+        std::vector<index_t> from_block(static_cast<std::size_t>(block.nnz() + 1)),
+            from_whole(from_block.size());
+        const index_t block_count = strong_union_row(
+            i, block.row_offsets.data(), block.columns.data(), block.values.data(),
+            block_t.row_offsets.data(), block_t.columns.data(), block_t.values.data(),
+            block_diagonal.data(), theta, from_block.data());
+        ASSERT_EQ(strong_symmetric_row(i, whole.row_offsets.data(), whole.columns.data(),
+                                       whole.values.data(), n, block_diagonal.data(), theta,
+                                       from_whole.data()),
+                  block_count)
+            << "whole rows, n " << n << ", row " << i;
+        from_block.resize(block_count);
+        from_whole.resize(block_count);
+        EXPECT_EQ(from_whole, from_block) << "whole rows, n " << n << ", row " << i;
+      }
+      if (n > 2 && theta == 0.0) {
+        EXPECT_GT(edges, 0);
+      }
+    }
+  }
 }
 
 // ---- aggregation --------------------------------------------------------------------------

@@ -191,6 +191,65 @@ TEST(AmgCpu, GalerkinResetupKeepsTheProlongator) {
       changed_kept.iterations, changed_full.iterations);
 }
 
+// resetup: rebuild keeps nothing for a re-setup (each level's arrays freed once the cycle has
+// its operators) and builds the hierarchy again: the setup's count and answer are the default
+// mode's, and after new values (a changed diagonal: other strengths, other P) a fresh
+// solver's, exactly; twice in a row; the report says so.
+TEST(AmgCpu, RebuildResetupBuildsTheHierarchyAgainLikeAFreshSetup) {
+  const auto a = generated("poisson3d", 20);
+  const auto b = test::random_vector(a.rows, 4);
+  SolverOptions rebuild = amg_options();
+  rebuild.preconditioner_options.amg.resetup = AmgResetup::rebuild;
+  const test::CpuRun kept = solve_cpu(a, b, amg_options());
+  Solver<double> solver(arrays_of(a), Options{rebuild, SpmvOptions{}, Device::cpu});
+  std::vector<double> x(a.rows, 0.0);
+  const SolveResult first = solver.solve(b, x);
+  ASSERT_TRUE(first.converged()) << first.message;
+  EXPECT_EQ(first.iterations, kept.result.iterations);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    ASSERT_NEAR(x[i], kept.x[i], 1e-12 * (1.0 + std::abs(kept.x[i]))) << i;
+  EXPECT_EQ(detail(solver.setup_info().preconditioner, "resetup"), "rebuild");
+  EXPECT_EQ(detail(solver.setup_info().preconditioner, "lambda_max"),
+            detail(kept.setup.preconditioner, "lambda_max"));
+
+  for (const double factor : {1.5, 1.1}) {
+    const auto changed = test::with_scaled_diagonal(a, factor);
+    solver.update_values(changed.values);
+    std::fill(x.begin(), x.end(), 0.0);
+    const SolveResult updated = solver.solve(b, x);
+    const test::CpuRun fresh = solve_cpu(changed, b, rebuild);
+    ASSERT_TRUE(updated.converged()) << updated.message;
+    EXPECT_EQ(updated.iterations, fresh.result.iterations) << "diagonal x" << factor;
+    EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      ASSERT_NEAR(x[i], fresh.x[i], 1e-12 * (1.0 + std::abs(fresh.x[i]))) << i;
+    const PreconditionerInfo& info = solver.setup_info().preconditioner;
+    EXPECT_NE(detail(info, "resetup_ms"), "not run");
+    EXPECT_EQ(detail(info, "operator_complexity"),
+              detail(fresh.setup.preconditioner, "operator_complexity"));
+    const bool rebuilt_strength =
+        std::any_of(info.setup_phases_s.begin(), info.setup_phases_s.end(),
+                    [](const auto& phase) { return phase.first == "resetup_strength"; });
+    EXPECT_TRUE(rebuilt_strength) << "a rebuild finds the strength graph again";
+  }
+}
+
+TEST(AmgCpu, RebuildResetupWithAZeroDiagonalIsRefusedAndTheSolverKeepsWorking) {
+  const auto a = generated("poisson2d", 40);
+  auto bad = a;
+  for (index_t k = bad.row_offsets[77]; k < bad.row_offsets[78]; ++k)
+    if (bad.columns[k] == 77) bad.values[k] = 0.0;
+  SolverOptions rebuild = amg_options();
+  rebuild.preconditioner_options.amg.resetup = AmgResetup::rebuild;
+  Solver<double> solver(arrays_of(a), Options{rebuild, SpmvOptions{}, Device::cpu});
+  EXPECT_THROW(solver.update_values(bad.values), BadDiagonal);
+  const std::vector<double> b(a.rows, 1.0);
+  std::vector<double> x(a.rows, 0.0);
+  const SolveResult result = solver.solve(b, x);  // the old values, still
+  ASSERT_TRUE(result.converged()) << result.message;
+  EXPECT_LE(true_relative_residual(a, b, x), 1e-8);
+}
+
 TEST(AmgCpu, UpdateValuesWithAZeroDiagonalIsRefusedAndTheSolverKeepsWorking) {
   const auto a = generated("poisson2d", 40);
   auto bad = a;

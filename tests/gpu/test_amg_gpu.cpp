@@ -127,6 +127,45 @@ TEST(AmgGpu, UpdateValuesMatchesAFreshSetup) {
   EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
 }
 
+// resetup: rebuild on one GPU (the solver's upload taken for A_0, every other level's arrays
+// freed once the cycle has its operators): the default mode's count, then after new values a
+// fresh setup's, with the captured graph dropped and captured again; the fp32 cycle too.
+TEST(AmgGpu, RebuildResetupMatchesAFreshSetup) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const auto a = generated("poisson3d", 24);
+  const auto b = test::random_vector(a.rows, 23);
+  SpmvOptions spmv;
+  spmv.format = Format::ellpack_r;
+  for (const AmgPrecision precision : {AmgPrecision::solver, AmgPrecision::single}) {
+    SolverOptions options = amg_options();
+    options.preconditioner_options.amg.precision = precision;
+    SolverOptions rebuild = options;
+    rebuild.preconditioner_options.amg.resetup = AmgResetup::rebuild;
+    std::vector<double> x_kept;
+    const SolveResult kept = solve_on(Device::gpu, a, b, x_kept, options, spmv);
+    Solver<double> solver(arrays_of(a), Options{rebuild, spmv, Device::gpu});
+    std::vector<double> x(a.rows, 0.0);
+    const SolveResult first = solver.solve(b, x);
+    ASSERT_TRUE(first.converged()) << first.message;
+    EXPECT_EQ(first.iterations, kept.iterations);
+    for (const double factor : {1.3, 1.1}) {
+      const auto changed = test::with_scaled_diagonal(a, factor);
+      solver.update_values(changed.values);
+      std::fill(x.begin(), x.end(), 0.0);
+      const SolveResult updated = solver.solve(b, x);
+      std::vector<double> x_fresh;
+      const SolveResult fresh = solve_on(Device::gpu, changed, b, x_fresh, rebuild, spmv);
+      ASSERT_TRUE(updated.converged()) << updated.message;
+      EXPECT_LE(std::abs(updated.iterations - fresh.iterations), 1) << "diagonal x" << factor;
+      EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
+      std::fill(x.begin(), x.end(), 0.0);  // the graph captured after the rebuild, replayed
+      const SolveResult again = solver.solve(b, x);
+      EXPECT_EQ(again.iterations, updated.iterations);
+      EXPECT_LE(true_relative_residual(changed, b, x), 1e-8);
+    }
+  }
+}
+
 // precision: single on the GPU: an fp32 V-cycle (its own fp32 finest operator) under fp64
 // CG meets the fp64 tolerance by the true residual, in the iterations of the fp64 cycle and
 // of the CPU path's fp32 cycle (within one), on values not exact in fp32; the second solve

@@ -157,6 +157,16 @@ TEST(DistributedAmgHierarchy, GalerkinResetupKeepsTheProlongator) {
   expect_solves_like_fresh(r);
 }
 
+// resetup: rebuild over processes: nothing kept, the hierarchy built again on the new values
+// (a changed diagonal): a fresh solver's count.
+TEST(DistributedAmgHierarchy, RebuildResetupSolvesLikeAFreshSolver) {
+  Options options = cpu_options(Method::cg, Preconditioner::amg);
+  options.solver.preconditioner_options.amg.resetup = AmgResetup::rebuild;
+  const UpdatedAndFresh r = update_and_compare(options, 0.5);
+  expect_solves_like_fresh(r);
+  EXPECT_NE(r.updated_resetup, "not run");
+}
+
 // A zero a_ii on the last process: every process throws the same agreed BadDiagonal, with the
 // global row and the rank named (global_diagonal_fault.hpp).
 TEST(DistributedAmgHierarchy, BadDiagonalOnOneProcessNamesItsRankAndGlobalRow) {

@@ -169,6 +169,49 @@ TEST(DistributedGpuAmgDeviceSetup, UpdateValuesSolvesLikeAFreshSolver) {
   EXPECT_NE(test::detail(updated.setup_info().preconditioner, "resetup_ms"), "not run");
 }
 
+// resetup: rebuild on the device over processes: the setup's count is the default mode's (the
+// same hierarchy; each level's product state and arrays freed as it is done), and a re-setup
+// builds the hierarchy again: a fresh solver's count on the new values, with and without
+// CUDA graphs (the cycle's arrays move: the captured graphs are dropped); twice.
+TEST(DistributedGpuAmgDeviceSetup, RebuildResetupSolvesLikeAFreshSolver) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const CsrMatrix<double> whole = generated_case("poisson3d", 16);
+  const RowPartition partition = test::partition_of(whole, RowBalance::rows);
+  const std::vector<double> b = test::random_vector(static_cast<std::size_t>(whole.rows), 5);
+  for (const bool graphs : {true, false}) {
+    Options options = gpu_amg(Method::cg, "csr");
+    options.solver.cuda_graph = graphs;
+    Options rebuild = options;
+    rebuild.solver.preconditioner_options.amg.resetup = AmgResetup::rebuild;
+    const AmgRun kept = solve_distributed(whole, partition, options, b);
+    DistributedSolver<double> solver(MPI_COMM_WORLD, arrays_of(my_rows(whole, partition)), rebuild,
+                                     here());
+    const std::vector<double> my_b = my_part(b, partition);
+    std::vector<double> x(my_b.size(), 0.0);
+    const SolveResult first = solver.solve(my_b, x);
+    ASSERT_EQ(first.status, SolveStatus::converged) << first.message;
+    EXPECT_EQ(first.iterations, kept.result.iterations);
+    EXPECT_EQ(test::detail(solver.setup_info().preconditioner, "resetup"), "rebuild");
+    for (const double shift : {0.5, 1.5}) {
+      CsrMatrix<double> changed = whole;
+      for (index_t i = 0; i < changed.rows; ++i)
+        for (index_t k = changed.row_offsets[i]; k < changed.row_offsets[i + 1]; ++k)
+          if (changed.columns[k] == i) changed.values[k] += shift;
+      const RowBlock<double> rows = my_rows(changed, partition);
+      solver.update_values(rows.values);
+      std::fill(x.begin(), x.end(), 0.0);
+      const SolveResult updated = solver.solve(my_b, x);
+      const AmgRun fresh = solve_distributed(changed, partition, rebuild, b);
+      EXPECT_EQ(updated.status, SolveStatus::converged) << updated.message;
+      EXPECT_LE(updated.true_residual, updated.threshold);
+      EXPECT_NEAR(updated.iterations, fresh.result.iterations, 1)
+          << (graphs ? "graphs" : "no graphs") << ", shift " << shift;
+      test::expect_every_process_agrees(updated);
+      EXPECT_NE(test::detail(solver.setup_info().preconditioner, "resetup_ms"), "not run");
+    }
+  }
+}
+
 // The fp32 cycle (amg precision: single) on the device over processes: the cycle in the
 // distributed space's fp32 twin, the Krylov method in fp64. The fp64 true residual is met, the
 // count stays within 1.3x of the fp64 cycle's, the report says single; a re-setup after
