@@ -117,8 +117,8 @@ class Gmres : KrylovMethodBase<Space> {
     space_.basis_dots(n_, V, ld_, count, m_ + 1, w_.data(), state.first(), true,
                       gmres_steps::AfterFirstDots<T>{state, selective_});
     // w - V h1: v_{k+1} and V's column k+1, or w in place with ||w||^2 (a second pass follows)
-    space_.basis_combine(n_, V, ld_, count, state.first(), T(-1), w_.data(), false,
-                         state.first_norm_square(), store);
+    space_.basis_combine(n_, V, ld_, state.position(gmres_update_count), state.first(), T(-1),
+                         w_.data(), false, state.first_norm_square(), store);
     // the second pass, where it runs: h2 = V^T w, the step with H(:, k) = h1 + h2 (the norm as
     // above), then w - V h2 stored; where w vanishes the step waits for the update's ||w||^2 and
     // to_column stores v_{k+1} = w / H(k+1, k)

@@ -42,6 +42,8 @@ SPK_HOST_DEVICE inline T hypotenuse(T a, T b) {
 enum GmresPosition : int {
   gmres_step = 0,          // k: Arnoldi steps done in this cycle (columns of V in use: k + 1)
   gmres_dot_count,         // columns the first CGS pass uses: k + 1
+  gmres_update_count,      // columns the first pass's update uses: k + 1 (after_first_dots
+                           // copies dot_count, which the step it may run sets to k + 2)
   gmres_second_count,      // columns the second CGS pass uses: k + 1, or 0 where it is skipped
   gmres_store_column,      // where a pass's update stores v_{k+1} (k + 1), -1: w in place
   gmres_fallback,          // 1: the step waits for the second update's own ||w||^2
@@ -120,6 +122,7 @@ struct Start {
     state.store_nothing();
     state.at(gmres_step) = 0;
     state.at(gmres_dot_count) = 1;
+    state.at(gmres_update_count) = 1;
     state.at(gmres_second_count) = 0;
     state.at(gmres_store_column) = -1;
     state.at(gmres_fallback) = 0;
@@ -302,6 +305,10 @@ SPK_HOST_DEVICE SPK_NOINLINE void after_first_dots(KrylovScalars<T>& s, const Gm
   const T before = *state.w_square();
   const T after = before - square_sum(state.first(), state.at(gmres_dot_count));
   const bool working = s.running() && state.at(gmres_step) < state.m;
+  // The update w - V h1 spans this step's k + 1 columns: arnoldi_column below sets dot_count to
+  // the next step's k + 2, and column k + 1 is the one the update is about to write (unwritten
+  // memory the first cycle: 0 h1_{k+1} = 0 only where it holds no NaN).
+  state.at(gmres_update_count) = state.at(gmres_dot_count);
   // NaN compares false: a second pass, whose step then stops on it
   if (working && (!selective || !(after >= T(0.5) * before))) {
     state.at(gmres_second_count) = state.at(gmres_dot_count);

@@ -301,7 +301,9 @@ DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern
       whole.values = DeviceBuffer<double>(static_cast<std::size_t>(nnz), "AMG A_0 values");
       scale_on_device(whole.values.size(), 1.0, values, whole.values.data(), stream());
     }
-    fine_order_.arrange(whole, stream());  // own columns first, then the halo slots
+    // own columns first, then the halo slots; new values come from the solver's arrays
+    // (set_fine_values), so the raw arrays are not kept
+    fine_order_.arrange(whole, stream(), false);
   });
   return make_device_level(watch_, fine_.partition, fine_.partition, fine_.halo_columns,
                            std::move(whole));
@@ -309,10 +311,11 @@ DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern
 
 template <class T>
 void DeviceDistributedAmgBuild::set_fine_values(Matrix& fine, const T* values) {
-  // a_ij in double, into the solver's order, then (rows sorted here) into the sorted order
-  double* const target = fine_order_.active() ? fine_order_.raw_values() : fine.owned.values.data();
-  scale_on_device(fine.owned.values.size(), 1.0, values, target, stream());
-  fine_order_.gather(fine.owned, stream());
+  // a_ij in double, from the solver's order (into the sorted order where rows were sorted here)
+  if (fine_order_.active())
+    fine_order_.gather_from(values, fine.owned, stream());
+  else
+    scale_on_device(fine.owned.values.size(), 1.0, values, fine.owned.values.data(), stream());
 }
 
 template DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern&,
