@@ -175,7 +175,7 @@ std::unique_ptr<DeviceDistributedProlongator> DeviceDistributedAmgBuild::prolong
 
 std::unique_ptr<DeviceDistributedCoarseProduct> DeviceDistributedAmgBuild::galerkin(
     const Matrix& a, const Matrix& p, Matrix& coarse) {
-  return std::make_unique<Galerkin>(watch_, a, p, coarse, setup_);
+  return std::make_unique<Galerkin>(watch_, a, p, coarse, setup_, keep_resetup_state_);
 }
 
 namespace {

@@ -132,6 +132,9 @@ class DeviceDistributedAmgBuild {
   // Frees the product spmv_operator keeps for `a` (AmgResetup::rebuild: no re-setup will ask
   // for it; and before a level's arrays are replaced, since products are found by address).
   void forget_spmv_operator(const Matrix& a) { estimate_operators_.erase(&a); }
+  // Whether the hierarchy will re-set up (AmgResetup full or galerkin; rebuild: no): the
+  // Galerkin products then free their intermediates as soon as they are used.
+  void keep_resetup_state(bool keep) { keep_resetup_state_ = keep; }
   // The solver's own fp64 operator of the finest level (its blocks, exchange and format), which
   // spmv_operator then lends for that level instead of building a second one: at 16M rows a
   // process the second product cost its split, the halo rows' offsets read back, cuSPARSE's
@@ -177,6 +180,7 @@ class DeviceDistributedAmgBuild {
   // spmv_operator's products, by level (the hierarchy's levels never move)
   std::map<const Matrix*, std::unique_ptr<LevelOperator<double, Matrix>>> estimate_operators_;
   const LinearOperator<double>* fine_operator_ = nullptr;  // lend_fine_operator's
+  bool keep_resetup_state_ = true;
 };
 
 // The device solver's AMG over processes: built on the device (more specialized than the host

@@ -34,7 +34,8 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
                                                                const DeviceDistributedLevel& a,
                                                                const DeviceDistributedLevel& p,
                                                                DeviceDistributedLevel& coarse,
-                                                               const DeviceSetupContext& setup)
+                                                               const DeviceSetupContext& setup,
+                                                               bool keep_resetup_state)
     : watch_(watch), setup_(setup), own_coarse_(p.cols) {
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
@@ -65,21 +66,30 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
       slot_map[k] = own + union_slots.slot_of(p.halo_columns[k]);
     // P_own in B's columns: B's first rows and R_local's source; freed once both are built
     // (its values are P's, in P's order, so a re-setup reads P's values directly)
-    const DeviceCsrMatrix<double> renumbered =
-        remapped_copy(p.whole(), own, slot_map, width, stream);
+    DeviceCsrMatrix<double> renumbered = remapped_copy(p.whole(), own, slot_map, width, stream);
     WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
     ghost_order_ = std::move(ghost_rows.order);
     stacked_ = stack_rows(renumbered, ghost_rows.matrix, width, stream);
     trace.lap("B = [P_own; P_ghost]");
 
-    // 3. A B; 4. R_local = P_own^T and R_local (A B).
-    ap_ = std::make_unique<DeviceSparseProduct>(a.whole(), stacked_, product_ap_, setup_);
-    trace.lap("A B");
+    // 4. R_local = P_own^T first: the transpose's sort and the renumbered copy are gone before
+    // A B, the largest array of the setup, exists; 3. A B; R_local (A B).
     transpose_ = std::make_unique<DeviceTranspose>(renumbered, transposed_, setup_);
-    setup_.synchronize();  // `renumbered` is freed on leaving
+    setup_.synchronize();
+    renumbered = DeviceCsrMatrix<double>();
     trace.lap("R_local = P_own^T");
+    ap_ = std::make_unique<DeviceSparseProduct>(a.whole(), stacked_, product_ap_, setup_);
+    if (!keep_resetup_state) {  // no re-setup: B is not needed past A B
+      setup_.synchronize();
+      stacked_ = DeviceCsrMatrix<double>();
+    }
+    trace.lap("A B");
     rap_ = std::make_unique<DeviceSparseProduct>(transposed_, product_ap_, product_rap_, setup_);
     if (!rap_->holds_arrays()) ap_->release(product_ap_);  // found again by a re-setup
+    if (!keep_resetup_state) {  // A B is not needed past R (A B), whatever the algorithm
+      setup_.synchronize();
+      product_ap_ = DeviceCsrMatrix<double>();
+    }
     trace.lap("R_local (A B)");
   });
 

@@ -9,9 +9,11 @@
 //   2. B = [P_own; P_ghost] on the device, its columns numbered [own aggregates | U], U the
 //      other processes' aggregates that P or the ghost rows name, ascending (P's own rows
 //      renumbered on the device, the ghost rows on the host, then stacked);
-//   3. A B = A_whole B                         (cuSPARSE SpGEMM, device_sparse_product.hpp)
-//   4. R_local = P_own^T (in B's columns)      (cusparseCsr2cscEx2, device_transpose.hpp)
-//      P^T (A P) = R_local (A B)               (cuSPARSE SpGEMM)
+//   3. R_local = P_own^T (in B's columns)      (device_transpose.hpp; before A B, so that its
+//                                              sort's arrays are gone when A B is made)
+//   4. A B = A_whole B                         (device_sparse_product.hpp: the row hash, or
+//                                              cuSPARSE's SpGEMM)
+//      P^T (A P) = R_local (A B)               (the same)
 //      both have rows [own aggregates | U]: the first rows are this process's, the rows of U
 //      belong to other processes;
 //   5. the rows of U (few: the aggregates next to the partition's cuts) of R_local and of
@@ -21,7 +23,8 @@
 //      sends the new values alone (row_exchange.hpp, RowSumsPlan).
 //
 // Memory: B holds P's own rows a second time (P itself stays the prolongator of the cycle);
-// the renumbered copy of P's rows is freed once B and R_local are built.
+// the renumbered copy of P's rows is freed once B and R_local are built. Without a re-setup
+// (keep_resetup_state false) B is freed after A B, and A B after R (A B).
 //
 // Every pattern is found once; compute() (a re-setup: new values of A and P, same patterns)
 // fetches the ghost rows' values again (values only: device_ghost_values.hpp), refreshes B, reruns
@@ -41,10 +44,11 @@ namespace spk {
 
 class DeviceDistributedCoarseProduct {
  public:
-  // a: A_l; p: P_l; coarse receives A_{l+1}. Collective.
+  // a: A_l; p: P_l; coarse receives A_{l+1}. Collective. keep_resetup_state false (no re-setup
+  // will follow: AmgResetup::rebuild): B and A B are freed as soon as they are used.
   DeviceDistributedCoarseProduct(FaultWatch& watch, const DeviceDistributedLevel& a,
                                  const DeviceDistributedLevel& p, DeviceDistributedLevel& coarse,
-                                 const DeviceSetupContext& setup);
+                                 const DeviceSetupContext& setup, bool keep_resetup_state = true);
 
   // R's and A_{l+1}'s values for new values of A and P (same patterns). Collective.
   void compute(const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,

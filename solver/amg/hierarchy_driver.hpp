@@ -136,10 +136,20 @@ auto forget_spmv_operator(Build& build, const Matrix& a, int)
 template <class Build, class Matrix>
 void forget_spmv_operator(Build&, const Matrix&, long) {}
 
+// Tells the build whether a re-setup will follow, where it takes the hint
+// (keep_resetup_state(bool): its pieces may then free what only a re-setup reads).
+template <class Build>
+auto tell_resetup(Build& build, bool keep, int) -> decltype(build.keep_resetup_state(keep), void()) {
+  build.keep_resetup_state(keep);
+}
+template <class Build>
+void tell_resetup(Build&, bool, long) {}
+
 template <class Build>
 AmgHierarchyOn<Build>::AmgHierarchyOn(std::unique_ptr<Build> build, Matrix fine,
                                       const AmgOptions& options)
     : build_(std::move(build)), options_(options) {
+  tell_resetup(*build_, options.resetup != AmgResetup::rebuild, 0);
   if (fine.rows != fine.cols)
     throw BadInput("amg: the matrix is not square (" + std::to_string(fine.rows) + " x " +
                    std::to_string(fine.cols) + ")");
