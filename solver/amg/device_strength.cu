@@ -1,5 +1,6 @@
 #include <cub/device/device_scan.cuh>
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -77,6 +78,16 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   });
 }
 
+// *total += the counts (64-bit: the sizes of S union S^T may pass 2^31 where nnz does not).
+__global__ void __launch_bounds__(kSetupBlockSize)
+    total_kernel(index_t rows, const index_t* __restrict__ counts,
+                 unsigned long long* total) {
+  unsigned long long sum = 0;
+  for_each_index(rows, [&](index_t row) { sum += static_cast<unsigned long long>(counts[row]); });
+  sum = warp_sum(sum);
+  if (lowest_lane() && sum != 0) atomicAdd(total, sum);
+}
+
 // |a_ii| of every row of `a`.
 DeviceBuffer<double> absolute_diagonal_of(const DeviceCsrMatrix<double>& a, cudaStream_t stream) {
   DeviceBuffer<double> diagonal(static_cast<std::size_t>(a.rows), "strength |a_ii|");
@@ -87,11 +98,22 @@ DeviceBuffer<double> absolute_diagonal_of(const DeviceCsrMatrix<double>& a, cuda
 }
 
 // The graph's offsets from its row sizes (counts: rows + 1 entries, the last 0), and its
-// edges' array, sized by the number read back (synchronizes).
+// edges' array, sized by the number read back (synchronizes). `bound`: the most edges the
+// graph can have; past 2^31 - 1 the sizes are summed in 64 bits first and a graph that large
+// is refused (the 32-bit offsets would wrap).
 void size_graph(DeviceStrengthGraph& graph, const DeviceBuffer<index_t>& counts,
-                const DeviceSetupContext& context) {
+                std::int64_t bound, const DeviceSetupContext& context) {
   const cudaStream_t stream = context.stream();
   const index_t rows = graph.nodes;
+  if (bound > max_index) {
+    DeviceBuffer<unsigned long long> total(std::vector<unsigned long long>{0},
+                                           "strength graph size");
+    total_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(rows, counts.data(),
+                                                                   total.data());
+    SPK_CHECK_LAUNCH("total_kernel");
+    check_index_range(static_cast<std::int64_t>(context.read_back(total.data())),
+                      "edges of the AMG strength graph (S union S^T) on one GPU");
+  }
   graph.row_offsets = DeviceBuffer<index_t>(counts.size(), "strength graph offsets");
   run_cub("strength graph offsets scan", stream, [&](void* scratch, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveSum(scratch, bytes, counts.data(), graph.row_offsets.data(),
@@ -124,7 +146,7 @@ std::optional<DeviceStrengthGraph> device_symmetric_strength_graph(
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), own_columns, diagonal.data(),
       theta, counts.data(), nullptr, nullptr);
   SPK_CHECK_LAUNCH("strong_symmetric_kernel (sizes)");
-  size_graph(graph, counts, context);
+  size_graph(graph, counts, a.nnz(), context);  // at most the block's entries
   strong_symmetric_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), own_columns, diagonal.data(),
       theta, nullptr, graph.row_offsets.data(), graph.neighbours.data());
@@ -159,7 +181,7 @@ DeviceStrengthGraph device_transposed_strength_graph(const DeviceCsrMatrix<doubl
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), t.row_offsets.data(),
       t.columns.data(), t.values.data(), diagonal.data(), theta, counts.data(), nullptr, nullptr);
   SPK_CHECK_LAUNCH("strong_union_kernel (sizes)");
-  size_graph(graph, counts, context);
+  size_graph(graph, counts, 2 * static_cast<std::int64_t>(a.nnz()), context);  // S and S^T
   strong_union_kernel<<<setup_grid(rows), kSetupBlockSize, 0, stream>>>(
       rows, a.row_offsets.data(), a.columns.data(), a.values.data(), t.row_offsets.data(),
       t.columns.data(), t.values.data(), diagonal.data(), theta, nullptr, graph.row_offsets.data(),
