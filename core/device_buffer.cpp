@@ -17,8 +17,7 @@ void* device_allocate(std::size_t bytes, const std::string& what) {
     message
         << "out of device memory allocating " << what << ": requested " << bytes << " bytes, "
         << free_bytes << " of " << total_bytes
-        << " bytes free; try a more compact format (csr, hyb or ellpack-r), precision: single, "
-           "or with amg resetup: rebuild (nothing kept for a re-setup)";
+        << " bytes free; try a more compact format, precision: single or amg resetup: rebuild";
     const std::string holders = device_memory_meter().holders_text();
     if (!holders.empty()) message << " (" << holders << ")";
     throw OutOfDeviceMemory(message.str(), bytes, free_bytes);
