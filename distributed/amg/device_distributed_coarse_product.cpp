@@ -41,12 +41,16 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
   const index_t own = own_coarse_;
   StepTrace trace = product_trace("galerkin setup", p, watch_, setup_);
 
-  // 1. The ghost rows of P (global columns); the plan that fetches their values again.
+  // 1. The ghost rows of P (global columns); the plan that fetches their values again (without
+  // a re-setup, the rows alone: one exchange, no plan).
   RowBlock<double> ghost;
   {
     FetchedRows<double> fetched;
-    ghost_values_ =
-        std::make_unique<DeviceGhostValues>(watch_, p, a.halo_columns, setup_.stream(), fetched);
+    if (keep_resetup_state)
+      ghost_values_ =
+          std::make_unique<DeviceGhostValues>(watch_, p, a.halo_columns, setup_.stream(), fetched);
+    else
+      fetched = fetch_device_rows(watch_, p, a.halo_columns, setup_.stream());
     ghost.rows = static_cast<index_t>(a.halo_columns.size());
     ghost.row_offsets = std::move(fetched.row_offsets);
     ghost.columns = std::move(fetched.columns);
@@ -95,7 +99,7 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
 
   // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R.
   coarse_received_ = send_remote_rows(product_rap_, own, p.first_column, true, p.column_partition,
-                                      p.global_cols(), &coarse_sums_);
+                                      p.global_cols(), keep_resetup_state ? &coarse_sums_ : nullptr);
   const RowBlock<double>& coarse_received = coarse_received_;
   DeviceCsrMatrix<double> coarse_rows;
   std::vector<global_index_t> coarse_halo;
@@ -109,8 +113,9 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
                              std::move(coarse_rows));
   trace.lap("A_{l+1}'s level");
 
-  restriction_received_ = send_remote_rows(transposed_, own, a.first_row, false, p.column_partition,
-                                           a.global_rows(), &restriction_sums_);
+  restriction_received_ =
+      send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows(),
+                       keep_resetup_state ? &restriction_sums_ : nullptr);
   const RowBlock<double>& restriction_received = restriction_received_;
   DeviceCsrMatrix<double> restriction_rows;
   std::vector<global_index_t> restriction_halo;

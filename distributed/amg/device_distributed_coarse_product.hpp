@@ -45,7 +45,9 @@ namespace spk {
 class DeviceDistributedCoarseProduct {
  public:
   // a: A_l; p: P_l; coarse receives A_{l+1}. Collective. keep_resetup_state false (no re-setup
-  // will follow: AmgResetup::rebuild): B and A B are freed as soon as they are used.
+  // will follow: AmgResetup::rebuild): B and A B are freed as soon as they are used, and no plan
+  // is made to move values again (P's ghost rows are fetched once, with their values; the rows
+  // of U are sent without a RowSumsPlan).
   DeviceDistributedCoarseProduct(FaultWatch& watch, const DeviceDistributedLevel& a,
                                  const DeviceDistributedLevel& p, DeviceDistributedLevel& coarse,
                                  const DeviceSetupContext& setup, bool keep_resetup_state = true);
