@@ -95,7 +95,7 @@ struct Run {
 
 Run run_of(const RunConfig& config, const SpmvOptions& spmv, VectorOps vector_ops,
            Precision precision) {
-  Run run{spmv_for(spmv, precision), config.solver};
+  Run run{spmv_for(spmv, precision), solver_options_of_run(config)};
   run.solver.vector_ops = vector_ops;
   return run;
 }

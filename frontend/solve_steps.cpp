@@ -14,6 +14,12 @@ RunConfig load_solve_config(const SolveCommandOptions& options) {
                                      : load_run_config(options.config_path, options.overrides);
 }
 
+SolverOptions solver_options_of_run(const RunConfig& config) {
+  SolverOptions options = config.solver;
+  if (config.steps <= 1) options.preconditioner_options.amg.resetup = AmgResetup::rebuild;
+  return options;
+}
+
 // Where the run's config came from, and where every key of it can be seen.
 std::string describe_config_origin(const SolveCommandOptions& options,
                                    const std::string& json_report) {

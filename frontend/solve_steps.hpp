@@ -14,6 +14,12 @@ namespace spk::app {
 // The run's config: the file and overrides the command line names, or the built-in default.
 RunConfig load_solve_config(const SolveCommandOptions& options);
 
+// The solver options a run's solvers get: the config's, except that a single solve (steps: 1)
+// takes amg resetup: rebuild whatever the config says, since no re-setup follows: the same
+// hierarchy, iterations and answer, without the state a re-setup would reuse (device memory:
+// 123 -> 69 GB a GPU at 800^3 on 4 GPUs). The resolved config keeps the key as written.
+SolverOptions solver_options_of_run(const RunConfig& config);
+
 // Where the run's config came from, and where every key of it can be seen.
 std::string describe_config_origin(const SolveCommandOptions& options,
                                    const std::string& json_report);

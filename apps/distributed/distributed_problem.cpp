@@ -8,6 +8,7 @@
 #include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
 #include "frontend/problem.hpp"
+#include "frontend/solve_steps.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 
@@ -268,7 +269,7 @@ DistributedProblem build_distributed_problem(const RunConfig& config,
   const auto start = std::chrono::steady_clock::now();
   DistributedProblem problem;
   problem.name = config.matrix.generate ? describe(*config.matrix.generate) : config.matrix.file;
-  problem.solver = config.solver;
+  problem.solver = solver_options_of_run(config);
   if (communicator.size() == 1 && config.solver.preconditioner == Preconditioner::amg) {
     build_whole_problem(config, communicator, problem);
     problem.load_s =

@@ -372,6 +372,38 @@ TEST(AmgCpu, InfoNamesLevelsComplexitiesAndPhases) {
   EXPECT_GT(info.setup_s, 0.0);
 }
 
+// A single solve keeps nothing for a re-setup whatever resetup says (none follows: the same
+// hierarchy and count); a time loop keeps what the config asks. The resolved config keeps the
+// key as written.
+TEST(AmgCli, SingleSolveRebuildsAndATimeLoopKeepsTheConfiguredResetup) {
+  const std::string base =
+      "solve --set matrix.generate.n=16 --set device=cpu --set solver.preconditioner=amg "
+      "--set solver.preconditioner_options.max_coarse_rows=100 --print-config";
+  const test::CliRun printed = test::run_cli(base);
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.out.find("resetup: full"), std::string::npos) << printed.out;
+  const std::string solve =
+      "solve --set matrix.generate.n=16 --set device=cpu --set solver.preconditioner=amg "
+      "--set solver.preconditioner_options.max_coarse_rows=100";
+  const test::CliRun single = test::run_cli(solve);
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  EXPECT_NE(single.out.find("resetup=rebuild"), std::string::npos) << single.out;
+  const test::CliRun loop = test::run_cli(solve + " --set steps=3");
+  ASSERT_EQ(loop.exit_code, 0) << loop.err;
+  EXPECT_NE(loop.out.find("resetup=full"), std::string::npos) << loop.out;
+  const test::CliRun kept =
+      test::run_cli(solve + " --set steps=3 --set solver.preconditioner_options.resetup=galerkin");
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(kept.out.find("resetup=galerkin"), std::string::npos) << kept.out;
+  // the same count either way
+  const auto iterations = [](const std::string& out) {
+    const auto at = out.find("\niterations   ");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at + 1) - at);
+  };
+  EXPECT_FALSE(iterations(single.out).empty()) << single.out;
+  EXPECT_EQ(iterations(single.out), iterations(loop.out));
+}
+
 TEST(AmgCli, ReportNamesTheSetupAndEveryLevel) {
   const test::CliRun run = test::run_cli(
       "solve --set matrix.generate.n=12 --set device=cpu --set solver.preconditioner=amg "
