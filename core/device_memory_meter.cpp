@@ -26,6 +26,13 @@ void DeviceMemoryMeter::freed(const void* pointer) {
   live_.erase(entry);
 }
 
+void DeviceMemoryMeter::renamed(const void* pointer, const std::string& what) {
+  if (pointer == nullptr) return;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const auto entry = live_.find(pointer);
+  if (entry != live_.end()) entry->second.what = what;
+}
+
 std::size_t DeviceMemoryMeter::held_bytes() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   return held_;

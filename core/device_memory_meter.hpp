@@ -42,6 +42,9 @@ class DeviceMemoryMeter {
   void allocated(const void* pointer, std::size_t bytes, const std::string& what);
   // `pointer` is released; unknown pointers (null, or allocated before counting) are ignored.
   void freed(const void* pointer);
+  // `pointer` now holds `what` (an array taken over by another owner: the solver's values
+  // that AMG's A_0 takes); unknown pointers are ignored.
+  void renamed(const void* pointer, const std::string& what);
 
   std::size_t held_bytes() const;
   std::size_t live_arrays() const;

@@ -304,6 +304,7 @@ DeviceDistributedLevel DeviceDistributedAmgBuild::fine_matrix(const SpacePattern
     // own columns first, then the halo slots; new values come from the solver's arrays
     // (set_fine_values), so the raw arrays are not kept
     fine_order_.arrange(whole, stream(), false);
+    name_device_arrays(whole, "AMG A_0");  // the solver's values taken, or the sorted copies
   });
   return make_device_level(watch_, fine_.partition, fine_.partition, fine_.halo_columns,
                            std::move(whole));

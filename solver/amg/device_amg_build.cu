@@ -55,6 +55,7 @@ DeviceCsrMatrix<double> DeviceAmgBuild::fine_matrix(const SpacePattern& pattern,
         offered_->columns.data() == pattern.columns && offered_->values.data() == values) {
       Matrix fine = std::move(*offered_);  // the solver's copy, taken rather than copied
       offered_ = nullptr;
+      name_device_arrays(fine, "AMG A_0");
       return fine;
     }
   }

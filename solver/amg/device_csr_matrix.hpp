@@ -15,6 +15,7 @@
 
 #include "core/cusparse_objects.hpp"
 #include "core/device_buffer.hpp"
+#include "core/device_memory_meter.hpp"
 #include "spmv/device/device_csr.hpp"
 
 namespace spk {
@@ -44,6 +45,15 @@ class DeviceSetupContext {
 
 // A cuSPARSE CSR descriptor of `matrix`'s arrays (not copied), for an input of a product.
 CusparseSpMatPtr csr_descriptor(const DeviceCsrMatrix<double>& matrix);
+
+// `matrix`'s arrays counted as "<owner> offsets / columns / values" in the memory report
+// (DeviceMemoryMeter::renamed): arrays another owner made and this one took.
+inline void name_device_arrays(const DeviceCsrMatrix<double>& matrix, const std::string& owner) {
+  DeviceMemoryMeter& meter = device_memory_meter();
+  meter.renamed(matrix.row_offsets.data(), owner + " offsets");
+  meter.renamed(matrix.columns.data(), owner + " columns");
+  meter.renamed(matrix.values.data(), owner + " values");
+}
 
 // to[i] = To(factor * from[i]) for i < n, asynchronous on `stream`: the solver's values (T)
 // into the setup's double and back (float <-> double, double -> double).

@@ -132,6 +132,24 @@ TEST(DeviceMemoryMeter, HoldersAreGroupedByNameLargestFirst) {
             "ellpack-r values 2.5 GB (2 arrays)");
 }
 
+// An array taken over by another owner is counted under its new name, the same bytes.
+TEST(DeviceMemoryMeter, RenamedArrayCountsUnderItsNewName) {
+  DeviceMemoryMeter meter;
+  meter.allocated(key(1), 700, "this process's values");
+  meter.allocated(key(2), 300, "pattern columns");
+  meter.renamed(key(1), "AMG A_0 values");
+  meter.renamed(key(9), "never allocated");  // ignored
+  meter.renamed(nullptr, "null");             // ignored
+  const std::vector<MemoryHolder> holders = meter.largest_holders(4);
+  ASSERT_EQ(holders.size(), 2u);
+  EXPECT_EQ(holders[0].what, "AMG A_0 values");
+  EXPECT_EQ(holders[0].bytes, 700u);
+  EXPECT_EQ(meter.held_bytes(), 1000u);
+  meter.freed(key(1));
+  EXPECT_EQ(meter.held_bytes(), 300u);
+  EXPECT_EQ(meter.largest_holders(4)[0].what, "pattern columns");
+}
+
 TEST(DeviceMemoryMeter, CountsBeyondFourGigabytes) {
   DeviceMemoryMeter meter;
   DeviceMemoryWatch watch(meter);
