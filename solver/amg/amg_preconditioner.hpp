@@ -109,14 +109,16 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
   void update_values(const T* csr_values) override {
     const auto start = std::chrono::steady_clock::now();
     try {
-      if (options_.resetup == AmgResetup::rebuild) {
-        levels_.clear();  // the operators go first: the rebuild's peak is the setup's
+      const bool rebuild = options_.resetup == AmgResetup::rebuild;
+      if (rebuild) {
+        levels_.clear();            // the operators go first: the rebuild's peak is the setup's
         space_.invalidate_graph();  // captured cycles read the arrays just freed
-        hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
+      }
+      hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
+      if (rebuild) {
         hierarchy_->rebuild();
         build_levels();
       } else {
-        hierarchy_->build().set_fine_values(hierarchy_->fine_matrix(), csr_values);
         hierarchy_->update_values();
         upload_values();
       }
@@ -168,7 +170,8 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
       lambdas += (l > 0 ? ", " : "") + fixed(level.bound.lambda_max, "%.4g") + " (" +
                  level.bound.source + ")";
       rounds += (l > 0 ? ", " : "") + std::to_string(level.aggregation_rounds);
-      sparse_products += (l > 0 ? "; level " : "level ") + std::to_string(l) + ": " + level.products;
+      sparse_products +=
+          (l > 0 ? "; level " : "level ") + std::to_string(l) + ": " + level.products;
     }
     info.details = {
         {"operator_complexity", fixed(hierarchy_->operator_complexity(), "%.3f")},
@@ -226,18 +229,16 @@ class AmgPreconditioner final : public KrylovPreconditioner<Space> {
     std::snprintf(text, sizeof text, format, value);
     return text;
   }
-  // A level's format (its A, P and R): level_formats where it names one; else the finest
-  // level takes spmv.format, and a coarser one csr-vector, whose threads per row follow each
-  // matrix's mean row length, unless spmv.format is auto (then each matrix is tuned). The
-  // coarse levels and the restrictions have long rows (33 to 300 entries on 3-D Poisson),
-  // where a format of one thread per row waits on memory latency: with ellpack-r, level 1's
-  // 5,351-row restriction took 166 us per cycle (ncu), and csr-vector on levels 1-3 took
-  // AMG-PCG at 160^3 from 2.98 to 2.76 ms per iteration (H100, BENCHMARKS.md).
+  // A level's A format (its P and R: transfer_format_of): level_formats where it names one;
+  // else the finest level takes spmv.format, and a coarser one csr-vector, whose threads per row
+  // follow each matrix's mean row length, unless spmv.format is auto (then each matrix is tuned).
+  // The coarse levels and the restrictions have long rows (33 to 300 entries on 3-D Poisson), where
+  // a format of one thread per row waits on memory latency: with ellpack-r, level 1's 5,351-row
+  // restriction took 166 us per cycle (ncu), and csr-vector on levels 1-3 took AMG-PCG at 160^3
+  // from 2.98 to 2.76 ms per iteration (H100, BENCHMARKS.md).
   Format format_of(std::size_t level) const {
-    if (level < options_.level_formats.size()) return options_.level_formats[level];
-    if (level == 0 || operators_.default_format == Format::automatic)
-      return operators_.default_format;
-    return Format::csr_vector;
+    if (level == 0 && options_.level_formats.empty()) return operators_.default_format;
+    return transfer_format_of(level);
   }
 
   // P's and R's format: level_formats where it names one; else csr-vector at every level, the
