@@ -14,10 +14,9 @@ void* device_allocate(std::size_t bytes, const std::string& what) {
     std::size_t free_bytes = 0, total_bytes = 0;
     (void)cudaMemGetInfo(&free_bytes, &total_bytes);
     std::ostringstream message;
-    message
-        << "out of device memory allocating " << what << ": requested " << bytes << " bytes, "
-        << free_bytes << " of " << total_bytes
-        << " bytes free; try a more compact format, precision: single or amg resetup: rebuild";
+    message << "out of device memory allocating " << what << ": requested " << bytes << " bytes, "
+            << free_bytes << " of " << total_bytes
+            << " bytes free; try a more compact format, precision: single or amg resetup: rebuild";
     const std::string holders = device_memory_meter().holders_text();
     if (!holders.empty()) message << " (" << holders << ")";
     throw OutOfDeviceMemory(message.str(), bytes, free_bytes);

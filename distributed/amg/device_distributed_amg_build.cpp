@@ -72,7 +72,7 @@ DeviceStrengthGraph DeviceDistributedAmgBuild::strength(const Matrix& a, double 
     if (a.rows == 0) {
       graph = no_graph();
     } else if (auto symmetric = device_symmetric_strength_graph(a.whole(), a.cols, theta, setup_)) {
-      graph = std::move(*symmetric);  // from the whole rows: no copy of the block, no A^T
+      graph = std::move(*symmetric);      // from the whole rows: no copy of the block, no A^T
     } else if (a.halo_columns.empty()) {  // the whole rows are the local block (np 1): no copy
       graph = device_transposed_strength_graph(a.whole(), theta, setup_);
     } else {

@@ -30,12 +30,9 @@ StepTrace product_trace(const char* what, const DeviceDistributedLevel& p, Fault
 
 }  // namespace
 
-DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch,
-                                                               const DeviceDistributedLevel& a,
-                                                               const DeviceDistributedLevel& p,
-                                                               DeviceDistributedLevel& coarse,
-                                                               const DeviceSetupContext& setup,
-                                                               bool keep_resetup_state)
+DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(
+    FaultWatch& watch, const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,
+    DeviceDistributedLevel& coarse, const DeviceSetupContext& setup, bool keep_resetup_state)
     : watch_(watch), setup_(setup), own_coarse_(p.cols) {
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
@@ -98,8 +95,9 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(FaultWatch& watch
   });
 
   // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R.
-  coarse_received_ = send_remote_rows(product_rap_, own, p.first_column, true, p.column_partition,
-                                      p.global_cols(), keep_resetup_state ? &coarse_sums_ : nullptr);
+  coarse_received_ =
+      send_remote_rows(product_rap_, own, p.first_column, true, p.column_partition, p.global_cols(),
+                       keep_resetup_state ? &coarse_sums_ : nullptr);
   const RowBlock<double>& coarse_received = coarse_received_;
   DeviceCsrMatrix<double> coarse_rows;
   std::vector<global_index_t> coarse_halo;

@@ -26,15 +26,14 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 // values[k] = raw[permutation[k]]
 template <class T>
 __global__ void __launch_bounds__(kSetupBlockSize)
-    gather_kernel(index_t count, const index_t* __restrict__ permutation,
-                  const T* __restrict__ raw, double* __restrict__ values) {
+    gather_kernel(index_t count, const index_t* __restrict__ permutation, const T* __restrict__ raw,
+                  double* __restrict__ values) {
   for_each_index(count, [&](index_t k) { values[k] = static_cast<double>(raw[permutation[k]]); });
 }
 
 }  // namespace
 
-void DeviceColumnOrder::arrange(DeviceCsrMatrix<double>& c, cudaStream_t stream,
-                                bool keep_raw) {
+void DeviceColumnOrder::arrange(DeviceCsrMatrix<double>& c, cudaStream_t stream, bool keep_raw) {
   DeviceBuffer<index_t> first(std::vector<index_t>{c.rows}, "sortedness check");
   if (c.rows > 0) {
     first_unsorted_row_kernel<<<setup_grid(c.rows), kSetupBlockSize, 0, stream>>>(
@@ -55,8 +54,7 @@ void DeviceColumnOrder::arrange(DeviceCsrMatrix<double>& c, cudaStream_t stream,
     run_cub("row column sort", stream, [&](void* scratch, std::size_t& bytes) {
       return cub::DeviceSegmentedSort::StableSortPairs(
           scratch, bytes, raw_columns.data(), c.columns.data(), identity.data(),
-          permutation_.data(), nnz, c.rows, c.row_offsets.data(), c.row_offsets.data() + 1,
-          stream);
+          permutation_.data(), nnz, c.rows, c.row_offsets.data(), c.row_offsets.data() + 1, stream);
     });
     SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `identity` is freed on leaving
   }

@@ -90,8 +90,7 @@ void DeviceSmoothedProlongator::compute(const DeviceCsrMatrix<double>& a,
                                         const DeviceBuffer<double>& inverse_diagonal,
                                         double lambda_max) {
   if (weight_ == 0.0) return;
-  if (released_)
-    throw Error("amg: the prolongator's re-setup state was released (internal error)");
+  if (released_) throw Error("amg: the prolongator's re-setup state was released (internal error)");
   if (!product_fresh_) product_->compute(a, tentative_, prolongator_);  // P = A T
   product_fresh_ = false;
   const double step = weight_ / lambda_max;

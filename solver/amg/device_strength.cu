@@ -1,6 +1,5 @@
-#include <cub/device/device_scan.cuh>
-
 #include <cstdint>
+#include <cub/device/device_scan.cuh>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -80,8 +79,7 @@ __global__ void __launch_bounds__(kSetupBlockSize)
 
 // *total += the counts (64-bit: the sizes of S union S^T may pass 2^31 where nnz does not).
 __global__ void __launch_bounds__(kSetupBlockSize)
-    total_kernel(index_t rows, const index_t* __restrict__ counts,
-                 unsigned long long* total) {
+    total_kernel(index_t rows, const index_t* __restrict__ counts, unsigned long long* total) {
   unsigned long long sum = 0;
   for_each_index(rows, [&](index_t row) { sum += static_cast<unsigned long long>(counts[row]); });
   sum = warp_sum(sum);
@@ -101,8 +99,8 @@ DeviceBuffer<double> absolute_diagonal_of(const DeviceCsrMatrix<double>& a, cuda
 // edges' array, sized by the number read back (synchronizes). `bound`: the most edges the
 // graph can have; past 2^31 - 1 the sizes are summed in 64 bits first and a graph that large
 // is refused (the 32-bit offsets would wrap).
-void size_graph(DeviceStrengthGraph& graph, const DeviceBuffer<index_t>& counts,
-                std::int64_t bound, const DeviceSetupContext& context) {
+void size_graph(DeviceStrengthGraph& graph, const DeviceBuffer<index_t>& counts, std::int64_t bound,
+                const DeviceSetupContext& context) {
   const cudaStream_t stream = context.stream();
   const index_t rows = graph.nodes;
   if (bound > max_index) {
@@ -163,8 +161,7 @@ DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix<double>& a, doub
   return device_transposed_strength_graph(a, theta, context);
 }
 
-DeviceStrengthGraph device_transposed_strength_graph(const DeviceCsrMatrix<double>& a,
-                                                     double theta,
+DeviceStrengthGraph device_transposed_strength_graph(const DeviceCsrMatrix<double>& a, double theta,
                                                      const DeviceSetupContext& context) {
   const cudaStream_t stream = context.stream();
   const index_t rows = a.rows;

@@ -31,8 +31,7 @@ DeviceStrengthGraph device_strength_graph(const DeviceCsrMatrix<double>& a, doub
                                           const DeviceSetupContext& context);
 
 // The same from A and A^T, whatever `a` is (A^T: a transpose with values, nnz entries).
-DeviceStrengthGraph device_transposed_strength_graph(const DeviceCsrMatrix<double>& a,
-                                                     double theta,
+DeviceStrengthGraph device_transposed_strength_graph(const DeviceCsrMatrix<double>& a, double theta,
                                                      const DeviceSetupContext& context);
 
 // The graph of the block of `a`'s first `own_columns` columns (its rows sorted; a.rows

@@ -139,7 +139,8 @@ void forget_spmv_operator(Build&, const Matrix&, long) {}
 // Tells the build whether a re-setup will follow, where it takes the hint
 // (keep_resetup_state(bool): its pieces may then free what only a re-setup reads).
 template <class Build>
-auto tell_resetup(Build& build, bool keep, int) -> decltype(build.keep_resetup_state(keep), void()) {
+auto tell_resetup(Build& build, bool keep, int)
+    -> decltype(build.keep_resetup_state(keep), void()) {
   build.keep_resetup_state(keep);
 }
 template <class Build>

@@ -139,7 +139,7 @@ TEST(DeviceMemoryMeter, RenamedArrayCountsUnderItsNewName) {
   meter.allocated(key(2), 300, "pattern columns");
   meter.renamed(key(1), "AMG A_0 values");
   meter.renamed(key(9), "never allocated");  // ignored
-  meter.renamed(nullptr, "null");             // ignored
+  meter.renamed(nullptr, "null");            // ignored
   const std::vector<MemoryHolder> holders = meter.largest_holders(4);
   ASSERT_EQ(holders.size(), 2u);
   EXPECT_EQ(holders[0].what, "AMG A_0 values");

@@ -138,7 +138,8 @@ TEST(AmgDeviceAggregation, SymmetricStrengthEqualsTheTransposeOnesAndRefusesAsym
     const DeviceCsrMatrix<double> a = to_device(input.a, "test A");
     const DeviceStrengthGraph general = device_transposed_strength_graph(a, input.theta, context);
     for (const index_t extra : {0, 5}) {
-      const DeviceCsrMatrix<double> whole = to_device(with_halo_slots(input.a, extra), "test whole");
+      const DeviceCsrMatrix<double> whole =
+          to_device(with_halo_slots(input.a, extra), "test whole");
       std::optional<DeviceStrengthGraph> graph =
           device_symmetric_strength_graph(whole, input.a.rows, input.theta, context);
       ASSERT_EQ(graph.has_value(), symmetric) << what << ", halo slots " << extra;
@@ -154,8 +155,8 @@ TEST(AmgDeviceAggregation, SymmetricStrengthEqualsTheTransposeOnesAndRefusesAsym
   CsrMatrix<double> off = generated("poisson3d", 6);
   const index_t k = off.row_offsets[40] + 1;  // an off-diagonal entry of row 40
   off.values[k] = std::nextafter(off.values[k], 0.0);
-  EXPECT_FALSE(device_symmetric_strength_graph(to_device(off, "one ulp off"), off.rows, 0.0,
-                                               context))
+  EXPECT_FALSE(
+      device_symmetric_strength_graph(to_device(off, "one ulp off"), off.rows, 0.0, context))
       << "one value one ulp off its mirror";
   CsrMatrix<double> lone = generated("poisson2d", 5);
   lone.cols = lone.rows;
@@ -163,8 +164,8 @@ TEST(AmgDeviceAggregation, SymmetricStrengthEqualsTheTransposeOnesAndRefusesAsym
   lone.columns.insert(lone.columns.begin() + lone.row_offsets[1], 24);
   lone.values.insert(lone.values.begin() + lone.row_offsets[1], -0.5);
   for (index_t i = 1; i <= lone.rows; ++i) ++lone.row_offsets[i];
-  EXPECT_FALSE(device_symmetric_strength_graph(to_device(lone, "lone entry"), lone.rows, 0.0,
-                                               context))
+  EXPECT_FALSE(
+      device_symmetric_strength_graph(to_device(lone, "lone entry"), lone.rows, 0.0, context))
       << "an entry without its mirror";
   // ...and the general entry point still finds the host's graph for it.
   const StrengthGraph host = strength_graph(lone, 0.0);
