@@ -137,8 +137,12 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
  public:
   using Space = DistributedSpace<DeviceSpace<T>>;
 
-  DeviceDistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& arrays,
-                          const Options& all_options, const DistributedOptions& distributed)
+  // The rows: the caller's host arrays (`arrays`: uploaded and split on the device) or rows
+  // already split on this process's GPU (`given`: generated there, device_grid_rows.hpp);
+  // exactly one is given.
+  DeviceDistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>* arrays,
+                          DeviceSplitRows<T>* given, const Options& all_options,
+                          const DistributedOptions& distributed)
       : DistributedSolver<T>::Impl(comm, all_options.solver, distributed.watch_faults) {
     const Options& options = all_options;
     const auto start = std::chrono::steady_clock::now();
@@ -158,7 +162,9 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     // SPK_TRACE=1: the steps within the phases (each phase's device work settled first)
     StepTrace setup_trace = StepTrace::when_enabled(
         [&] { return "setup (rank " + std::to_string(this->communicator.rank()) + ")"; });
-    const RowPartition partition = partition_caller_rows(this->communicator, arrays, options);
+    const RowPartition partition =
+        given ? partition_device_rows(this->communicator, given->rows, given->first_row, options)
+              : partition_caller_rows(this->communicator, *arrays, options);
     clock.lap(phases.partition_s);
     setup_trace.lap("partition: checks (finite values) and row counts");
     on_every_process(c, [&] {
@@ -179,10 +185,15 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     // host; the host keeps the sizes and the halo column list (SplitRows without entries).
     DeviceSplitRows<T> rows;
     SplitRows<T> shape;
+    const bool positions = options.solver.preconditioner == Preconditioner::block_jacobi;
     on_every_process(c, [&] {
-      rows = split_rows_on_device(arrays, partition, this->communicator.rank(),
-                                  options.solver.preconditioner == Preconditioner::block_jacobi,
-                                  stream);
+      if (given) {
+        check_given_rows(*given, binding.device, positions);
+        rows = std::move(*given);
+      } else {
+        rows =
+            split_rows_on_device(*arrays, partition, this->communicator.rank(), positions, stream);
+      }
       shape = split_shape(rows, partition);
     });
     clock.lap(phases.partition_s);
@@ -456,6 +467,23 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   }
 
  private:
+  // Rows made by the caller on the device hold what the solver reads: the whole rows (pattern),
+  // block Jacobi's positions, all on this process's GPU.
+  static void check_given_rows(const DeviceSplitRows<T>& rows, int device, bool positions) {
+    const auto rows_plus_one = static_cast<std::size_t>(rows.rows) + 1;
+    if (rows.pattern.row_offsets.size() != rows_plus_one ||
+        rows.halo_starts.size() != rows_plus_one || rows.own_columns != rows.rows ||
+        (positions && rows.local_positions.size() != rows.local.columns.size()))
+      throw Error(
+          "DistributedSolver: device rows without their pattern, halo starts or block "
+          "positions (internal error)");
+    cudaPointerAttributes attributes{};
+    SPK_CUDA_CHECK(cudaPointerGetAttributes(&attributes, rows.pattern.row_offsets.data()));
+    if (attributes.type != cudaMemoryTypeDevice || attributes.device != device)
+      throw Error("DistributedSolver: the device rows are not on this process's GPU " +
+                  std::to_string(device) + " (internal error)");
+  }
+
   void upload(const T* host, T* device, std::size_t n) {
     if (n == 0) return;
     context_->wait_before_host_copy();  // a pageable copy may wait for the stream itself
@@ -676,12 +704,23 @@ template <class T>
 std::unique_ptr<typename DistributedSolver<T>::Impl> make_device_distributed_solver(
     MPI_Comm comm, const DistributedCsrArrays<T>& arrays, const Options& options,
     const DistributedOptions& distributed) {
-  return std::make_unique<DeviceDistributedSolver<T>>(comm, arrays, options, distributed);
+  return std::make_unique<DeviceDistributedSolver<T>>(comm, &arrays, nullptr, options, distributed);
+}
+
+template <class T>
+std::unique_ptr<typename DistributedSolver<T>::Impl> make_device_distributed_solver(
+    MPI_Comm comm, DeviceSplitRows<T>&& rows, const Options& options,
+    const DistributedOptions& distributed) {
+  return std::make_unique<DeviceDistributedSolver<T>>(comm, nullptr, &rows, options, distributed);
 }
 
 template std::unique_ptr<DistributedSolver<float>::Impl> make_device_distributed_solver<float>(
     MPI_Comm, const DistributedCsrArrays<float>&, const Options&, const DistributedOptions&);
 template std::unique_ptr<DistributedSolver<double>::Impl> make_device_distributed_solver<double>(
     MPI_Comm, const DistributedCsrArrays<double>&, const Options&, const DistributedOptions&);
+template std::unique_ptr<DistributedSolver<float>::Impl> make_device_distributed_solver<float>(
+    MPI_Comm, DeviceSplitRows<float>&&, const Options&, const DistributedOptions&);
+template std::unique_ptr<DistributedSolver<double>::Impl> make_device_distributed_solver<double>(
+    MPI_Comm, DeviceSplitRows<double>&&, const Options&, const DistributedOptions&);
 
 }  // namespace spk

@@ -64,7 +64,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
                           T* __restrict__ local_values, index_t* __restrict__ halo_columns,
                           T* __restrict__ halo_values, index_t* __restrict__ pattern_offsets,
                           index_t* __restrict__ pattern_columns, T* __restrict__ pattern_values,
-                          DeviceRhs rhs_kind, T* __restrict__ rhs) {
+                          index_t* __restrict__ local_positions, DeviceRhs rhs_kind,
+                          T* __restrict__ rhs) {
   for_each_index(rows, [&](index_t r) {
     index_t l = local_offsets[r], h = halo_starts[r];
     index_t p = l + h;  // the pattern keeps both, in storage order
@@ -79,6 +80,7 @@ __global__ void __launch_bounds__(kSetupBlockSize)
       index_t stored_column;
       if (g.own(column)) {
         stored_column = static_cast<index_t>(column - g.first);
+        if (local_positions != nullptr) local_positions[l] = p;
         local_columns[l] = stored_column;
         local_values[l++] = static_cast<T>(value);
       } else {
@@ -134,7 +136,9 @@ DeviceGridRows<T> generate_device_grid_rows(const GridStencil& stencil, int n,
   exclusive_scan(local_lengths.data(), result.local.row_offsets.data(), rows,
                  "grid local offsets scan", stream);
   local_lengths = DeviceBuffer<index_t>();
-  DeviceBuffer<index_t> halo_starts(static_cast<std::size_t>(rows) + 1, "grid halo row starts");
+  result.halo_starts =
+      DeviceBuffer<index_t>(static_cast<std::size_t>(rows) + 1, name + ": halo row starts");
+  DeviceBuffer<index_t>& halo_starts = result.halo_starts;
   exclusive_scan(halo_lengths.data(), halo_starts.data(), rows, "grid halo starts scan", stream);
   DeviceBuffer<index_t> kept_numbers(static_cast<std::size_t>(rows) + 1, "grid halo row numbers");
   exclusive_scan(kept.data(), kept_numbers.data(), rows, "grid halo rows scan", stream);
@@ -198,6 +202,9 @@ DeviceGridRows<T> generate_device_grid_rows(const GridStencil& stencil, int n,
     if (rows == 0)
       SPK_CUDA_CHECK(
           cudaMemsetAsync(result.pattern.row_offsets.data(), 0, sizeof(index_t), stream));
+    if (request.local_positions)
+      result.local_positions = DeviceBuffer<index_t>(static_cast<std::size_t>(local_nnz),
+                                                     name + ": local entries' pattern positions");
   }
   if (request.rhs != DeviceRhs::none)
     result.rhs = DeviceBuffer<T>(static_cast<std::size_t>(rows), name + ": right-hand side");
@@ -207,13 +214,32 @@ DeviceGridRows<T> generate_device_grid_rows(const GridStencil& stencil, int n,
         result.local.columns.data(), result.local.values.data(), result.halo.columns.data(),
         result.halo.values.data(), request.pattern ? result.pattern.row_offsets.data() : nullptr,
         request.pattern ? result.pattern.columns.data() : nullptr,
-        request.pattern ? result.pattern.values.data() : nullptr, request.rhs, result.rhs.data());
+        request.pattern ? result.pattern.values.data() : nullptr,
+        request.pattern && request.local_positions ? result.local_positions.data() : nullptr,
+        request.rhs, result.rhs.data());
     SPK_CHECK_LAUNCH("fill_grid_rows_kernel");
   }
   SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the scratch arrays are freed
   return result;
 }
 
+template <class T>
+DeviceSplitRows<T> split_rows_of(DeviceGridRows<T>& rows) {
+  DeviceSplitRows<T> split;
+  split.first_row = split.first_column = rows.first_row;
+  split.rows = split.own_columns = rows.rows;
+  split.local = std::move(rows.local);
+  split.halo = std::move(rows.halo);
+  split.halo_rows = std::move(rows.halo_rows);
+  split.halo_starts = std::move(rows.halo_starts);
+  split.pattern = std::move(rows.pattern);
+  split.local_positions = std::move(rows.local_positions);
+  split.halo_columns = std::move(rows.halo_columns);
+  return split;
+}
+
+template DeviceSplitRows<float> split_rows_of(DeviceGridRows<float>&);
+template DeviceSplitRows<double> split_rows_of(DeviceGridRows<double>&);
 template DeviceGridRows<float> generate_device_grid_rows(const GridStencil&, int, global_index_t,
                                                          global_index_t,
                                                          const DeviceGridRowsRequest&,

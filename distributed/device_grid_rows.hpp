@@ -13,6 +13,9 @@
 //   pattern      (asked for) the whole rows, own columns as local ids and halo slot s as
 //                column rows + s, in storage order (SplitRows::pattern: what the preconditioners
 //                read)
+//   halo_starts  rows + 1: the halo block's offsets over every row (the whole form over the
+//                same entries; DeviceSplitRows::halo_starts)
+//   local_positions (asked for: block Jacobi) the pattern position of each local entry
 //   rhs          (asked for) b = ones, or b = A 1 (the row sums: rhs from_solution with the
 //                solution ones, every entry of x* being 1, halo included)
 //
@@ -29,22 +32,20 @@
 // (4 integers) and the halo column list. The checks (32-bit rows and entries of the block,
 // check_grid_block) come first, before any allocation.
 //
-// Memory: the result, plus 4 (rows + 1) index_t scratch arrays during the build (1 GB each at
+// Memory: the result, plus 3 (rows + 1) index_t scratch arrays during the build (1 GB each at
 // 250M rows); the pattern, when asked, is a second copy of the rows (columns and values).
 //
-// Where it would plug in (not wired yet: the app assembles grid rows on the host, and the GPU
-// solver uploads them and splits them on the device, device_split_rows.hpp). The GPU setup
-// (device_distributed_solver.cu) already consumes a DeviceSplitRows, the same arrays plus the
-// halo block's whole-form offsets (halo_starts) and block Jacobi's local positions; a grid
-// generator that produced those would skip the host assembly (load: 0.7-1.0 s for 16M rows on
-// the GPU machines) and the upload. The app (apps/distributed/distributed_problem.cpp,
-// build_grid_rows) would call it for `device: gpu` grid kinds and report it as load.
+// Where it plugs in: the app (apps/distributed/distributed_problem.cpp) calls it for `device:
+// gpu` grid kinds and hands the rows to the GPU solver as a DeviceSplitRows (split_rows_of),
+// which skips the host assembly, the upload and the device split (device_split_rows.hpp); the
+// time is the report's load.
 #include <cuda_runtime.h>
 
 #include <string>
 #include <vector>
 
 #include "core/device_buffer.hpp"
+#include "distributed/device_split_rows.hpp"
 #include "spmv/device/device_csr.hpp"
 #include "spmv/host/grid_stencil.hpp"
 
@@ -54,6 +55,7 @@ enum class DeviceRhs { none, ones, row_sums };
 
 struct DeviceGridRowsRequest {
   bool pattern = false;
+  bool local_positions = false;  // needs pattern
   DeviceRhs rhs = DeviceRhs::none;
 };
 
@@ -66,8 +68,10 @@ struct DeviceGridRows {
   DeviceCsrMatrix<T> halo;          // halo_rows.size() rows, halo_columns.size() columns
   DeviceBuffer<index_t> halo_rows;  // local ids of the halo block's non-empty rows, ascending
   std::vector<global_index_t> halo_columns;
-  DeviceCsrMatrix<T> pattern;  // empty unless asked for
-  DeviceBuffer<T> rhs;         // empty unless asked for
+  DeviceBuffer<index_t> halo_starts;      // rows + 1
+  DeviceCsrMatrix<T> pattern;             // empty unless asked for
+  DeviceBuffer<index_t> local_positions;  // empty unless asked for
+  DeviceBuffer<T> rhs;                    // empty unless asked for
 
   index_t halo_row_count() const { return halo.rows; }
   index_t nnz() const { return local.nnz() + halo.nnz(); }
@@ -80,5 +84,10 @@ DeviceGridRows<T> generate_device_grid_rows(const GridStencil& stencil, int n,
                                             global_index_t first_row, global_index_t end_row,
                                             const DeviceGridRowsRequest& request,
                                             const std::string& name, cudaStream_t stream);
+
+// The rows as the GPU solver takes them (a square block: own columns = rows); moves the arrays
+// out of `rows` (its rhs stays).
+template <class T>
+DeviceSplitRows<T> split_rows_of(DeviceGridRows<T>& rows);
 
 }  // namespace spk

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/device.hpp"
 #include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/mpi_check.hpp"
@@ -117,9 +118,13 @@ void check_systems_rows(const SolverOptions& options, index_t rows) {
 
 }  // namespace
 
-template <class T>
-RowPartition partition_caller_rows(const Communicator& communicator,
-                                   const DistributedCsrArrays<T>& arrays, const Options& options) {
+namespace {
+
+// The options every partition checks (agreed), and the blocks in rank order from every
+// process's row count.
+RowPartition checked_partition(const Communicator& communicator, index_t rows,
+                               const Options& options,
+                               const std::function<void()>& check_caller_rows) {
   const MPI_Comm c = communicator.get();
   on_every_process(c, [&] {
     validate_solver_options(options.solver);
@@ -129,16 +134,44 @@ RowPartition partition_caller_rows(const Communicator& communicator,
           "precision mixed (spmv.matrix_values single) is single-process only for now: its fp64 "
           "true-residual operator has no distributed form yet; use precision: double");
     check_supported(options.solver, communicator.size());
-    check_rows(arrays);
-    check_systems_rows(options.solver, arrays.rows);
+    check_caller_rows();
+    check_systems_rows(options.solver, rows);
   });
-  // The blocks in rank order: every process's row count.
   std::vector<global_index_t> counts(static_cast<std::size_t>(communicator.size()));
-  const global_index_t mine = arrays.rows;
+  const global_index_t mine = rows;
   SPK_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, c));
   RowPartition partition = partition_from_counts(counts);
   if (partition.global_rows() == 0) throw BadInput("the matrix is empty (0 rows on every process)");
   return partition;
+}
+
+}  // namespace
+
+template <class T>
+RowPartition partition_caller_rows(const Communicator& communicator,
+                                   const DistributedCsrArrays<T>& arrays, const Options& options) {
+  return checked_partition(communicator, arrays.rows, options, [&] { check_rows(arrays); });
+}
+
+RowPartition partition_device_rows(const Communicator& communicator, index_t rows,
+                                   global_index_t first_row, const Options& options) {
+  RowPartition partition = checked_partition(communicator, rows, options, [] {});
+  on_every_process(communicator.get(), [&] {
+    if (partition.first_row(communicator.rank()) != first_row)
+      throw Error("rank " + std::to_string(communicator.rank()) + ": its device rows start at " +
+                  std::to_string(first_row) + ", the partition's block at " +
+                  std::to_string(partition.first_row(communicator.rank())) + " (internal error)");
+  });
+  return partition;
+}
+
+bool solves_on_gpu(MPI_Comm comm, Device device) {
+  if (device == Device::cpu) return false;
+  if (device == Device::gpu) return true;
+  const int mine = device_available() ? 1 : 0;
+  int all = 0;
+  SPK_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
+  return all == 1;
 }
 
 template <class T>

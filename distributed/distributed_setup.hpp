@@ -49,6 +49,16 @@ template <class T>
 RowPartition partition_caller_rows(const Communicator& communicator,
                                    const DistributedCsrArrays<T>& arrays, const Options& options);
 
+// The same for rows that already exist on the device (generated there: device_grid_rows.hpp):
+// the options checked, and the partition from every process's count, whose block for this
+// process must start at `first_row` (Error otherwise: the caller's rows are the partition's).
+RowPartition partition_device_rows(const Communicator& communicator, index_t rows,
+                                   global_index_t first_row, const Options& options);
+
+// Whether the solve runs on the GPU path: Device::gpu, or automatic where every process has a
+// GPU (agreed). Collective.
+bool solves_on_gpu(MPI_Comm comm, Device device);
+
 // The caller's rows, checked, partitioned and split into local and halo parts on the host (the
 // CPU path); every step agreed. Collective.
 template <class T>

@@ -11,6 +11,7 @@
 #include "core/device.hpp"
 #include "distributed/amg/distributed_amg_build.hpp"
 #include "distributed/amg/distributed_level_operator.hpp"
+#include "distributed/device_rows_solver.hpp"
 #include "distributed/diagonal_block.hpp"
 #include "distributed/distributed_solver_impl.hpp"
 #include "distributed/distributed_space.hpp"
@@ -187,20 +188,12 @@ class HostDistributedSolver final : public DistributedSolver<T>::Impl {
   std::unique_ptr<KrylovIteration<Space>> iteration_;
 };
 
-// Device::gpu, or automatic where every process has a GPU (agreed).
-bool solves_on_gpu(MPI_Comm comm, Device device) {
-  if (device == Device::cpu) return false;
-  if (device == Device::gpu) return true;
-  const int mine = device_available() ? 1 : 0;
-  int all = 0;
-  SPK_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
-  return all == 1;
-}
-
-template <class T>
+// The checks every constructor starts with (agreed options), then the path's Impl from
+// `make(on_gpu)` on this process's share of the host's threads.
+template <class T, class Make>
 std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
-    MPI_Comm comm, const DistributedCsrArrays<T>& rows, const Options& options,
-    const DistributedOptions& distributed) {
+    MPI_Comm comm, const Options& options, const DistributedOptions& distributed,
+    const Make& make) {
   require_same_as_rank0(comm, iteration_options_text(options.solver), "the solver options");
   // Blocking and nonblocking collectives do not match: every process watches, or none.
   require_same_as_rank0(
@@ -214,9 +207,7 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
   const int threads = threads_per_process(comm);  // this process's share of the host's CPUs
   const ScopedHostThreads scope(threads);
   std::unique_ptr<typename DistributedSolver<T>::Impl> impl =
-      solves_on_gpu(comm, options.device)
-          ? make_device_distributed_solver<T>(comm, rows, options, distributed)
-          : std::make_unique<HostDistributedSolver<T>>(comm, rows, options, distributed);
+      make(solves_on_gpu(comm, options.device));
   impl->host_threads = threads;
   return impl;
 }
@@ -224,10 +215,42 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
 }  // namespace
 
 template <class T>
+DistributedSolver<T> distributed_solver_of_device_rows(MPI_Comm comm, DeviceSplitRows<T>&& rows,
+                                                       const Options& options,
+                                                       const DistributedOptions& distributed) {
+  return DistributedSolver<T>(make_impl<T>(
+      comm, options, distributed,
+      [&](bool on_gpu) -> std::unique_ptr<typename DistributedSolver<T>::Impl> {
+        if (!on_gpu)
+          throw Error(
+              std::string(
+                  "DistributedSolver: rows on the device but a solve on the CPU (device: ") +
+              to_string(options.device) + "; internal error)");
+        return make_device_distributed_solver<T>(comm, std::move(rows), options, distributed);
+      }));
+}
+
+template DistributedSolver<float> distributed_solver_of_device_rows(MPI_Comm,
+                                                                    DeviceSplitRows<float>&&,
+                                                                    const Options&,
+                                                                    const DistributedOptions&);
+template DistributedSolver<double> distributed_solver_of_device_rows(MPI_Comm,
+                                                                     DeviceSplitRows<double>&&,
+                                                                     const Options&,
+                                                                     const DistributedOptions&);
+
+template <class T>
 DistributedSolver<T>::DistributedSolver(MPI_Comm comm, const DistributedCsrArrays<T>& rows,
                                         const Options& options,
                                         const DistributedOptions& distributed)
-    : impl_(make_impl<T>(comm, rows, options, distributed)) {}
+    : impl_(make_impl<T>(
+          comm, options, distributed,
+          [&](bool on_gpu) -> std::unique_ptr<typename DistributedSolver<T>::Impl> {
+            if (on_gpu) return make_device_distributed_solver<T>(comm, rows, options, distributed);
+            return std::make_unique<HostDistributedSolver<T>>(comm, rows, options, distributed);
+          })) {}
+template <class T>
+DistributedSolver<T>::DistributedSolver(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 template <class T>
 DistributedSolver<T>::~DistributedSolver() = default;
 template <class T>

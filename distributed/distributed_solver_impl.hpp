@@ -26,6 +26,9 @@
 namespace spk {
 
 template <class T>
+struct DeviceSplitRows;  // distributed/device_split_rows.hpp
+
+template <class T>
 class DistributedSolver<T>::Impl {
  public:
   Impl(MPI_Comm comm, const SolverOptions& solver_options, bool watch_faults)
@@ -181,6 +184,11 @@ class DistributedSolver<T>::Impl {
 template <class T>
 std::unique_ptr<typename DistributedSolver<T>::Impl> make_device_distributed_solver(
     MPI_Comm comm, const DistributedCsrArrays<T>& arrays, const Options& options,
+    const DistributedOptions& distributed);
+// The same over rows already split on this process's GPU (device_rows_solver.hpp).
+template <class T>
+std::unique_ptr<typename DistributedSolver<T>::Impl> make_device_distributed_solver(
+    MPI_Comm comm, DeviceSplitRows<T>&& rows, const Options& options,
     const DistributedOptions& distributed);
 
 }  // namespace spk

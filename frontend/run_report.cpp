@@ -140,7 +140,8 @@ void print_processes(std::ostream& out, const DistributedRun& run, double solve_
       << (run.host_threads > 0 ? " (" + std::to_string(run.host_threads) + " host thread" +
                                      (run.host_threads > 1 ? "s" : "") + " each)"
                                : std::string())
-      << ", rows split by " << run.partition << ", " << run.transport
+      << ", rows split by " << run.partition
+      << (run.rows_made == "gpu" ? " (made on the GPUs)" : "") << ", " << run.transport
       << (run.overlap ? "" : ", no overlap") << "; communication not hidden by the overlap: "
       << number_text("%.1f%%", 100.0 * run.not_hidden_share(solve_s))
       << " of the solve (the largest share of any process"
@@ -404,6 +405,7 @@ void write_distributed_json(JsonWriter& json, const RunReport& report) {
   json.key("distributed").begin_object();
   json.field("processes", run.processes.size());
   json.field("partition", run.partition);
+  json.field("rows_made", run.rows_made);
   json.field("transport", run.transport);
   json.field("overlap", run.overlap);
   if (run.host_threads > 0) json.field("host_threads", run.host_threads);

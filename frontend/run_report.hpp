@@ -47,6 +47,8 @@ struct ProcessSetup {
 // then combined over the processes, without the symmetry (no process holds the whole matrix).
 struct DistributedRun {
   std::string partition;  // "nnz" | "rows" (distributed.partition)
+  // Where each process's rows were made: "gpu" (a grid kind generated on the device) or "host"
+  std::string rows_made = "host";
   std::string transport;  // "mpi" (CPU), "nccl" or "mpi (host-staged)" (GPU)
   bool overlap = true;    // distributed.overlap
   int host_threads =
@@ -63,8 +65,8 @@ struct DistributedRun {
 
 // One step of a time loop (config `steps`, frontend/time_steps.hpp) after the first solve.
 struct StepReport {
-  int step = 0;           // 2, 3, ...: the first solve is RunReport::result
-  double update_s = 0.0;  // update_values: the new values in the format and the re-setup
+  int step = 0;                      // 2, 3, ...: the first solve is RunReport::result
+  double update_s = 0.0;             // update_values: the new values in the format and the re-setup
   double values_to_device_s = -1.0;  // step_values: device, the copy before it; < 0: host values
   SolveStatus status = SolveStatus::running;
   int iterations = 0;

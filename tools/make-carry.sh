@@ -9,7 +9,7 @@ cmake --build "$build" -j2
 rm -rf carry/bin && mkdir -p carry/bin
 cp "$build"/apps/spkrylov "$build"/tests/spk_tests_cpu "$build"/tests/spk_tests_gpu carry/bin/
 for extra in "$build"/apps/heat3d "$build"/apps/libspk_distributed.so "$build"/tests/spk_tests_mpi \
-  "$build"/tests/spk_tests_mpi_faults \
+  "$build"/tests/spk_tests_mpi_faults "$build"/tests/spk_tests_mpirun_cli \
   "$build"/distributed/spk_nccl_pattern; do
   [ -e "$extra" ] && cp "$extra" carry/bin/
 done

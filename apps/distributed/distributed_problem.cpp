@@ -5,10 +5,13 @@
 #include <limits>
 
 #include "distributed/agreed_errors.hpp"
+#include "distributed/device_binding.hpp"
+#include "distributed/distributed_setup.hpp"
 #include "distributed/host_blocks.hpp"
 #include "distributed/mpi_check.hpp"
 #include "frontend/problem.hpp"
 #include "frontend/solve_steps.hpp"
+#include "spmv/device/device_row_stats.hpp"
 #include "spmv/host/generators.hpp"
 #include "spmv/host/matrix_market.hpp"
 
@@ -93,9 +96,49 @@ RowPartition broadcast_partition(const Communicator& communicator, RowPartition 
   return partition;
 }
 
-// A grid kind: every process builds its own rows.
-void build_grid_rows(const GeneratorSpec& spec, RowBalance balance,
-                     const Communicator& communicator, DistributedProblem& problem) {
+// The rows on this process's GPU (bound as the solver binds it: local rank % devices), in the
+// run's precision, with b when it is ones or A 1; the statistics the report reads from them.
+template <class T>
+void generate_on_device(const GridStencil& stencil, const RunConfig& config,
+                        const Communicator& communicator, DistributedProblem& problem) {
+  const int rank = communicator.rank();
+  const GeneratorSpec& spec = *config.matrix.generate;
+  const bool ones_solution =
+      config.rhs.kind == RhsSpec::Kind::from_solution && config.rhs.solution == "ones";
+  DeviceGridRowsRequest request;
+  request.pattern = true;
+  request.local_positions = config.solver.preconditioner == Preconditioner::block_jacobi;
+  request.rhs = config.rhs.kind == RhsSpec::Kind::ones ? DeviceRhs::ones
+                : ones_solution                        ? DeviceRhs::row_sums
+                                                       : DeviceRhs::none;
+  (void)bind_device(communicator.get(), true);  // the solver's GPU, made current
+  DeviceProblemRows device_rows;
+  on_every_process(communicator.get(), [&] {
+    DeviceGridRows<T> rows = generate_device_grid_rows<T>(
+        stencil, spec.n, problem.partition.first_row(rank), problem.partition.end_row(rank),
+        request, problem.name + " (rank " + std::to_string(rank) + ")", nullptr);
+    device_rows.stats =
+        device_block_stats(rows.rows, rows.pattern.row_offsets.data(), rows.pattern.columns.data(),
+                           rows.pattern.values.data(), nullptr);
+    device_rows.of<T>() = std::move(rows);
+  });
+  problem.device_rows = std::move(device_rows);
+  if (ones_solution)
+    problem.exact_solution = std::vector<double>(static_cast<std::size_t>(problem.rows.rows), 1.0);
+}
+
+// Whether a grid kind's rows are generated on the GPU: the solve runs there (agreed) and
+// reads no host rows after setup (steps <= 1: a time loop's values come from the host rows).
+bool generates_on_device(const RunConfig& config, const Communicator& communicator) {
+  return config.steps <= 1 && config.rhs.kind != RhsSpec::Kind::load &&
+         solves_on_gpu(communicator.get(), config.device);
+}
+
+// A grid kind: every process builds its own rows, on its GPU or on the host.
+void build_grid_rows(const RunConfig& config, const Communicator& communicator,
+                     DistributedProblem& problem) {
+  const GeneratorSpec& spec = *config.matrix.generate;
+  const RowBalance balance = config.distributed.partition;
   GridStencil stencil;
   std::int64_t rows = 0;
   on_every_process(communicator.get(), [&] {
@@ -111,6 +154,16 @@ void build_grid_rows(const GeneratorSpec& spec, RowBalance balance,
   };
   problem.partition = partition_rows(rows, communicator.size(), balance, entries_before);
   const int rank = communicator.rank();
+  if (generates_on_device(config, communicator)) {
+    problem.rows.global_rows = problem.partition.global_rows();
+    problem.rows.first_row = problem.partition.first_row(rank);
+    problem.rows.rows = static_cast<index_t>(problem.partition.rows(rank));
+    if (config.precision == Precision::single_precision)
+      generate_on_device<float>(stencil, config, communicator, problem);
+    else
+      generate_on_device<double>(stencil, config, communicator, problem);
+    return;
+  }
   on_every_process(communicator.get(), [&] {
     problem.rows = assemble_grid_rows(stencil, spec.n, problem.partition.first_row(rank),
                                       problem.partition.end_row(rank), problem.name);
@@ -147,7 +200,9 @@ void build_rhs(const RunConfig& config, const Communicator& communicator,
   const RowBlock<double>& rows = problem.rows;
   const auto n = static_cast<std::size_t>(rows.rows);
   switch (config.rhs.kind) {
-    case RhsSpec::Kind::ones: problem.rhs.assign(n, 1.0); return;
+    case RhsSpec::Kind::ones:
+      if (!problem.device_rows) problem.rhs.assign(n, 1.0);  // else made with the rows
+      return;
     case RhsSpec::Kind::random:
       problem.rhs = random_entries(config.rhs.seed, rows.first_row, n);
       return;
@@ -163,6 +218,11 @@ void build_rhs(const RunConfig& config, const Communicator& communicator,
       return;
     }
     case RhsSpec::Kind::from_solution: {
+      if (problem.device_rows) {  // b = A x* by the solver (or made with the rows: x* ones)
+        if (!problem.exact_solution)
+          problem.exact_solution = random_entries(config.rhs.seed, rows.first_row, n);
+        return;
+      }
       std::vector<double> exact = config.rhs.solution == "random"
                                       ? random_entries(config.rhs.seed, rows.first_row, n)
                                       : std::vector<double>(n, 1.0);
@@ -284,7 +344,7 @@ DistributedProblem build_distributed_problem(const RunConfig& config,
   }
   std::vector<double> whole_load;  // rank 0, rhs: load
   if (config.matrix.generate && is_grid_kind(config.matrix.generate->kind))
-    build_grid_rows(*config.matrix.generate, config.distributed.partition, communicator, problem);
+    build_grid_rows(config, communicator, problem);
   else
     whole_load = scatter_whole_matrix(config, communicator, problem);
   build_rhs(config, communicator, problem, whole_load);

@@ -19,7 +19,11 @@ index_t saturated(long long count) {
 }  // namespace
 
 MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlock<double>& rows) {
-  const MatrixStats mine = compute_block_stats(rows);  // read in place
+  return combined_matrix_stats(communicator, compute_block_stats(rows), rows.first_row);
+}
+
+MatrixStats combined_matrix_stats(const Communicator& communicator, const MatrixStats& mine,
+                                  global_index_t first_row) {
   const double row_count = mine.rows;
   // sums: rows, entries, empty rows, aligned entries, strictly dominant, zero diagonal, and
   // the sum of squared row lengths (avg^2 + stddev^2 per row)
@@ -37,7 +41,7 @@ MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlo
   // whether any row is not dominant (as 0 - dominant)
   long long minima[3] = {mine.rows > 0 ? mine.min_row_length : std::numeric_limits<index_t>::max(),
                          mine.first_zero_diagonal_row >= 0
-                             ? rows.first_row + mine.first_zero_diagonal_row
+                             ? first_row + mine.first_zero_diagonal_row
                              : std::numeric_limits<long long>::max(),
                          mine.diagonally_dominant ? 1 : 0};
   long long global_minima[3];

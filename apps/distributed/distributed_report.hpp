@@ -16,6 +16,10 @@ namespace spk::app {
 // The statistics of the whole matrix from every process's rows (collective). The symmetry is
 // not checked (false; the report says so); counts beyond 32 bits saturate.
 MatrixStats combined_matrix_stats(const Communicator& communicator, const RowBlock<double>& rows);
+// The same from each process's own statistics (compute_block_stats's: first_zero_diagonal_row
+// local) and its first row.
+MatrixStats combined_matrix_stats(const Communicator& communicator, const MatrixStats& mine,
+                                  global_index_t first_row);
 
 // Every process's info, times and setup, in rank order, at rank 0 (empty elsewhere).
 // Collective.

@@ -123,6 +123,8 @@ class DistributedSolver {
   global_index_t global_rows() const;
 
   class Impl;
+  /// The library's own paths (rows generated on the device); not for callers.
+  explicit DistributedSolver(std::unique_ptr<Impl> impl);
 
  private:
   std::unique_ptr<Impl> impl_;

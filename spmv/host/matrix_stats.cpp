@@ -9,7 +9,7 @@
 namespace spk {
 namespace {
 
-constexpr double rounding_slack = 1e-14;
+constexpr double rounding_slack = kDominanceSlack;
 
 // Value stored at (row, column), or nullptr.
 const double* find_entry(const CsrMatrix<double>& matrix, index_t row, index_t column) {

@@ -58,6 +58,9 @@ RowStats row_stats_from_sums(index_t rows, index_t cols, std::int64_t nnz,
 // `row_offsets` has rows + 1 entries (a CsrMatrix's, or any CSR pattern's).
 RowStats compute_row_stats(index_t rows, index_t cols, const std::vector<index_t>& row_offsets);
 
+// Relative slack of the weak dominance test: |a_ii| >= (1 - slack) sum_{j != i} |a_ij|.
+inline constexpr double kDominanceSlack = 1e-14;
+
 // MatrixStats: RowStats plus what depends on the values.
 struct MatrixStats : RowStats {
   // Square matrices only (false otherwise). Structural: (j,i) is stored whenever (i,j) is.

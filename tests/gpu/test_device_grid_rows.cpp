@@ -3,7 +3,9 @@
 // must equal the host path's: assemble_grid_rows, split_local_and_halo and drop_empty_rows (the
 // halo block as the GPU path stores it), for every grid kind, several process counts (ranks
 // faked by calling it with each rank's [first, end)), fp64 and fp32 values, the pattern and
-// both right-hand sides; and a block that owns the whole grid or no rows at all.
+// both right-hand sides; the whole-form halo offsets and block Jacobi's positions equal the
+// device split's of the host rows (split_rows_on_device); and a block that owns the whole grid
+// or no rows at all.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,6 +56,7 @@ void expect_matches_host_split(const GeneratorSpec& spec, int processes) {
     for (const DeviceRhs rhs : {DeviceRhs::ones, DeviceRhs::row_sums}) {
       DeviceGridRowsRequest request;
       request.pattern = rhs == DeviceRhs::row_sums;  // once with, once without
+      request.local_positions = request.pattern;
       request.rhs = rhs;
       const DeviceGridRows<T> device = generate_device_grid_rows<T>(
           stencil, spec.n, first, end, request, "device", stream.get());
@@ -66,10 +69,16 @@ void expect_matches_host_split(const GeneratorSpec& spec, int processes) {
       EXPECT_EQ(download_array(device.halo_rows.data(), device.halo_rows.size(), stream.get()),
                 kept.rows);
       EXPECT_EQ(device.halo_columns, split.halo_columns);
+      // the whole-form halo offsets and block Jacobi's positions: the device split's
+      const DeviceSplitRows<double> uploaded =
+          split_rows_on_device(arrays_of(block), partition, rank, true, stream.get());
+      EXPECT_EQ(device.halo_starts.to_host(), uploaded.halo_starts.to_host());
       if (request.pattern) {
         expect_same(device.pattern, split.pattern, stream.get(), "pattern");
+        EXPECT_EQ(device.local_positions.to_host(), uploaded.local_positions.to_host());
       } else {
         EXPECT_EQ(device.pattern.columns.size(), 0u);
+        EXPECT_EQ(device.local_positions.size(), 0u);
       }
       const std::vector<T> b = device.rhs.to_host();
       ASSERT_EQ(b.size(), static_cast<std::size_t>(block.rows));
@@ -171,6 +180,7 @@ TEST(DeviceGridRows, ABlockWithoutRowsIsEmpty) {
   EXPECT_EQ(empty.local.row_offsets.to_host(), std::vector<index_t>{0});
   EXPECT_EQ(empty.halo.row_offsets.to_host(), std::vector<index_t>{0});
   EXPECT_EQ(empty.pattern.row_offsets.to_host(), std::vector<index_t>{0});
+  EXPECT_EQ(empty.halo_starts.to_host(), std::vector<index_t>{0});
 }
 
 TEST(DeviceGridRows, RangesOutsideTheGridAreRefused) {
