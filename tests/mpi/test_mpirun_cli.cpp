@@ -204,9 +204,10 @@ TEST(MpirunCli, BlockJacobiIc0OnTwoProcesses) {
 // rows_made gpu), and the run equals one process's on the GPU (iterations within 1, solutions
 // within 1e-6, the true residual below the target) for every right-hand side the device path
 // makes (ones, A 1) or takes from the host (random, A x* by the solver's product), in single
-// precision, with block Jacobi (its positions generated) and with AMG. The matrix statistics
-// equal the host-generated rows' (the same run on the CPU path). Processes share the GPU where
-// there is one (transport mpi).
+// precision, with block Jacobi (its positions generated: two blocks against one process's one,
+// so within 5 iterations; DeviceGridRowsMpi compares it exactly with host rows) and with AMG. The
+// matrix statistics equal the host-generated rows' (the same run on the CPU path). Processes share
+// the GPU where there is one (transport mpi).
 TEST(MpirunCliGpu, GridRowsMadeOnTheGpuSolveAsOneProcessDoes) {
   SPK_REQUIRE_GPU_OR_SKIP();
   const std::string gpu =
@@ -218,7 +219,8 @@ TEST(MpirunCliGpu, GridRowsMadeOnTheGpuSolveAsOneProcessDoes) {
         std::string("--set matrix.generate.kind=convdiff3d --set solver.method=bicgstab"),
         std::string("--set precision=single --set solver.tolerance=1e-5 "
                     "--set matrix.generate.stencil=27")}) {
-    expect_same_as_one_process(2, gpu + settings);
+    expect_same_as_one_process(2, gpu + settings,
+                               settings.find("block_jacobi") == std::string::npos ? 1 : 5);
     const Solved on_gpu = solve_with_outputs(3, gpu + settings);
     const Solved on_host =
         solve_with_outputs(3, cpu + gpu.substr(gpu.find("--set matrix")) + settings);
