@@ -594,6 +594,10 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
         [this] { settle(); });
     SPK_CUDA_CHECK(cudaMemsetAsync(scalar_.data(), 0, sizeof(T), context_->stream()));
     fill_ones(x_);
+    if (trace.enabled()) {  // the local block's first product alone: the rest is the exchange's
+      this->matrix->local().apply(x_.data(), b_.data());
+      trace.lap("local block's product (first)");
+    }
     this->matrix->op().apply(x_.data(), b_.data());
     trace.lap("product");
     if (trace.enabled()) {  // what a product costs once connected

@@ -67,11 +67,14 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(
       slot_map[k] = own + union_slots.slot_of(p.halo_columns[k]);
     // P_own in B's columns: B's first rows and R_local's source; freed once both are built
     // (its values are P's, in P's order, so a re-setup reads P's values directly)
+    trace.lap("B: U and the slot map");
     DeviceCsrMatrix<double> renumbered = remapped_copy(p.whole(), own, slot_map, width, stream);
+    trace.lap("B: P_own renumbered");
     WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
     ghost_order_ = std::move(ghost_rows.order);
+    trace.lap("B: ghost rows renumbered (host)");
     stacked_ = stack_rows(renumbered, ghost_rows.matrix, width, stream);
-    trace.lap("B = [P_own; P_ghost]");
+    trace.lap("B = [P_own; P_ghost] stacked");
 
     // 4. R_local = P_own^T first: the transpose's sort and the renumbered copy are gone before
     // A B, the largest array of the setup, exists; 3. A B; R_local (A B).

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/device_level_rows.hpp"
 #include "distributed/amg/whole_rows.hpp"
@@ -48,7 +49,12 @@ FetchedRows<double> fetch_device_rows(FaultWatch& watch, const DeviceDistributed
         std::vector<index_t> local(asked.size());
         for (std::size_t r = 0; r < asked.size(); ++r)
           local[r] = static_cast<index_t>(asked[r] - level.first_row);
+        StepTrace trace = StepTrace::when_enabled([&] {
+          return "fetch_device_rows (rank " + std::to_string(watch.rank()) + ", " +
+                 std::to_string(asked.size()) + " rows asked)";
+        });
         const CsrMatrix<double> downloaded = download_rows(level.whole(), local, stream);
+        trace.lap("gathered and downloaded");
         FetchedRows<double> answer;
         answer.row_offsets = downloaded.row_offsets;
         answer.columns.resize(downloaded.columns.size());
@@ -56,6 +62,7 @@ FetchedRows<double> fetch_device_rows(FaultWatch& watch, const DeviceDistributed
           answer.columns[k] = global_column(downloaded.columns[k], level.first_column, level.cols,
                                             level.halo_columns);
         answer.values = downloaded.values;
+        trace.lap("global columns");
         return answer;
       });
 }

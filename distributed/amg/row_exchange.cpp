@@ -296,6 +296,10 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
                           const std::vector<global_index_t>& wanted, const RowAnswer<T>& answer) {
   const Processes processes = processes_of(comm);
   const auto size = static_cast<std::size_t>(processes.size);
+  StepTrace trace = StepTrace::when_enabled([&] {
+    return "fetch_rows (rank " + std::to_string(processes.rank) + ", " +
+           std::to_string(wanted.size()) + " rows)";
+  });
 
   // The distinct rows wanted, ascending, hence grouped by owner in rank order.
   RowsByProcess<T> request;
@@ -319,7 +323,9 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
     request.first[size] = static_cast<index_t>(request.ids.size());
     request.row_offsets.assign(request.ids.size() + 1, 0);
   });
+  trace.lap("request");
   const RowsByProcess<T> asked = exchange_rows(processes, request, false);
+  trace.lap("ids exchanged");
 
   // The owner's answer: the rows asked for, in the order asked.
   RowsByProcess<T> answer_rows;
@@ -345,7 +351,9 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
     answer_rows.columns = std::move(answered.columns);
     answer_rows.values = std::move(answered.values);
   });
+  trace.lap("answered (the owner's rows)");
   const RowsByProcess<T> got = exchange_rows(processes, answer_rows, true);
+  trace.lap("rows exchanged");
 
   // got's rows are request.ids' (each owner answered in the order asked, owners in rank
   // order): copied out in `wanted` order.
@@ -375,6 +383,7 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
       std::copy(got.values.begin() + begin, got.values.begin() + end, fetched.values.begin() + to);
     }
   });
+  trace.lap("copied out in the order wanted");
   return fetched;
 }
 
