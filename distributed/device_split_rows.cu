@@ -94,14 +94,7 @@ __global__ void __launch_bounds__(kSetupBlockSize)
                       index_t* __restrict__ pattern_columns) {
   for_each_index(entries, [&](index_t h) {
     const global_index_t column = halo_global[h];
-    index_t low = 0, high = distinct_count;  // lower_bound
-    while (low < high) {
-      const index_t middle = low + (high - low) / 2;
-      if (distinct[middle] < column)
-        low = middle + 1;
-      else
-        high = middle;
-    }
+    const index_t low = lower_bound_in(distinct, index_t{0}, distinct_count, column);
     halo_columns[h] = low;
     pattern_columns[halo_place[h]] = own_columns + low;
   });

@@ -12,14 +12,7 @@ namespace {
 // The first entry of the row at column >= own (the row is sorted).
 __device__ __forceinline__ index_t halo_start(const index_t* __restrict__ columns, index_t begin,
                                               index_t end, index_t own) {
-  while (begin < end) {
-    const index_t middle = begin + (end - begin) / 2;
-    if (columns[middle] < own)
-      begin = middle + 1;
-    else
-      end = middle;
-  }
-  return begin;
+  return lower_bound_in(columns, begin, end, own);
 }
 
 // sizes[row + 1] = the row's local entries

@@ -152,15 +152,7 @@ __global__ void __launch_bounds__(kBlockSize)
 
 // The position of `key` among the row's sorted columns (it is there).
 __device__ __forceinline__ int position_of(const index_t* columns, int count, index_t key) {
-  int low = 0, high = count;
-  while (low < high) {
-    const int middle = (low + high) / 2;
-    if (columns[middle] < key)
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  return low;
+  return lower_bound_in(columns, 0, count, key);
 }
 
 // c_ij = sum_k a_ik b_kj over the row's k in order: each step's lanes add to distinct entries.

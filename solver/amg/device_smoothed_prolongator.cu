@@ -20,14 +20,8 @@ __global__ void __launch_bounds__(kSetupBlockSize)
   for_each_index(rows, [&](index_t row) {
     for (index_t t = t_offsets[row]; t < t_offsets[row + 1]; ++t) {
       const index_t wanted = t_columns[t];
-      index_t low = row_offsets[row], high = row_offsets[row + 1];
-      while (low < high) {  // the first entry >= wanted
-        const index_t middle = low + (high - low) / 2;
-        if (columns[middle] < wanted)
-          low = middle + 1;
-        else
-          high = middle;
-      }
+      // the first entry >= wanted
+      const index_t low = lower_bound_in(columns, row_offsets[row], row_offsets[row + 1], wanted);
       if (low == row_offsets[row + 1] || columns[low] != wanted) {
         atomicMin(missing, row);
         position[t] = -1;

@@ -16,15 +16,7 @@ __global__ void __launch_bounds__(kSetupBlockSize)
     column_starts_kernel(index_t cols, index_t nnz, const index_t* __restrict__ sorted_columns,
                          index_t* __restrict__ row_offsets) {
   for_each_index(cols + 1, [&](index_t c) {
-    index_t low = 0, high = nnz;
-    while (low < high) {
-      const index_t middle = low + (high - low) / 2;
-      if (sorted_columns[middle] < c)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-    row_offsets[c] = low;
+    row_offsets[c] = lower_bound_in(sorted_columns, index_t{0}, nnz, c);
   });
 }
 
