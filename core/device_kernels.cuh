@@ -7,6 +7,7 @@
 //                              walk the rest), at least 1
 //   for_each_index(n, f)       in a kernel: f(i) for every i < n, grid-stride
 //   iota_kernel(n, values)     values[i] = i for i < n (a permutation's start, before a sort)
+//   fill_value_kernel(n, v, values)  values[i] = v for i < n
 //   warp_min / warp_max / warp_sum   a value combined over the 32 lanes of a full warp
 //                              (__shfl_xor_sync butterfly: every lane gets the result)
 //   lowest_lane()              whether this thread is lane 0 of its warp
@@ -42,6 +43,11 @@ __device__ __forceinline__ void for_each_index(Index count, Body&& body) {
 template <class Index>
 __global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(Index n, Index* values) {
   for_each_index(n, [&](Index i) { values[i] = i; });
+}
+
+template <class Index, class T>
+__global__ void __launch_bounds__(kSetupBlockSize) fill_value_kernel(Index n, T value, T* values) {
+  for_each_index(n, [&](Index i) { values[i] = value; });
 }
 
 template <class U>

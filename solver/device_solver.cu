@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/device.hpp"
+#include "core/device_kernels.cuh"
 #include "core/event_timer.hpp"
 #include "solver/amg/device_amg_build.hpp"
 #include "solver/amg/device_level_operator.hpp"
@@ -126,8 +127,12 @@ class DeviceSolver final : public Solver<T>::Impl {
   }
 
   double time_spmv_ms(int repetitions) override {
-    std::vector<T> ones(x_.size(), T(1));
-    x_.copy_from_host(ones);
+    const auto n = static_cast<std::int64_t>(x_.size());
+    if (n > 0) {  // x = 1 on the device (no host array of the vector's size)
+      fill_value_kernel<<<setup_grid(n), kSetupBlockSize, 0, context_.stream()>>>(n, T(1),
+                                                                                  x_.data());
+      SPK_CHECK_LAUNCH("fill_value_kernel (ones)");
+    }
     return time_on_stream(context_.stream(), 3, repetitions,
                           [&] { backend_->apply(x_.data(), b_.data()); })
         .median_ms;

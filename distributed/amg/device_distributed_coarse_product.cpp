@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/host_parallel.hpp"
 #include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/column_set.hpp"
@@ -229,10 +230,14 @@ RowBlock<double> DeviceDistributedCoarseProduct::send_remote_rows(
     pieces.ids = union_;  // product's rows [own, own + |U|) are U's
     pieces.row_offsets = rows.row_offsets;
     pieces.columns.resize(rows.columns.size());
-    for (std::size_t k = 0; k < rows.columns.size(); ++k)
-      pieces.columns[k] = columns_in_union
-                              ? global_column(rows.columns[k], first_column, own, union_)
-                              : first_column + rows.columns[k];
+    const auto entries = static_cast<std::int64_t>(rows.columns.size());
+#pragma omp parallel for schedule(static) if (entries >= host_parallel_from)
+    for (std::int64_t k = 0; k < entries; ++k) {
+      const index_t column = rows.columns[static_cast<std::size_t>(k)];
+      pieces.columns[static_cast<std::size_t>(k)] =
+          columns_in_union ? global_column(column, first_column, own, union_)
+                           : first_column + column;
+    }
     pieces.values = rows.values;
     trace.lap("global columns");
   });

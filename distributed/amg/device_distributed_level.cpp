@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/host_parallel.hpp"
 #include "core/step_trace.hpp"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/device_level_rows.hpp"
@@ -58,9 +59,12 @@ FetchedRows<double> fetch_device_rows(FaultWatch& watch, const DeviceDistributed
         FetchedRows<double> answer;
         answer.row_offsets = downloaded.row_offsets;
         answer.columns.resize(downloaded.columns.size());
-        for (std::size_t k = 0; k < downloaded.columns.size(); ++k)
-          answer.columns[k] = global_column(downloaded.columns[k], level.first_column, level.cols,
-                                            level.halo_columns);
+        const auto entries = static_cast<std::int64_t>(downloaded.columns.size());
+#pragma omp parallel for schedule(static) if (entries >= host_parallel_from)
+        for (std::int64_t k = 0; k < entries; ++k)
+          answer.columns[static_cast<std::size_t>(k)] =
+              global_column(downloaded.columns[static_cast<std::size_t>(k)], level.first_column,
+                            level.cols, level.halo_columns);
         answer.values = downloaded.values;
         trace.lap("global columns");
         return answer;

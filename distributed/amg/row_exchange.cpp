@@ -361,13 +361,17 @@ FetchedRows<T> fetch_rows(MPI_Comm comm, const RowPartition& rows,
   on_every_process(comm, [&] {
     std::vector<index_t> slot(wanted.size());
     std::vector<std::int64_t> offsets(wanted.size() + 1, 0);
-    for (std::size_t r = 0; r < wanted.size(); ++r) {
-      slot[r] =
-          static_cast<index_t>(std::lower_bound(request.ids.begin(), request.ids.end(), wanted[r]) -
+    const auto wanted_count = static_cast<std::int64_t>(wanted.size());
+#pragma omp parallel for schedule(static) if (wanted_count >= host_parallel_from)
+    for (std::int64_t r = 0; r < wanted_count; ++r) {  // each row's slot and length
+      const auto w = static_cast<std::size_t>(r);
+      slot[w] =
+          static_cast<index_t>(std::lower_bound(request.ids.begin(), request.ids.end(), wanted[w]) -
                                request.ids.begin());
-      offsets[r + 1] = offsets[r] + got.row_offsets[static_cast<std::size_t>(slot[r]) + 1] -
-                       got.row_offsets[static_cast<std::size_t>(slot[r])];
+      offsets[w + 1] = got.row_offsets[static_cast<std::size_t>(slot[w]) + 1] -
+                       got.row_offsets[static_cast<std::size_t>(slot[w])];
     }
+    for (std::size_t r = 0; r < wanted.size(); ++r) offsets[r + 1] += offsets[r];
     check_index_range(offsets.back(), "entries of the rows one process fetches");
     fetched.row_offsets.assign(offsets.begin(), offsets.end());
     fetched.columns.resize(static_cast<std::size_t>(offsets.back()));
