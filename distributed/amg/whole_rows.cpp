@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "core/host_parallel.hpp"
 #include "distributed/amg/column_set.hpp"
 #include "spkrylov/errors.hpp"
 
@@ -35,26 +36,39 @@ WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
   m.cols = own_columns + static_cast<index_t>(halo.size());
   m.row_offsets = block.row_offsets;
   const ColumnSlots slots(halo);
+  const auto entries = static_cast<std::int64_t>(block.columns.size());
   std::vector<index_t> local(block.columns.size());
-  for (std::size_t k = 0; k < block.columns.size(); ++k) {
-    const global_index_t column = block.columns[k];
+  std::int64_t first_unknown = entries;  // the first entry whose column is neither
+#pragma omp parallel for schedule(static) \
+    reduction(min                         \
+              : first_unknown) if (entries >= host_parallel_from)
+  for (std::int64_t k = 0; k < entries; ++k) {
+    const global_index_t column = block.columns[static_cast<std::size_t>(k)];
+    index_t& mapped = local[static_cast<std::size_t>(k)];
     if (own(column)) {
-      local[k] = static_cast<index_t>(column - first_column);
+      mapped = static_cast<index_t>(column - first_column);
       continue;
     }
     const index_t slot = slots.slot_of(column);
-    if (slot < 0)
-      throw BadInput("amg setup: column index " + std::to_string(column) +
-                     " is neither this process's nor in its halo (internal error)");
-    local[k] = own_columns + slot;
+    if (slot < 0) first_unknown = std::min(first_unknown, k);
+    mapped = own_columns + std::max<index_t>(slot, 0);
   }
+  if (first_unknown < entries)
+    throw BadInput("amg setup: column index " +
+                   std::to_string(block.columns[static_cast<std::size_t>(first_unknown)]) +
+                   " is neither this process's nor in its halo (internal error)");
 
   // Each row's entries in local order (order: the permutation). A row sorted by global column
   // (the rows send_rows_to_owners sums) needs no sort: its own entries come first, then those
-  // below the own range, then those above, each group in the given order.
+  // below the own range, then those above, each group in the given order. Rows in parallel;
+  // the first row holding a column twice is named after the loop.
   whole.order.resize(block.columns.size());
   m.columns.resize(block.columns.size());
   m.values.resize(block.columns.size());
+  index_t first_twice = block.rows;
+#pragma omp parallel for schedule(dynamic, 4096) \
+    reduction(min                                \
+              : first_twice) if (entries >= host_parallel_from)
   for (index_t row = 0; row < block.rows; ++row) {
     const index_t begin = block.row_offsets[row], end = block.row_offsets[row + 1];
     const auto first = block.columns.begin() + begin, last = block.columns.begin() + end;
@@ -78,11 +92,15 @@ WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
     for (index_t k = begin; k < end; ++k) {
       m.columns[k] = local[static_cast<std::size_t>(whole.order[k])];
       m.values[k] = block.values[static_cast<std::size_t>(whole.order[k])];
-      if (k > begin && m.columns[k] <= m.columns[k - 1])
-        throw BadInput("amg setup: global row " + std::to_string(block.first_row + row) +
-                       " holds column " + std::to_string(block.columns[whole.order[k]]) + " twice");
+      if (k > begin && m.columns[k] <= m.columns[k - 1]) first_twice = std::min(first_twice, row);
     }
   }
+  if (first_twice < block.rows)
+    for (index_t k = block.row_offsets[first_twice] + 1; k < block.row_offsets[first_twice + 1];
+         ++k)
+      if (m.columns[k] <= m.columns[k - 1])
+        throw BadInput("amg setup: global row " + std::to_string(block.first_row + first_twice) +
+                       " holds column " + std::to_string(block.columns[whole.order[k]]) + " twice");
   return whole;
 }
 
