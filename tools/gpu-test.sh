@@ -42,6 +42,13 @@ if [ -x "$bin"/spk_tests_mpi ]; then
           head -20
       done
     fi
+    # `mpirun -np N spkrylov solve` on the GPU (grid rows made on each GPU), against one process
+    if [ -x "$bin"/spk_tests_mpirun_cli ]; then
+      SPK_REQUIRE_GPU=1 timeout 600 "$bin"/spk_tests_mpirun_cli --gtest_filter='MpirunCliGpu.*' \
+        --gtest_color=no >"$logs"/mpirun-cli-gpu.log 2>&1 || status=1
+      echo "spk_tests_mpirun_cli (MpirunCliGpu):"
+      grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$logs"/mpirun-cli-gpu.log | head -20
+    fi
   else
     echo "mpirun not found: the distributed tests did not run"
     status=1
