@@ -19,6 +19,7 @@
 //   expect_update_values_capturable update_values captured in a CUDA graph (no allocation, no
 //                           synchronization) and replayed
 //   awkward_shapes          n = 1, nnz = 0, empty rows, a huge row, boundary row lengths
+//   expect_same_row_stats   every field of two RowStats equal
 //   as_stored               the fp64 matrix a backend of fp32 or fp64 values multiplies
 //   dots_reference          y = A x, (w, y), (y, y) and sum |w_i y_i| in fp64 (apply_dots)
 //   FreshRandom             (tests/test_support.hpp) a random engine seeded afresh each run; its
@@ -53,6 +54,7 @@
 #include "core/device_buffer.hpp"
 #include "spkrylov/errors.hpp"
 #include "spmv/host/csr_matrix.hpp"
+#include "spmv/host/matrix_stats.hpp"
 #include "spmv/host/reference_spmv.hpp"
 #include "spmv/spmv_backend.hpp"
 #include "tests/test_support.hpp"
@@ -348,6 +350,21 @@ void expect_update_values_capturable(SpmvBackend<T>& backend, const CsrMatrix<T>
   EXPECT_LT(spmv_relative_error(backend, updated, rng, stream),
             spmv_tolerance<T>(max_row_length(matrix)))
       << backend.name() << " after a captured update_values";
+}
+
+// Every field of two RowStats equal (the device's pass against the host's: bit for bit).
+inline void expect_same_row_stats(const RowStats& got, const RowStats& host) {
+  EXPECT_EQ(got.rows, host.rows);
+  EXPECT_EQ(got.cols, host.cols);
+  EXPECT_EQ(got.nnz, host.nnz);
+  EXPECT_EQ(got.min_row_length, host.min_row_length);
+  EXPECT_EQ(got.max_row_length, host.max_row_length);
+  EXPECT_EQ(got.empty_rows, host.empty_rows);
+  EXPECT_EQ(got.aligned16_entries, host.aligned16_entries);
+  EXPECT_EQ(got.avg_row_length, host.avg_row_length);
+  EXPECT_EQ(got.row_length_stddev, host.row_length_stddev);
+  EXPECT_EQ(got.row_length_variation, host.row_length_variation);
+  EXPECT_EQ(got.ell_fill_ratio, host.ell_fill_ratio);
 }
 
 // The awkward shapes every format's apply_scaled and update_values are checked on (row

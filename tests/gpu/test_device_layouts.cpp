@@ -76,19 +76,8 @@ std::vector<test::NamedShape> layout_shapes(std::mt19937_64& rng) {
 template <class T>
 void expect_row_stats_match(const CsrMatrix<T>& matrix, const DeviceCsr<T>& device) {
   const RowStats host = compute_row_stats(matrix.rows, matrix.cols, matrix.row_offsets);
-  const RowStats& got = device.stats;
   EXPECT_EQ(device.nnz, matrix.nnz());
-  EXPECT_EQ(got.rows, host.rows);
-  EXPECT_EQ(got.cols, host.cols);
-  EXPECT_EQ(got.nnz, host.nnz);
-  EXPECT_EQ(got.min_row_length, host.min_row_length);
-  EXPECT_EQ(got.max_row_length, host.max_row_length);
-  EXPECT_EQ(got.empty_rows, host.empty_rows);
-  EXPECT_EQ(got.aligned16_entries, host.aligned16_entries);
-  EXPECT_EQ(got.avg_row_length, host.avg_row_length);
-  EXPECT_EQ(got.row_length_stddev, host.row_length_stddev);
-  EXPECT_EQ(got.row_length_variation, host.row_length_variation);
-  EXPECT_EQ(got.ell_fill_ratio, host.ell_fill_ratio);
+  test::expect_same_row_stats(device.stats, host);
 }
 
 template <class T>
