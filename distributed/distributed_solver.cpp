@@ -214,11 +214,20 @@ std::unique_ptr<typename DistributedSolver<T>::Impl> make_impl(
 
 }  // namespace
 
+// The private constructor from an Impl, for the library's own paths (include/spkrylov/
+// distributed.hpp names this struct its friend).
+struct DistributedSolverAccess {
+  template <class T>
+  static DistributedSolver<T> make(std::unique_ptr<typename DistributedSolver<T>::Impl> impl) {
+    return DistributedSolver<T>(std::move(impl));
+  }
+};
+
 template <class T>
 DistributedSolver<T> distributed_solver_of_device_rows(MPI_Comm comm, DeviceSplitRows<T>&& rows,
                                                        const Options& options,
                                                        const DistributedOptions& distributed) {
-  return DistributedSolver<T>(make_impl<T>(
+  return DistributedSolverAccess::make<T>(make_impl<T>(
       comm, options, distributed,
       [&](bool on_gpu) -> std::unique_ptr<typename DistributedSolver<T>::Impl> {
         if (!on_gpu)

@@ -73,6 +73,8 @@
 
 namespace spk {
 
+struct DistributedSolverAccess;
+
 template <class T>
 class DistributedSolver {
  public:
@@ -123,10 +125,11 @@ class DistributedSolver {
   global_index_t global_rows() const;
 
   class Impl;
-  /// The library's own paths (rows generated on the device); not for callers.
-  explicit DistributedSolver(std::unique_ptr<Impl> impl);
 
  private:
+  friend struct DistributedSolverAccess;  // the library's own ways to make one (internal)
+  explicit DistributedSolver(std::unique_ptr<Impl> impl);
+
   std::unique_ptr<Impl> impl_;
 };
 
