@@ -24,14 +24,22 @@ std::string gigabytes(std::size_t bytes) {
   return number_text("%.2f GB", static_cast<double>(bytes) / 1e9);
 }
 
-// "setup memory: peak ..., steady ..., of ... free (... total; ... free after); largest array
-// ..." (GPU setups; SetupInfo::memory).
+// The device's memory in use at the setup's peak: what was in use before it (every user's,
+// e.g. rows generated on the device before the solver) plus the library's peak above that.
+std::size_t in_use_at_peak(const DeviceMemoryUse& memory) {
+  const std::size_t before =
+      memory.total_bytes > memory.free_bytes ? memory.total_bytes - memory.free_bytes : 0;
+  return before + memory.peak_bytes;
+}
+
+// "setup memory: peak ..., steady ..., of ... free (... total; ... free after; about ... in use
+// at the peak); largest array ..." (GPU setups; SetupInfo::memory).
 void print_setup_memory(std::ostream& out, const DeviceMemoryUse& memory) {
   if (memory.total_bytes == 0) return;
   out << "             setup memory: peak " << gigabytes(memory.peak_bytes) << ", steady "
       << gigabytes(memory.steady_bytes) << ", of " << gigabytes(memory.free_bytes) << " free ("
       << gigabytes(memory.total_bytes) << " total; " << gigabytes(memory.free_after_bytes)
-      << " free after)";
+      << " free after; about " << gigabytes(in_use_at_peak(memory)) << " in use at the peak)";
   if (!memory.largest.empty())
     out << "; largest array " << memory.largest << " " << gigabytes(memory.largest_bytes);
   out << "\n";
