@@ -138,6 +138,8 @@ std::vector<double> solve_device_rows(const Communicator& communicator, Distribu
   if (b.size() != n) {          // b on the host first
     std::vector<T> host_b(problem.rhs.begin(), problem.rhs.end());
     if (problem.rhs.empty()) {  // from_solution: b = A x*
+      if (!problem.exact_solution)
+        throw Error("solve: no right-hand side for the device rows (internal error)");
       const std::vector<T> exact(problem.exact_solution->begin(), problem.exact_solution->end());
       host_b.resize(n);
       solver.multiply(exact.data(), host_b.data());
