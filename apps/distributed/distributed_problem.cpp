@@ -123,8 +123,6 @@ void generate_on_device(const GridStencil& stencil, const RunConfig& config,
     device_rows.of<T>() = std::move(rows);
   });
   problem.device_rows = std::move(device_rows);
-  if (ones_solution)
-    problem.exact_solution = std::vector<double>(static_cast<std::size_t>(problem.rows.rows), 1.0);
 }
 
 // Whether a grid kind's rows are generated on the GPU: the solve runs there (agreed) and
@@ -218,14 +216,13 @@ void build_rhs(const RunConfig& config, const Communicator& communicator,
       return;
     }
     case RhsSpec::Kind::from_solution: {
-      if (problem.device_rows) {  // b = A x* by the solver (or made with the rows: x* ones)
-        if (!problem.exact_solution)
-          problem.exact_solution = random_entries(config.rhs.seed, rows.first_row, n);
-        return;
-      }
       std::vector<double> exact = config.rhs.solution == "random"
                                       ? random_entries(config.rhs.seed, rows.first_row, n)
                                       : std::vector<double>(n, 1.0);
+      if (problem.device_rows) {  // b made with the rows (x* ones) or A x* by the solver
+        problem.exact_solution = std::move(exact);
+        return;
+      }
       SplitRows<double> split;
       on_every_process(communicator.get(), [&] {
         split = split_local_and_halo(rows, problem.partition, communicator.rank());

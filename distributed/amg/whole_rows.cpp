@@ -39,9 +39,8 @@ WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
   const auto entries = static_cast<std::int64_t>(block.columns.size());
   std::vector<index_t> local(block.columns.size());
   std::int64_t first_unknown = entries;  // the first entry whose column is neither
-#pragma omp parallel for schedule(static) \
-    reduction(min                         \
-              : first_unknown) if (entries >= host_parallel_from)
+  const bool parallel = entries >= host_parallel_from;
+#pragma omp parallel for schedule(static) reduction(min : first_unknown) if (parallel)
   for (std::int64_t k = 0; k < entries; ++k) {
     const global_index_t column = block.columns[static_cast<std::size_t>(k)];
     index_t& mapped = local[static_cast<std::size_t>(k)];
@@ -66,9 +65,7 @@ WholeRows whole_rows(const RowBlock<double>& block, global_index_t first_column,
   m.columns.resize(block.columns.size());
   m.values.resize(block.columns.size());
   index_t first_twice = block.rows;
-#pragma omp parallel for schedule(dynamic, 4096) \
-    reduction(min                                \
-              : first_twice) if (entries >= host_parallel_from)
+#pragma omp parallel for schedule(dynamic, 4096) reduction(min : first_twice) if (parallel)
   for (index_t row = 0; row < block.rows; ++row) {
     const index_t begin = block.row_offsets[row], end = block.row_offsets[row + 1];
     const auto first = block.columns.begin() + begin, last = block.columns.begin() + end;
