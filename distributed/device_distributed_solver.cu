@@ -271,6 +271,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     fine_rows_.partition = partition;
     fine_rows_.agglomerate_rows = options.solver.preconditioner_options.amg.agglomerate_rows;
     fine_rows_.halo_columns = this->matrix->split().halo_columns;
+    fine_rows_.nccl = nccl_.get();
     space_->set_fine_rows(&fine_rows_);
     if (nccl_) {
       scalar_sum_ = std::make_unique<NcclScalarSum<T>>(*nccl_, stream);

@@ -170,12 +170,12 @@ DeviceDistributedAmgBuild::Fit DeviceDistributedAmgBuild::fit(const Aggregates& 
 
 std::unique_ptr<DeviceDistributedProlongator> DeviceDistributedAmgBuild::prolongator(
     const Matrix& a, Matrix tentative, double weight) {
-  return std::make_unique<Prolongator>(watch_, a, std::move(tentative), weight, setup_);
+  return std::make_unique<Prolongator>(watch_, a, std::move(tentative), weight, setup_, fine_.nccl);
 }
 
 std::unique_ptr<DeviceDistributedCoarseProduct> DeviceDistributedAmgBuild::galerkin(
     const Matrix& a, const Matrix& p, Matrix& coarse) {
-  return std::make_unique<Galerkin>(watch_, a, p, coarse, setup_, keep_resetup_state_);
+  return std::make_unique<Galerkin>(watch_, a, p, coarse, setup_, keep_resetup_state_, fine_.nccl);
 }
 
 namespace {

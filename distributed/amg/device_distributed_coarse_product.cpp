@@ -9,6 +9,7 @@
 #include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_ghost_values.hpp"
 #include "distributed/amg/device_level_rows.hpp"
+#include "distributed/amg/device_row_fetch.hpp"
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/amg/whole_rows.hpp"
 #include "distributed/fault_watch.hpp"
@@ -33,32 +34,37 @@ StepTrace product_trace(const char* what, const DeviceDistributedLevel& p, Fault
 
 DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(
     FaultWatch& watch, const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,
-    DeviceDistributedLevel& coarse, const DeviceSetupContext& setup, bool keep_resetup_state)
+    DeviceDistributedLevel& coarse, const DeviceSetupContext& setup, bool keep_resetup_state,
+    const NcclCommunicator* nccl)
     : watch_(watch), setup_(setup), own_coarse_(p.cols) {
   const cudaStream_t stream = setup_.stream();
   const index_t own = own_coarse_;
   StepTrace trace = product_trace("galerkin setup", p, watch_, setup_);
 
-  // 1. The ghost rows of P (global columns); the plan that fetches their values again (without
-  // a re-setup, the rows alone: one exchange, no plan).
+  // 1. The ghost rows of P (global columns): with a re-setup to follow, through the host with
+  // the plan that fetches their values again; without, GPU to GPU, once.
   RowBlock<double> ghost;
-  {
+  DeviceGlobalRows ghost_on_device;
+  if (keep_resetup_state) {
     FetchedRows<double> fetched;
-    if (keep_resetup_state)
-      ghost_values_ =
-          std::make_unique<DeviceGhostValues>(watch_, p, a.halo_columns, setup_.stream(), fetched);
-    else
-      fetched = fetch_device_rows(watch_, p, a.halo_columns, setup_.stream());
+    ghost_values_ =
+        std::make_unique<DeviceGhostValues>(watch_, p, a.halo_columns, setup_.stream(), fetched);
     ghost.rows = static_cast<index_t>(a.halo_columns.size());
     ghost.row_offsets = std::move(fetched.row_offsets);
     ghost.columns = std::move(fetched.columns);
     ghost.values = std::move(fetched.values);
+  } else {
+    ghost_on_device = fetch_rows_on_device(watch_, nccl, p, a.halo_columns, stream);
   }
   trace.lap("ghost rows of P");
 
   on_every_process(watch_, [&] {
     // 2. U: the other processes' aggregates P's own or ghost rows name; B = [P_own; P_ghost].
-    union_ = distinct_outside(ghost.columns, p.first_column, p.first_column + own, p.halo_columns);
+    union_ =
+        keep_resetup_state
+            ? distinct_outside(ghost.columns, p.first_column, p.first_column + own, p.halo_columns)
+            : distinct_outside_on_device(ghost_on_device, p.first_column, p.first_column + own,
+                                         p.halo_columns, stream);
     check_index_range(static_cast<std::int64_t>(own) + static_cast<std::int64_t>(union_.size()),
                       "columns of P's own and ghost rows on one process");
     const index_t width = own + static_cast<index_t>(union_.size());
@@ -71,10 +77,19 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(
     trace.lap("B: U and the slot map");
     DeviceCsrMatrix<double> renumbered = remapped_copy(p.whole(), own, slot_map, width, stream);
     trace.lap("B: P_own renumbered");
-    WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
-    ghost_order_ = std::move(ghost_rows.order);
-    trace.lap("B: ghost rows renumbered (host)");
-    stacked_ = stack_rows(renumbered, ghost_rows.matrix, width, stream);
+    if (keep_resetup_state) {
+      WholeRows ghost_rows = whole_rows(ghost, p.first_column, own, union_);
+      ghost_order_ = std::move(ghost_rows.order);
+      trace.lap("B: ghost rows renumbered (host)");
+      stacked_ = stack_rows(renumbered, ghost_rows.matrix, width, stream);
+    } else {
+      const DeviceCsrMatrix<double> ghost_rows =
+          whole_rows_on_device(ghost_on_device, p.first_column, own, union_, stream);
+      trace.lap("B: ghost rows renumbered (device)");
+      stacked_ = stack_rows(renumbered, ghost_rows, width, stream);
+      setup_.synchronize();  // the ghost rows are freed on leaving
+      ghost_on_device = DeviceGlobalRows();
+    }
     trace.lap("B = [P_own; P_ghost] stacked");
 
     // 4. R_local = P_own^T first: the transpose's sort and the renumbered copy are gone before

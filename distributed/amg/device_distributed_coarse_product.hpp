@@ -5,10 +5,11 @@
 // up to rounding). With A = [A_local | A_halo] and P in the whole form (whole_rows.hpp):
 //
 //   1. the ghost rows of P: the rows of P that A's halo columns name, fetched from their owners
-//      (fetch_rows; each owner downloads only the rows asked of it);
+//      (without a re-setup GPU to GPU, fetch_rows_on_device; with one through the host,
+//      device_ghost_values.hpp, which keeps the plan that fetches their values again);
 //   2. B = [P_own; P_ghost] on the device, its columns numbered [own aggregates | U], U the
 //      other processes' aggregates that P or the ghost rows name, ascending (P's own rows
-//      renumbered on the device, the ghost rows on the host, then stacked);
+//      renumbered on the device, the ghost rows on the device or the host, then stacked);
 //   3. R_local = P_own^T (in B's columns)      (device_transpose.hpp; before A B, so that its
 //                                              sort's arrays are gone when A B is made)
 //   4. A B = A_whole B                         (device_sparse_product.hpp: the row hash, or
@@ -42,15 +43,19 @@
 
 namespace spk {
 
+class NcclCommunicator;
+
 class DeviceDistributedCoarseProduct {
  public:
   // a: A_l; p: P_l; coarse receives A_{l+1}. Collective. keep_resetup_state false (no re-setup
   // will follow: AmgResetup::rebuild): B and A B are freed as soon as they are used, and no plan
-  // is made to move values again (P's ghost rows are fetched once, with their values; the rows
-  // of U are sent without a RowSumsPlan).
+  // is made to move values again (P's ghost rows are fetched once, GPU to GPU, with their
+  // values; the rows of U are sent without a RowSumsPlan). nccl: the communicator of the
+  // setup's NCCL calls (on setup's stream), or null (host-staged MPI).
   DeviceDistributedCoarseProduct(FaultWatch& watch, const DeviceDistributedLevel& a,
                                  const DeviceDistributedLevel& p, DeviceDistributedLevel& coarse,
-                                 const DeviceSetupContext& setup, bool keep_resetup_state = true);
+                                 const DeviceSetupContext& setup, bool keep_resetup_state = true,
+                                 const NcclCommunicator* nccl = nullptr);
 
   // R's and A_{l+1}'s values for new values of A and P (same patterns). Collective.
   void compute(const DeviceDistributedLevel& a, const DeviceDistributedLevel& p,

@@ -8,9 +8,9 @@
 // on this process's rows, with A = [A_local | A_halo] in the whole form (whole_rows.hpp).
 // Aggregates never cross processes, so T is local (after agglomeration a process that gave its
 // coarse rows away sees its columns as T's halo, which joins P's); A's halo columns reach the
-// rows of T that other processes own. Those ghost rows are fetched once (fetch_rows, each owner
-// downloading only the rows asked of it: T does not change), numbered [own aggregates | the other
-// processes' aggregates they name, ascending], and stacked under T's own rows on the device:
+// rows of T that other processes own. Those ghost rows are fetched once, GPU to GPU
+// (fetch_rows_on_device: T does not change), numbered [own aggregates | the other processes'
+// aggregates they name, ascending] on the device, and stacked under T's own rows:
 //
 //   T_ext = [T_own; T_ghost]        (rows: A's whole columns, own then halo slots)
 //   P = T_own - (w / lambda) D^-1 (A_whole T_ext)
@@ -28,13 +28,17 @@
 
 namespace spk {
 
+class NcclCommunicator;
+
 class DeviceDistributedProlongator {
  public:
   // a: A_l; tentative: T_l (a's rows, the coarse partition's columns; a halo only after
-  // agglomeration). Collective.
+  // agglomeration); nccl: the communicator of the setup's NCCL calls (on setup's stream), or
+  // null (the ghost rows staged through the host over MPI). Collective.
   DeviceDistributedProlongator(FaultWatch& watch, const DeviceDistributedLevel& a,
                                DeviceDistributedLevel tentative, double weight,
-                               const DeviceSetupContext& setup);
+                               const DeviceSetupContext& setup,
+                               const NcclCommunicator* nccl = nullptr);
 
   // P's values for A's values, D^-1 (this process's rows) and lambda_max(D^-1 A) > 0. Local,
   // asynchronous on the setup's stream.

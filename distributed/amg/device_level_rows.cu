@@ -112,7 +112,7 @@ CsrMatrix<double> download_row_range(const DeviceCsrMatrix<double>& m, index_t f
 }
 
 DeviceCsrMatrix<double> stack_rows(const DeviceCsrMatrix<double>& top,
-                                   const CsrMatrix<double>& bottom, index_t cols,
+                                   const DeviceCsrMatrix<double>& bottom, index_t cols,
                                    cudaStream_t stream) {
   check_index_range(static_cast<std::int64_t>(top.nnz()) + bottom.nnz(),
                     "entries of a stacked matrix");
@@ -125,26 +125,34 @@ DeviceCsrMatrix<double> stack_rows(const DeviceCsrMatrix<double>& top,
   stacked.columns =
       DeviceBuffer<index_t>(static_cast<std::size_t>(top.nnz() + bottom.nnz()), "stacked columns");
   stacked.values = DeviceBuffer<double>(stacked.columns.size(), "stacked values");
-  // offsets: top's, then bottom's (past its leading 0) shifted by nnz(top)
+  // offsets: top's, then bottom's (past its leading 0) shifted by nnz(top); columns and values
+  // side by side
   copy_async(stacked.row_offsets.data(), top.row_offsets.data(),
              static_cast<std::size_t>(top.rows) + 1, cudaMemcpyDeviceToDevice, stream);
   copy_async(stacked.columns.data(), top.columns.data(), top.columns.size(),
              cudaMemcpyDeviceToDevice, stream);
+  copy_async(stacked.values.data(), top.values.data(), top.values.size(), cudaMemcpyDeviceToDevice,
+             stream);
   if (bottom.rows > 0) {
-    const DeviceBuffer<index_t> offsets(
-        std::vector<index_t>(bottom.row_offsets.begin() + 1, bottom.row_offsets.end()),
-        "stacked bottom offsets");
-    const DeviceBuffer<index_t> columns(bottom.columns, "stacked bottom columns");
-    copy_async(stacked.row_offsets.data() + top.rows + 1, offsets.data(), offsets.size(),
-               cudaMemcpyDeviceToDevice, stream);
+    copy_async(stacked.row_offsets.data() + top.rows + 1, bottom.row_offsets.data() + 1,
+               static_cast<std::size_t>(bottom.rows), cudaMemcpyDeviceToDevice, stream);
     shift_kernel<<<setup_grid(bottom.rows), kSetupBlockSize, 0, stream>>>(
         bottom.rows, top.nnz(), stacked.row_offsets.data() + top.rows + 1);
     SPK_CHECK_LAUNCH("shift_kernel");
-    copy_async(stacked.columns.data() + top.nnz(), columns.data(), columns.size(),
+    copy_async(stacked.columns.data() + top.nnz(), bottom.columns.data(), bottom.columns.size(),
                cudaMemcpyDeviceToDevice, stream);
-    SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the staging buffers are freed on return
+    copy_async(stacked.values.data() + top.nnz(), bottom.values.data(), bottom.values.size(),
+               cudaMemcpyDeviceToDevice, stream);
   }
-  stack_values(top.values.data(), top.nnz(), bottom.values, stacked, stream);
+  return stacked;
+}
+
+DeviceCsrMatrix<double> stack_rows(const DeviceCsrMatrix<double>& top,
+                                   const CsrMatrix<double>& bottom, index_t cols,
+                                   cudaStream_t stream) {
+  const DeviceCsrMatrix<double> uploaded = to_device(bottom, "stacked bottom rows");
+  DeviceCsrMatrix<double> stacked = stack_rows(top, uploaded, cols, stream);
+  SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `uploaded` is freed on return
   return stacked;
 }
 

@@ -10,8 +10,9 @@
 //                        device; their lengths are summed on the host), then one copy each of
 //                        the offsets, columns and values
 //   download_row_range   consecutive rows: three copies, no kernel
-//   stack_rows           a device matrix with host rows appended below it (the ghost rows of
-//                        a product's right factor), and stack_values for new values
+//   stack_rows           a device matrix with device or host rows appended below it (the
+//                        ghost rows of a product's right factor), and stack_values for new
+//                        values
 //   remapped_copy        a device matrix whose columns >= own are renumbered by a map (a halo
 //                        numbering widened to a larger one: the map must increase, so that
 //                        each row stays sorted)
@@ -37,7 +38,10 @@ CsrMatrix<double> download_row_range(const DeviceCsrMatrix<double>& m, index_t f
                                      cudaStream_t stream);
 
 // [top; bottom]: top.rows + bottom.rows rows, `cols` columns (bottom's columns must be < cols
-// and sorted within each row, as top's are).
+// and sorted within each row, as top's are). Asynchronous on `stream` for a device bottom.
+DeviceCsrMatrix<double> stack_rows(const DeviceCsrMatrix<double>& top,
+                                   const DeviceCsrMatrix<double>& bottom, index_t cols,
+                                   cudaStream_t stream);
 DeviceCsrMatrix<double> stack_rows(const DeviceCsrMatrix<double>& top,
                                    const CsrMatrix<double>& bottom, index_t cols,
                                    cudaStream_t stream);

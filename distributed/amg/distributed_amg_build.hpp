@@ -48,6 +48,7 @@
 
 namespace spk {
 
+class NcclCommunicator;  // distributed/nccl_communicator.hpp
 template <class T>
 class HostSpace;  // solver/host_space.hpp (OpenMP: not for CUDA translation units)
 
@@ -71,6 +72,9 @@ struct FineRows {
   // once the AMG setup has them: the device build takes the array for its A_0 instead of a
   // copy (the largest array of A_0 once less at the setup's peak). Null: copy.
   DeviceBuffer<double>* adoptable_values = nullptr;
+  // GPU path: the solver's NCCL communicator (its calls on the solver's stream), over which the
+  // device build moves boundary rows from GPU to GPU. Null: host-staged MPI.
+  const NcclCommunicator* nccl = nullptr;
 };
 
 class DistributedAmgBuild {

@@ -5,13 +5,18 @@
 //     (device_distributed_coarse_product.hpp) against the one-process product of the whole
 //     matrices every process also computes, and the smoothed prolongator through A's halo
 //     (device_distributed_prolongator.hpp) against the host's distributed prolongator; both
-//     again after new values (a re-setup). Partitions are uneven, with an empty process from
+//     again after new values (a re-setup); the rows fetched GPU to GPU (device_row_fetch.hpp)
+//     against fetch_device_rows and the host's whole form. The device pieces run over both
+//     transports of device rows: host-staged MPI always, NCCL where every process has a GPU of
+//     its own and SPK_TEST_TRANSPORT=nccl. Partitions are uneven, with an empty process from
 //     three processes on.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -21,10 +26,14 @@
 #include "distributed/amg/device_distributed_coarse_product.hpp"
 #include "distributed/amg/device_distributed_prolongator.hpp"
 #include "distributed/amg/device_level_rows.hpp"
+#include "distributed/amg/device_row_fetch.hpp"
 #include "distributed/amg/distributed_prolongator.hpp"
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/amg/whole_rows.hpp"
+#include "distributed/device_binding.hpp"
+#include "distributed/device_halo_exchange.hpp"
 #include "distributed/fault_watch.hpp"
+#include "distributed/nccl_communicator.hpp"
 #include "solver/amg/device_csr_check.hpp"
 #include "solver/amg/galerkin_product.hpp"
 #include "solver/amg/sparse_product.hpp"
@@ -318,6 +327,36 @@ double largest(const std::vector<double>& values) {
   return m;
 }
 
+// The transports device rows move over in these tests: host-staged MPI (no communicator),
+// and NCCL where SPK_TEST_TRANSPORT=nccl and every process has a GPU of its own (each process
+// then uses the GPU of its local rank). Collective.
+struct RowTransports {
+  std::unique_ptr<NcclCommunicator> nccl;
+  std::vector<std::pair<std::string, const NcclCommunicator*>> each() const {
+    std::vector<std::pair<std::string, const NcclCommunicator*>> all{{"mpi", nullptr}};
+    if (nccl) all.emplace_back("nccl", nccl.get());
+    return all;
+  }
+};
+
+RowTransports row_transports() {
+  RowTransports transports;
+  const char* chosen = std::getenv("SPK_TEST_TRANSPORT");
+  if (chosen == nullptr || std::string(chosen) != "nccl") return transports;
+  const DeviceBinding binding = bind_device(MPI_COMM_WORLD, true);
+  if (!binding.gpu_shared())
+    transports.nccl = std::make_unique<NcclCommunicator>(MPI_COMM_WORLD, 0);
+  return transports;
+}
+
+// Device memory written with NaN bit patterns (all bits set) and freed, so that arrays allocated
+// next start poisoned rather than zero: a result that misses an entry shows it.
+void poison_free_device_memory() {
+  DeviceBuffer<unsigned char> poison(std::size_t{64} << 20, "test poison");
+  ASSERT_EQ(cudaMemset(poison.data(), 0xff, poison.bytes()), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
 struct ProductCase {
   std::string label;
   CsrMatrix<double> a;
@@ -351,46 +390,58 @@ TEST(DistributedAmgDeviceAlgebra, CsrCheckNamesInvalidOperands) {
             std::string::npos);
 }
 
+// With a re-setup to follow (the ghost rows through the host, their values again by a plan)
+// and without (GPU to GPU, freed as used), over each transport.
 TEST(DistributedAmgDeviceAlgebra, GalerkinWithGhostRowsEqualsTheOneProcessProduct) {
   SPK_REQUIRE_GPU_OR_SKIP();
+  const RowTransports transports = row_transports();
   FaultWatch watch(MPI_COMM_WORLD, false);
-  const DeviceSetupContext setup(nullptr);
-  for (const ProductCase& c : product_cases()) {
-    SCOPED_TRACE(c.label);
-    const CsrMatrix<double> p = some_prolongator(c.a.rows, 5);
-    CsrMatrix<double> reference;
-    GalerkinProduct one(c.a, p, reference);  // A_c = P^T A P on the whole matrices
-    const RowPartition fine = uneven(c.a.rows);
-    const RowPartition coarse = uneven(p.cols, 1);
-    std::vector<index_t> a_order;
-    DeviceDistributedLevel a = upload_level(watch, c.a, fine, fine, &a_order);
-    const DeviceDistributedLevel p_level = upload_level(watch, p, fine, coarse);
-    DeviceDistributedLevel a_c;
-    DeviceDistributedCoarseProduct product(watch, a, p_level, a_c, setup);
-    EXPECT_EQ(device_csr_problem(a_c.whole(), nullptr), "");
-    EXPECT_EQ(device_csr_problem(product.restriction().whole(), nullptr), "");
-    const double error = expect_rows_equal(download_level(a_c), block_of(reference, coarse),
-                                           largest(reference.values), 1e-13);
-    EXPECT_EQ(a_c.global_nnz, reference.nnz());
-    // R = P^T: its rows by the coarse partition, the fine partition's columns
-    const CsrMatrix<double> r = transpose(p, nullptr);
-    expect_rows_equal(download_level(product.restriction()), block_of(r, coarse), largest(r.values),
-                      0.0);
-    if (world_rank() == 0)
-      std::printf("  %s, %d processes: A_c %d x %d, %d entries, max relative error %.2e (%s)\n",
-                  c.label.c_str(), world_size(), reference.rows, reference.cols, reference.nnz(),
-                  error, product.algorithms().c_str());
+  const CudaStream stream;
+  const DeviceSetupContext setup(stream.get());
+  for (const auto& [transport, nccl] : transports.each())
+    for (const bool keep_resetup_state : {true, false})
+      for (const ProductCase& c : product_cases()) {
+        SCOPED_TRACE(c.label + ", " + transport +
+                     (keep_resetup_state ? ", re-setup state kept" : ", no re-setup"));
+        poison_free_device_memory();
+        const CsrMatrix<double> p = some_prolongator(c.a.rows, 5);
+        CsrMatrix<double> reference;
+        GalerkinProduct one(c.a, p, reference);  // A_c = P^T A P on the whole matrices
+        const RowPartition fine = uneven(c.a.rows);
+        const RowPartition coarse = uneven(p.cols, 1);
+        std::vector<index_t> a_order;
+        DeviceDistributedLevel a = upload_level(watch, c.a, fine, fine, &a_order);
+        const DeviceDistributedLevel p_level = upload_level(watch, p, fine, coarse);
+        DeviceDistributedLevel a_c;
+        DeviceDistributedCoarseProduct product(watch, a, p_level, a_c, setup, keep_resetup_state,
+                                               nccl);
+        EXPECT_EQ(device_csr_problem(a_c.whole(), nullptr), "");
+        EXPECT_EQ(device_csr_problem(product.restriction().whole(), nullptr), "");
+        const double error = expect_rows_equal(download_level(a_c), block_of(reference, coarse),
+                                               largest(reference.values), 1e-13);
+        EXPECT_EQ(a_c.global_nnz, reference.nnz());
+        // R = P^T: its rows by the coarse partition, the fine partition's columns
+        const CsrMatrix<double> r = transpose(p, nullptr);
+        expect_rows_equal(download_level(product.restriction()), block_of(r, coarse),
+                          largest(r.values), 0.0);
+        if (world_rank() == 0)
+          std::printf(
+              "  %s, %s, %d processes: A_c %d x %d, %d entries, max relative error %.2e "
+              "(%s)\n",
+              c.label.c_str(), transport.c_str(), world_size(), reference.rows, reference.cols,
+              reference.nnz(), error, product.algorithms().c_str());
+        if (!keep_resetup_state) continue;
 
-    // Re-setup: new values of A, the same patterns, the new product.
-    CsrMatrix<double> a2 = c.a;
-    for (std::size_t k = 0; k < a2.values.size(); ++k)
-      a2.values[k] = a2.values[k] * 1.5 + 0.125 * static_cast<double>(k % 3);
-    one.compute(a2, p, reference);
-    write_values(a, a2, fine, a_order);
-    product.compute(a, p_level, a_c);
-    expect_rows_equal(download_level(a_c), block_of(reference, coarse), largest(reference.values),
-                      1e-13);
-  }
+        // Re-setup: new values of A, the same patterns, the new product.
+        CsrMatrix<double> a2 = c.a;
+        for (std::size_t k = 0; k < a2.values.size(); ++k)
+          a2.values[k] = a2.values[k] * 1.5 + 0.125 * static_cast<double>(k % 3);
+        one.compute(a2, p, reference);
+        write_values(a, a2, fine, a_order);
+        product.compute(a, p_level, a_c);
+        expect_rows_equal(download_level(a_c), block_of(reference, coarse),
+                          largest(reference.values), 1e-13);
+      }
 }
 
 // T local to each process: its rows in aggregates of three consecutive rows, numbered after
@@ -419,52 +470,168 @@ LocalTentative local_tentative(const RowPartition& fine) {
 
 TEST(DistributedAmgDeviceAlgebra, ProlongatorThroughTheHaloEqualsTheHostsDistributedOne) {
   SPK_REQUIRE_GPU_OR_SKIP();
+  const RowTransports transports = row_transports();
   FaultWatch watch(MPI_COMM_WORLD, false);
-  const DeviceSetupContext setup(nullptr);
+  const CudaStream stream;
+  const DeviceSetupContext setup(stream.get());
   const double weight = 4.0 / 3.0, lambda = 1.9;
-  for (const ProductCase& c : product_cases()) {
-    SCOPED_TRACE(c.label);
-    const RowPartition fine = uneven(c.a.rows, 2);
-    const LocalTentative t = local_tentative(fine);
-    CsrMatrix<double> a_values = c.a;
-    const auto inverse_diagonal = [&](const CsrMatrix<double>& a) {  // this process's rows
-      std::vector<double> d;
-      for (global_index_t i = fine.first_row(world_rank()); i < fine.end_row(world_rank()); ++i)
-        for (index_t k = a.row_offsets[i]; k < a.row_offsets[i + 1]; ++k)
-          if (a.columns[k] == i) d.push_back(1.0 / a.values[k]);
-      return d;
-    };
-    // the host's distributed prolongator
-    DistributedLevel a_host = make_level(watch, block_of(c.a, fine), fine, fine);
-    DistributedProlongator host(
-        watch, a_host, make_level(watch, block_of(t.matrix, fine), fine, t.coarse), weight);
-    host.compute(a_host, inverse_diagonal(c.a), lambda);
-    // the device's
-    std::vector<index_t> a_order;
-    DeviceDistributedLevel a = upload_level(watch, c.a, fine, fine, &a_order);
-    DeviceDistributedProlongator device(watch, a, upload_level(watch, t.matrix, fine, t.coarse),
-                                        weight, setup);
-    const DeviceBuffer<double> d(inverse_diagonal(c.a), "test D^-1");
-    device.compute(a, d, lambda);
-    const RowBlock<double>& expected = host.matrix().block;
-    const double error = expect_rows_equal(download_level(device.matrix()), expected,
-                                           largest(expected.values), 1e-14);
-    EXPECT_EQ(device.matrix().global_nnz, host.matrix().global_nnz);
-    if (world_rank() == 0)
-      std::printf("  %s, %d processes: P with %lld entries, max relative error %.2e\n",
-                  c.label.c_str(), world_size(), static_cast<long long>(host.matrix().global_nnz),
-                  error);
+  for (const auto& [transport, nccl] : transports.each())
+    for (const ProductCase& c : product_cases()) {
+      SCOPED_TRACE(c.label + ", " + transport);
+      poison_free_device_memory();
+      const RowPartition fine = uneven(c.a.rows, 2);
+      const LocalTentative t = local_tentative(fine);
+      CsrMatrix<double> a_values = c.a;
+      const auto inverse_diagonal = [&](const CsrMatrix<double>& a) {  // this process's rows
+        std::vector<double> d;
+        for (global_index_t i = fine.first_row(world_rank()); i < fine.end_row(world_rank()); ++i)
+          for (index_t k = a.row_offsets[i]; k < a.row_offsets[i + 1]; ++k)
+            if (a.columns[k] == i) d.push_back(1.0 / a.values[k]);
+        return d;
+      };
+      // the host's distributed prolongator
+      DistributedLevel a_host = make_level(watch, block_of(c.a, fine), fine, fine);
+      DistributedProlongator host(
+          watch, a_host, make_level(watch, block_of(t.matrix, fine), fine, t.coarse), weight);
+      host.compute(a_host, inverse_diagonal(c.a), lambda);
+      // the device's
+      std::vector<index_t> a_order;
+      DeviceDistributedLevel a = upload_level(watch, c.a, fine, fine, &a_order);
+      DeviceDistributedProlongator device(watch, a, upload_level(watch, t.matrix, fine, t.coarse),
+                                          weight, setup, nccl);
+      const DeviceBuffer<double> d(inverse_diagonal(c.a), "test D^-1");
+      device.compute(a, d, lambda);
+      const RowBlock<double>& expected = host.matrix().block;
+      const double error = expect_rows_equal(download_level(device.matrix()), expected,
+                                             largest(expected.values), 1e-14);
+      EXPECT_EQ(device.matrix().global_nnz, host.matrix().global_nnz);
+      if (world_rank() == 0)
+        std::printf("  %s, %s, %d processes: P with %lld entries, max relative error %.2e\n",
+                    c.label.c_str(), transport.c_str(), world_size(),
+                    static_cast<long long>(host.matrix().global_nnz), error);
 
-    // Re-setup: new values of A.
-    for (std::size_t k = 0; k < a_values.values.size(); ++k)
-      a_values.values[k] *= 1.0 + 0.1 * static_cast<double>(k % 4);
-    set_level_values(a_host, block_of(a_values, fine).values);
-    host.compute(a_host, inverse_diagonal(a_values), lambda);
-    write_values(a, a_values, fine, a_order);
-    const DeviceBuffer<double> d2(inverse_diagonal(a_values), "test D^-1");
-    device.compute(a, d2, lambda);
-    expect_rows_equal(download_level(device.matrix()), host.matrix().block,
-                      largest(host.matrix().block.values), 1e-14);
+      // Re-setup: new values of A.
+      for (std::size_t k = 0; k < a_values.values.size(); ++k)
+        a_values.values[k] *= 1.0 + 0.1 * static_cast<double>(k % 4);
+      set_level_values(a_host, block_of(a_values, fine).values);
+      host.compute(a_host, inverse_diagonal(a_values), lambda);
+      write_values(a, a_values, fine, a_order);
+      const DeviceBuffer<double> d2(inverse_diagonal(a_values), "test D^-1");
+      device.compute(a, d2, lambda);
+      expect_rows_equal(download_level(device.matrix()), host.matrix().block,
+                        largest(host.matrix().block.values), 1e-14);
+    }
+}
+
+// A random matrix every process builds alike (the seed is rank 0's): rows of 0 to 12 entries,
+// every seventh row empty, one row holding every column.
+CsrMatrix<double> random_rows(global_index_t rows, index_t cols, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::uniform_int_distribution<index_t> column(0, cols - 1);
+  CsrMatrix<double> m;
+  m.rows = static_cast<index_t>(rows);
+  m.cols = cols;
+  for (index_t i = 0; i < m.rows; ++i) {
+    std::map<index_t, double> row;
+    if (i == m.rows / 2)
+      for (index_t j = 0; j < cols; ++j) row[j] = value(random);
+    else if (i % 7 != 0)
+      for (int k = static_cast<int>(random() % 13); k > 0; --k) row[column(random)] = value(random);
+    for (const auto& [j, v] : row) {
+      m.columns.push_back(j);
+      m.values.push_back(v);
+    }
+    m.row_offsets.push_back(m.nnz());
+  }
+  return m;
+}
+
+DeviceGlobalRows poisoned_fetch(FaultWatch& watch, const NcclCommunicator* nccl,
+                                const DeviceDistributedLevel& level,
+                                const std::vector<global_index_t>& wanted, cudaStream_t stream) {
+  poison_free_device_memory();
+  return fetch_rows_on_device(watch, nccl, level, wanted, stream);
+}
+
+// fetch_rows_on_device against fetch_device_rows (the same rows through the host), for rows
+// asked ascending without own ones (a halo), in any order with repeats and own rows, and none;
+// then distinct_outside_on_device and whole_rows_on_device against the host's forms of those
+// rows; and the refusals: an id out of range on one process (BadInput everywhere), a halo that
+// misses a column.
+TEST(DistributedAmgDeviceAlgebra, RowsFetchedGpuToGpuEqualTheHostsFetchAndWholeForm) {
+  SPK_REQUIRE_GPU_OR_SKIP();
+  const RowTransports transports = row_transports();
+  FaultWatch watch(MPI_COMM_WORLD, false);
+  const CudaStream stream;
+  std::uint64_t seed = std::random_device{}();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const global_index_t global_rows = 400;
+  const index_t global_cols = 150;
+  const CsrMatrix<double> m = random_rows(global_rows, global_cols, seed);
+  const RowPartition rows = uneven(global_rows), columns = uneven(global_cols, 1);
+  const DeviceDistributedLevel level = upload_level(watch, m, rows, columns);
+  const int rank = world_rank();
+  std::mt19937_64 random(seed + static_cast<std::uint64_t>(rank) + 1);
+  std::vector<global_index_t> halo_like, shuffled;
+  for (global_index_t i = 0; i < global_rows; ++i)
+    if ((i < rows.first_row(rank) || i >= rows.end_row(rank)) && random() % 3 == 0)
+      halo_like.push_back(i);
+  for (int k = 0; k < 300; ++k) shuffled.push_back(static_cast<global_index_t>(random() % 400));
+  shuffled.push_back(global_rows / 2);  // the full row, at least once
+  const std::vector<std::pair<std::string, std::vector<global_index_t>>> asks{
+      {"ascending, others' rows", halo_like}, {"any order, repeats", shuffled}, {"none", {}}};
+  const global_index_t own_begin = columns.first_row(rank), own_end = columns.end_row(rank);
+  const std::vector<global_index_t> more{global_cols + 5, global_cols + 9};  // outside, extra
+  for (const auto& [transport, nccl] : transports.each())
+    for (const auto& [label, wanted] : asks) {
+      SCOPED_TRACE(label + ", " + transport);
+      const FetchedRows<double> expected = fetch_device_rows(watch, level, wanted, stream.get());
+      const DeviceGlobalRows got = poisoned_fetch(watch, nccl, level, wanted, stream.get());
+      ASSERT_EQ(got.rows, static_cast<index_t>(wanted.size()));
+      EXPECT_EQ(download_array(got.row_offsets.data(), got.row_offsets.size(), stream.get()),
+                expected.row_offsets);
+      EXPECT_EQ(download_array(got.columns.data(), got.columns.size(), stream.get()),
+                expected.columns);
+      EXPECT_EQ(download_array(got.values.data(), got.values.size(), stream.get()),
+                expected.values);
+
+      const std::vector<global_index_t> halo =
+          distinct_outside_on_device(got, own_begin, own_end, more, stream.get());
+      EXPECT_EQ(halo, distinct_outside(expected.columns, own_begin, own_end, more));
+      RowBlock<double> block;
+      block.rows = got.rows;
+      block.row_offsets = expected.row_offsets;
+      block.columns = expected.columns;
+      block.values = expected.values;
+      const auto own = static_cast<index_t>(own_end - own_begin);
+      const WholeRows host = whole_rows(block, own_begin, own, halo);
+      poison_free_device_memory();
+      const DeviceCsrMatrix<double> whole =
+          whole_rows_on_device(got, own_begin, own, halo, stream.get());
+      EXPECT_EQ(whole.cols, host.matrix.cols);
+      EXPECT_EQ(download_array(whole.row_offsets.data(), whole.row_offsets.size(), stream.get()),
+                host.matrix.row_offsets);
+      EXPECT_EQ(download_array(whole.columns.data(), whole.columns.size(), stream.get()),
+                host.matrix.columns);
+      EXPECT_EQ(download_array(whole.values.data(), whole.values.size(), stream.get()),
+                host.matrix.values);
+      if (!halo.empty()) {  // a halo without its first column: an internal error
+        const std::vector<global_index_t> short_halo(halo.begin() + 1, halo.end());
+        const bool named = std::find(expected.columns.begin(), expected.columns.end(),
+                                     halo.front()) != expected.columns.end();
+        if (named) {
+          EXPECT_THROW(whole_rows_on_device(got, own_begin, own, short_halo, stream.get()), Error);
+        }
+      }
+    }
+  // an id past the level's rows on the last process: refused on every process
+  for (const auto& [transport, nccl] : transports.each()) {
+    SCOPED_TRACE(transport);
+    std::vector<global_index_t> wanted{0};
+    if (rank == world_size() - 1) wanted.push_back(global_rows);
+    EXPECT_THROW(fetch_rows_on_device(watch, nccl, level, wanted, stream.get()), BadInput);
   }
 }
 
