@@ -9,7 +9,7 @@
 #include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_ghost_values.hpp"
 #include "distributed/amg/device_level_rows.hpp"
-#include "distributed/amg/device_row_fetch.hpp"
+#include "distributed/amg/device_row_exchange.hpp"
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/amg/whole_rows.hpp"
 #include "distributed/fault_watch.hpp"
@@ -63,8 +63,8 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(
     union_ =
         keep_resetup_state
             ? distinct_outside(ghost.columns, p.first_column, p.first_column + own, p.halo_columns)
-            : distinct_outside_on_device(ghost_on_device, p.first_column, p.first_column + own,
-                                         p.halo_columns, stream);
+            : distinct_outside_on_device(ghost_on_device.columns, p.first_column,
+                                         p.first_column + own, p.halo_columns, stream);
     check_index_range(static_cast<std::int64_t>(own) + static_cast<std::int64_t>(union_.size()),
                       "columns of P's own and ghost rows on one process");
     const index_t width = own + static_cast<index_t>(union_.size());
@@ -113,34 +113,55 @@ DeviceDistributedCoarseProduct::DeviceDistributedCoarseProduct(
     trace.lap("R_local (A B)");
   });
 
-  // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R.
-  coarse_received_ =
-      send_remote_rows(product_rap_, own, p.first_column, true, p.column_partition, p.global_cols(),
-                       keep_resetup_state ? &coarse_sums_ : nullptr);
-  const RowBlock<double>& coarse_received = coarse_received_;
+  // 5. The rows of U to their owners, added there to the own rows: A_{l+1}, then R. With a
+  // re-setup to follow, through the host with the plans that move their values again; without,
+  // GPU to GPU.
   DeviceCsrMatrix<double> coarse_rows;
   std::vector<global_index_t> coarse_halo;
-  on_every_process(watch_, [&] {
-    coarse_merge_ =
-        std::make_unique<DeviceRowMerge>(own_rows(product_rap_, own), union_, coarse_received,
-                                         p.first_column, own, coarse_rows, coarse_halo, stream);
-  });
+  if (keep_resetup_state) {
+    coarse_received_ = send_remote_rows(product_rap_, own, p.first_column, true, p.column_partition,
+                                        p.global_cols(), &coarse_sums_);
+    on_every_process(watch_, [&] {
+      coarse_merge_ =
+          std::make_unique<DeviceRowMerge>(own_rows(product_rap_, own), union_, coarse_received_,
+                                           p.first_column, own, coarse_rows, coarse_halo, stream);
+    });
+  } else {
+    const DeviceRowPieces pieces =
+        send_rows_to_owners_on_device(watch_, nccl, product_rap_, own, union_, p.column_partition,
+                                      p.first_column, own, union_, stream);
+    on_every_process(watch_, [&] {
+      coarse_merge_ =
+          std::make_unique<DeviceRowMerge>(own_rows(product_rap_, own), union_, pieces,
+                                           p.first_column, own, coarse_rows, coarse_halo, stream);
+    });
+  }
   trace.lap("rows of U sent and merged (A_{l+1})");
   coarse = make_device_level(watch_, p.column_partition, p.column_partition, std::move(coarse_halo),
                              std::move(coarse_rows));
   trace.lap("A_{l+1}'s level");
 
-  restriction_received_ =
-      send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows(),
-                       keep_resetup_state ? &restriction_sums_ : nullptr);
-  const RowBlock<double>& restriction_received = restriction_received_;
   DeviceCsrMatrix<double> restriction_rows;
   std::vector<global_index_t> restriction_halo;
-  on_every_process(watch_, [&] {
-    restriction_merge_ = std::make_unique<DeviceRowMerge>(
-        own_rows(transposed_, own), std::vector<global_index_t>{}, restriction_received,
-        a.first_row, a.rows, restriction_rows, restriction_halo, stream);
-  });
+  if (keep_resetup_state) {
+    restriction_received_ =
+        send_remote_rows(transposed_, own, a.first_row, false, p.column_partition, a.global_rows(),
+                         &restriction_sums_);
+    on_every_process(watch_, [&] {
+      restriction_merge_ = std::make_unique<DeviceRowMerge>(
+          own_rows(transposed_, own), std::vector<global_index_t>{}, restriction_received_,
+          a.first_row, a.rows, restriction_rows, restriction_halo, stream);
+    });
+  } else {
+    const DeviceRowPieces pieces = send_rows_to_owners_on_device(
+        watch_, nccl, transposed_, own, union_, p.column_partition, a.first_row, transposed_.cols,
+        std::vector<global_index_t>{}, stream);
+    on_every_process(watch_, [&] {
+      restriction_merge_ = std::make_unique<DeviceRowMerge>(
+          own_rows(transposed_, own), std::vector<global_index_t>{}, pieces, a.first_row, a.rows,
+          restriction_rows, restriction_halo, stream);
+    });
+  }
   trace.lap("rows of U sent and merged (R)");
   restriction_ = make_device_level(watch_, p.column_partition, a.row_partition,
                                    std::move(restriction_halo), std::move(restriction_rows));

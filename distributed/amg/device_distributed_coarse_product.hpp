@@ -18,10 +18,12 @@
 //      both have rows [own aggregates | U]: the first rows are this process's, the rows of U
 //      belong to other processes;
 //   5. the rows of U (few: the aggregates next to the partition's cuts) of R_local and of
-//      R_local (A B) downloaded with global columns and sent to their owners
-//      (send_rows_to_owners), where they are added to the owner's own rows on the device
-//      (device_row_merge.hpp), giving R's and A_{l+1}'s rows in the whole form; compute()
-//      sends the new values alone (row_exchange.hpp, RowSumsPlan).
+//      R_local (A B) sent to their owners with global columns, where they are added to the
+//      owner's own rows on the device (device_row_merge.hpp), giving R's and A_{l+1}'s rows in
+//      the whole form: without a re-setup GPU to GPU (send_rows_to_owners_on_device, the pieces
+//      summed on the device); with one downloaded, sent and summed on the host
+//      (send_rows_to_owners), so that compute() sends the new values alone (row_exchange.hpp,
+//      RowSumsPlan).
 //
 // Memory: B holds P's own rows a second time (P itself stays the prolongator of the cycle);
 // the renumbered copy of P's rows is freed once B and R_local are built. Without a re-setup
@@ -30,7 +32,8 @@
 // Every pattern is found once; compute() (a re-setup: new values of A and P, same patterns)
 // fetches the ghost rows' values again (values only: device_ghost_values.hpp), refreshes B, reruns
 // the transpose and the two products' numeric phases, and sends and adds the rows of U again. The
-// ghost rows and the rows of U are the only data that cross to the host.
+// ghost rows and the rows of U are the only data that cross to the host, and only when a re-setup
+// is to follow.
 #include <memory>
 #include <string>
 #include <vector>

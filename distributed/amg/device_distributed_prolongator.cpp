@@ -8,7 +8,7 @@
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/column_set.hpp"
 #include "distributed/amg/device_level_rows.hpp"
-#include "distributed/amg/device_row_fetch.hpp"
+#include "distributed/amg/device_row_exchange.hpp"
 #include "distributed/fault_watch.hpp"
 
 namespace spk {
@@ -29,7 +29,7 @@ DeviceDistributedProlongator::DeviceDistributedProlongator(
   // A_whole T_ext.
   std::vector<global_index_t> halo = t.halo_columns;
   on_every_process(watch, [&] {
-    halo = distinct_outside_on_device(ghost, t.first_column, t.first_column + t.cols,
+    halo = distinct_outside_on_device(ghost.columns, t.first_column, t.first_column + t.cols,
                                       t.halo_columns, stream);
     const index_t width = t.cols + static_cast<index_t>(halo.size());
     const DeviceCsrMatrix<double> ghost_rows =

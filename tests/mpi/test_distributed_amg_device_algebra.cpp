@@ -5,7 +5,7 @@
 //     (device_distributed_coarse_product.hpp) against the one-process product of the whole
 //     matrices every process also computes, and the smoothed prolongator through A's halo
 //     (device_distributed_prolongator.hpp) against the host's distributed prolongator; both
-//     again after new values (a re-setup); the rows fetched GPU to GPU (device_row_fetch.hpp)
+//     again after new values (a re-setup); the rows fetched GPU to GPU (device_row_exchange.hpp)
 //     against fetch_device_rows and the host's whole form. The device pieces run over both
 //     transports of device rows: host-staged MPI always, NCCL where every process has a GPU of
 //     its own and SPK_TEST_TRANSPORT=nccl. Partitions are uneven, with an empty process from
@@ -26,7 +26,7 @@
 #include "distributed/amg/device_distributed_coarse_product.hpp"
 #include "distributed/amg/device_distributed_prolongator.hpp"
 #include "distributed/amg/device_level_rows.hpp"
-#include "distributed/amg/device_row_fetch.hpp"
+#include "distributed/amg/device_row_exchange.hpp"
 #include "distributed/amg/distributed_prolongator.hpp"
 #include "distributed/amg/row_exchange.hpp"
 #include "distributed/amg/whole_rows.hpp"
@@ -598,7 +598,7 @@ TEST(DistributedAmgDeviceAlgebra, RowsFetchedGpuToGpuEqualTheHostsFetchAndWholeF
                 expected.values);
 
       const std::vector<global_index_t> halo =
-          distinct_outside_on_device(got, own_begin, own_end, more, stream.get());
+          distinct_outside_on_device(got.columns, own_begin, own_end, more, stream.get());
       EXPECT_EQ(halo, distinct_outside(expected.columns, own_begin, own_end, more));
       RowBlock<double> block;
       block.rows = got.rows;

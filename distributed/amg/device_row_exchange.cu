@@ -11,7 +11,7 @@
 #include "core/cuda_check.hpp"
 #include "core/device_kernels.cuh"
 #include "distributed/agreed_errors.hpp"
-#include "distributed/amg/device_row_fetch.hpp"
+#include "distributed/amg/device_row_exchange.hpp"
 #include "distributed/device_alltoallv.hpp"
 #include "distributed/fault_watch.hpp"
 #include "distributed/mpi_check.hpp"
@@ -69,6 +69,27 @@ __global__ void __launch_bounds__(kSetupBlockSize)
       to_columns[to] = from_columns[e];
       to_values[to] = from_values[e];
     }
+  });
+}
+
+// length[r] = the entries of row first + r
+__global__ void __launch_bounds__(kSetupBlockSize)
+    range_lengths_kernel(index_t count, index_t first, const index_t* __restrict__ row_offsets,
+                         index_t* __restrict__ length) {
+  for_each_index(
+      count, [&](index_t r) { length[r] = row_offsets[first + r + 1] - row_offsets[first + r]; });
+}
+
+// Entries [begin, begin + count) with global columns: own c -> first_column + c, else
+// column_ids[c - own_columns].
+__global__ void __launch_bounds__(kSetupBlockSize)
+    global_columns_kernel(index_t count, const index_t* __restrict__ columns,
+                          global_index_t first_column, index_t own_columns,
+                          const global_index_t* __restrict__ column_ids,
+                          global_index_t* __restrict__ out) {
+  for_each_index(count, [&](index_t k) {
+    const index_t c = columns[k];
+    out[k] = c < own_columns ? first_column + c : column_ids[c - own_columns];
   });
 }
 
@@ -278,19 +299,107 @@ DeviceGlobalRows fetch_rows_on_device(FaultWatch& watch, const NcclCommunicator*
   return ordered;
 }
 
-std::vector<global_index_t> distinct_outside_on_device(const DeviceGlobalRows& rows,
+DeviceRowPieces send_rows_to_owners_on_device(FaultWatch& watch, const NcclCommunicator* nccl,
+                                              const DeviceCsrMatrix<double>& product, index_t first,
+                                              const std::vector<global_index_t>& ids,
+                                              const RowPartition& owners,
+                                              global_index_t first_column, index_t own_columns,
+                                              const std::vector<global_index_t>& column_ids,
+                                              cudaStream_t stream) {
+  const MPI_Comm comm = watch.comm();
+  const int processes = watch.processes();
+  const index_t sent = product.rows - first;
+  // 1. The rows each owner receives (ascending ids: grouped by owner), as its row numbers.
+  std::vector<std::int64_t> send_rows(static_cast<std::size_t>(processes), 0);
+  std::vector<index_t> local(ids.size());
+  on_every_process(watch, [&] {
+    if (first < 0 || static_cast<std::size_t>(sent) != ids.size())
+      throw Error("amg setup: sending rows [" + std::to_string(first) + ", " +
+                  std::to_string(product.rows) + ") named by " + std::to_string(ids.size()) +
+                  " ids (internal error)");
+    for (std::size_t r = 0; r < ids.size(); ++r) {
+      if (ids[r] < 0 || ids[r] >= owners.global_rows() || (r > 0 && ids[r] <= ids[r - 1]))
+        throw Error("amg setup: rows sent to their owners must have ascending ids in [0, " +
+                    std::to_string(owners.global_rows()) + ") (internal error)");
+      const int owner = owners.owner(ids[r]);
+      ++send_rows[static_cast<std::size_t>(owner)];
+      local[r] = static_cast<index_t>(ids[r] - owners.first_row(owner));
+    }
+  });
+  std::vector<std::int64_t> receive_rows(static_cast<std::size_t>(processes), 0);
+  SPK_MPI_CHECK(
+      MPI_Alltoall(send_rows.data(), 1, MPI_INT64_T, receive_rows.data(), 1, MPI_INT64_T, comm));
+  std::int64_t received_total = 0;
+  for (const std::int64_t c : receive_rows) received_total += c;
+  on_every_process(
+      watch, [&] { check_index_range(received_total, "row pieces received by one process"); });
+  DeviceRowPieces pieces;
+  pieces.pieces = static_cast<index_t>(received_total);
+  pieces.rows =
+      DeviceBuffer<index_t>(static_cast<std::size_t>(pieces.pieces), "received pieces' rows");
+  {
+    const DeviceBuffer<index_t> local_on_device(local, "sent rows' numbers at their owners");
+    device_alltoallv(comm, nccl, local_on_device.data(), send_rows, pieces.rows.data(),
+                     receive_rows, stream);
+  }
+  // 2. Their lengths, then their entries with global columns.
+  DeviceBuffer<index_t> lengths =
+      zeroed_lengths(static_cast<std::size_t>(sent), "sent row lengths", stream);
+  if (sent > 0) {
+    range_lengths_kernel<<<setup_grid(sent), kSetupBlockSize, 0, stream>>>(
+        sent, first, product.row_offsets.data(), lengths.data());
+    SPK_CHECK_LAUNCH("range_lengths_kernel");
+  }
+  DeviceBuffer<index_t> received_lengths =
+      zeroed_lengths(static_cast<std::size_t>(pieces.pieces), "received piece lengths", stream);
+  device_alltoallv(comm, nccl, lengths.data(), send_rows, received_lengths.data(), receive_rows,
+                   stream);
+  pieces.row_offsets =
+      DeviceBuffer<index_t>(static_cast<std::size_t>(pieces.pieces) + 1, "received piece offsets");
+  std::int64_t received_entries = 0;
+  on_every_process(watch, [&] {
+    received_entries = scanned(received_lengths.data(), pieces.row_offsets.data(), pieces.pieces,
+                               "entries of the row pieces received by one process", stream);
+  });
+  const std::vector<std::int64_t> send_entries =
+      group_entries(product.row_offsets.data() + first, send_rows, stream);
+  const std::vector<std::int64_t> receive_entries =
+      group_entries(pieces.row_offsets.data(), receive_rows, stream);
+  const index_t begin = download_array(product.row_offsets.data() + first, 1, stream)[0];
+  const index_t count = product.nnz() - begin;
+  DeviceBuffer<global_index_t> global(static_cast<std::size_t>(count), "sent rows' global columns");
+  if (count > 0) {
+    const DeviceBuffer<global_index_t> ids_on_device(column_ids, "sent rows' column ids");
+    global_columns_kernel<<<setup_grid(count), kSetupBlockSize, 0, stream>>>(
+        count, product.columns.data() + begin, first_column, own_columns, ids_on_device.data(),
+        global.data());
+    SPK_CHECK_LAUNCH("global_columns_kernel");
+    SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `ids_on_device` is freed on leaving
+  }
+  pieces.columns = DeviceBuffer<global_index_t>(static_cast<std::size_t>(received_entries),
+                                                "received pieces' columns");
+  pieces.values =
+      DeviceBuffer<double>(static_cast<std::size_t>(received_entries), "received pieces' values");
+  device_alltoallv(comm, nccl, global.data(), send_entries, pieces.columns.data(), receive_entries,
+                   stream);
+  device_alltoallv(comm, nccl, product.values.data() + begin, send_entries, pieces.values.data(),
+                   receive_entries, stream);
+  return pieces;
+}
+
+std::vector<global_index_t> distinct_outside_on_device(const DeviceBuffer<global_index_t>& columns,
                                                        global_index_t own_begin,
                                                        global_index_t own_end,
                                                        const std::vector<global_index_t>& more,
                                                        cudaStream_t stream) {
-  const auto nnz = static_cast<index_t>(rows.columns.size());
+  const auto nnz = static_cast<index_t>(columns.size());
   std::vector<global_index_t> found;
   if (nnz > 0) {
-    DeviceBuffer<global_index_t> outside(rows.columns.size(), "columns outside the own range");
+    DeviceBuffer<global_index_t> outside(columns.size(), "columns outside the own range");
     DeviceBuffer<index_t> selected(1, "columns outside the own range (count)");
     run_cub("columns outside the own range", stream, [&](void* scratch, std::size_t& bytes) {
-      return cub::DeviceSelect::If(scratch, bytes, rows.columns.data(), outside.data(),
-                                   selected.data(), nnz, OutsideRange{own_begin, own_end}, stream);
+      return cub::DeviceSelect::If(scratch, bytes, columns.data(), outside.data(), selected.data(),
+                                   nnz, OutsideRange{own_begin, own_end}, stream);
     });
     const index_t n = download_array(selected.data(), 1, stream)[0];
     if (n > 0) {
@@ -318,6 +427,26 @@ std::vector<global_index_t> distinct_outside_on_device(const DeviceGlobalRows& r
   return both;
 }
 
+DeviceBuffer<index_t> whole_form_columns_on_device(const DeviceBuffer<global_index_t>& columns,
+                                                   global_index_t first_column, index_t own_columns,
+                                                   const std::vector<global_index_t>& halo_columns,
+                                                   cudaStream_t stream) {
+  const auto nnz = static_cast<index_t>(columns.size());
+  DeviceBuffer<index_t> local(columns.size(), "whole-form columns");
+  if (nnz == 0) return local;
+  DeviceBuffer<int> missing(std::vector<int>{0}, "whole-form check");
+  const DeviceBuffer<global_index_t> halo(halo_columns, "whole-form halo");
+  local_columns_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
+      nnz, columns.data(), first_column, own_columns, halo.data(),
+      static_cast<index_t>(halo_columns.size()), local.data(), missing.data());
+  SPK_CHECK_LAUNCH("local_columns_kernel");
+  if (download_array(missing.data(), 1, stream)[0] != 0)  // (synchronizes: `halo` is freed next)
+    throw Error(
+        "amg setup: a row names a column outside the own range and the halo "
+        "(internal error)");
+  return local;
+}
+
 DeviceCsrMatrix<double> whole_rows_on_device(const DeviceGlobalRows& rows,
                                              global_index_t first_column, index_t own_columns,
                                              const std::vector<global_index_t>& halo_columns,
@@ -334,16 +463,8 @@ DeviceCsrMatrix<double> whole_rows_on_device(const DeviceGlobalRows& rows,
   whole.columns = DeviceBuffer<index_t>(rows.columns.size(), "whole-form columns");
   whole.values = DeviceBuffer<double>(rows.values.size(), "whole-form values");
   if (nnz == 0) return whole;
-  DeviceBuffer<int> flags(std::vector<int>{0, 0}, "whole-form checks");
-  DeviceBuffer<index_t> local(rows.columns.size(), "whole-form columns (unsorted)");
-  {
-    const DeviceBuffer<global_index_t> halo(halo_columns, "whole-form halo");
-    local_columns_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
-        nnz, rows.columns.data(), first_column, own_columns, halo.data(),
-        static_cast<index_t>(halo_columns.size()), local.data(), flags.data());
-    SPK_CHECK_LAUNCH("local_columns_kernel");
-    SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `halo` is freed on leaving
-  }
+  const DeviceBuffer<index_t> local =
+      whole_form_columns_on_device(rows.columns, first_column, own_columns, halo_columns, stream);
   DeviceBuffer<index_t> identity(rows.columns.size(), "entry numbers");
   DeviceBuffer<index_t> order(rows.columns.size(), "whole-form entry order");
   iota_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(nnz, identity.data());
@@ -357,15 +478,12 @@ DeviceCsrMatrix<double> whole_rows_on_device(const DeviceGlobalRows& rows,
   gather_values_kernel<<<setup_grid(nnz), kSetupBlockSize, 0, stream>>>(
       nnz, order.data(), rows.values.data(), whole.values.data());
   SPK_CHECK_LAUNCH("gather_values_kernel");
+  DeviceBuffer<int> repeated(std::vector<int>{0}, "whole-form check");
   repeated_column_kernel<<<setup_grid(whole.rows), kSetupBlockSize, 0, stream>>>(
-      whole.rows, whole.row_offsets.data(), whole.columns.data(), flags.data() + 1);
+      whole.rows, whole.row_offsets.data(), whole.columns.data(), repeated.data());
   SPK_CHECK_LAUNCH("repeated_column_kernel");
-  const std::vector<int> found = download_array(flags.data(), 2, stream);
-  if (found[0] != 0)
-    throw Error(
-        "amg setup: a fetched row names a column outside the own range and the halo "
-        "(internal error)");
-  if (found[1] != 0) throw BadInput("amg setup: a fetched row holds a column twice");
+  if (download_array(repeated.data(), 1, stream)[0] != 0)
+    throw BadInput("amg setup: a fetched row holds a column twice");
   return whole;
 }
 
