@@ -23,4 +23,8 @@ void StepTrace::lap(const char* step) {
   last_ = std::chrono::steady_clock::now();  // the print is not the next step's
 }
 
+void StepTrace::note(const char* step, double ms) const {
+  if (enabled_) std::fprintf(stderr, "spk trace: %s: %s %.3f ms\n", scope_.c_str(), step, ms);
+}
+
 }  // namespace spk

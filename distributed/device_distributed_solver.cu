@@ -212,7 +212,7 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     }
     const cudaStream_t local_stream = nccl ? local_stream_->get() : stream;
     clock.lap(phases.communicator_s);
-    setup_trace.lap("communicator: NCCL init");
+    setup_trace.lap("communicator: NCCL id (the init runs on a thread of its own)");
 
     // Both blocks' backends, agreed: a format that refuses a block on one process fails all.
     // A halo block whose rows are mostly empty keeps its non-empty rows only
@@ -316,6 +316,11 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
     warm_up();
     context_->synchronize();
     clock.lap(phases.warm_up_s);
+    if (nccl_) {
+      setup_trace.note("communicator: NCCL init on its thread", 1e3 * nccl_->init_seconds());
+      setup_trace.note("communicator: NCCL init waited for at its first use",
+                       1e3 * nccl_->waited_seconds());
+    }
     this->setup.setup_s = seconds_since(start);
     this->setup.memory = memory.finish();
   }
