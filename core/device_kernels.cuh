@@ -8,6 +8,7 @@
 //   for_each_index(n, f)       in a kernel: f(i) for every i < n, grid-stride
 //   iota_kernel(n, values)     values[i] = i for i < n (a permutation's start, before a sort)
 //   fill_value_kernel(n, v, values)  values[i] = v for i < n
+//   fill_on_stream(n, v, values, stream)  its launch on `stream` (none for n = 0), checked
 //   warp_min / warp_max / warp_sum   a value combined over the 32 lanes of a full warp
 //                              (__shfl_xor_sync butterfly: every lane gets the result)
 //   lowest_lane()              whether this thread is lane 0 of its warp
@@ -28,6 +29,7 @@
 
 #include <cstdint>
 
+#include "core/cuda_check.hpp"
 #include "core/launch_grid.hpp"  // kSetupBlockSize, setup_grid
 
 namespace spk {
@@ -48,6 +50,13 @@ __global__ void __launch_bounds__(kSetupBlockSize) iota_kernel(Index n, Index* v
 template <class Index, class T>
 __global__ void __launch_bounds__(kSetupBlockSize) fill_value_kernel(Index n, T value, T* values) {
   for_each_index(n, [&](Index i) { values[i] = value; });
+}
+
+template <class T>
+void fill_on_stream(std::int64_t n, T value, T* values, cudaStream_t stream) {
+  if (n == 0) return;
+  fill_value_kernel<<<setup_grid(n), kSetupBlockSize, 0, stream>>>(n, value, values);
+  SPK_CHECK_LAUNCH("fill_value_kernel");
 }
 
 template <class U>

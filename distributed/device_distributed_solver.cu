@@ -517,11 +517,8 @@ class DeviceDistributedSolver final : public DistributedSolver<T>::Impl {
   // On the device: a host array of ones uploaded cost 1.3-2 s at 250M rows a process (the
   // host pages and the copy), most of the warm-up at 1000^3.
   void fill_ones(DeviceBuffer<T>& buffer) {
-    const auto n = static_cast<std::int64_t>(buffer.size());
-    if (n == 0) return;
-    fill_value_kernel<<<setup_grid(n), kSetupBlockSize, 0, context_->stream()>>>(n, T(1),
-                                                                                 buffer.data());
-    SPK_CHECK_LAUNCH("fill_value_kernel (ones)");
+    fill_on_stream(static_cast<std::int64_t>(buffer.size()), T(1), buffer.data(),
+                   context_->stream());
   }
 
   // The device split's arrays the solver keeps: the whole rows (own columns, then halo slots:

@@ -128,11 +128,7 @@ class DeviceSolver final : public Solver<T>::Impl {
 
   double time_spmv_ms(int repetitions) override {
     const auto n = static_cast<std::int64_t>(x_.size());
-    if (n > 0) {  // x = 1 on the device (no host array of the vector's size)
-      fill_value_kernel<<<setup_grid(n), kSetupBlockSize, 0, context_.stream()>>>(n, T(1),
-                                                                                  x_.data());
-      SPK_CHECK_LAUNCH("fill_value_kernel (ones)");
-    }
+    fill_on_stream(n, T(1), x_.data(), context_.stream());  // x = 1 (no host array of its size)
     return time_on_stream(context_.stream(), 3, repetitions,
                           [&] { backend_->apply(x_.data(), b_.data()); })
         .median_ms;

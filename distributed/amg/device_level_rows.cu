@@ -6,19 +6,12 @@
 #include "core/cuda_check.hpp"
 #include "core/device_kernels.cuh"
 #include "distributed/amg/device_level_rows.hpp"
+#include "distributed/amg/device_row_kernels.cuh"
 #include "spkrylov/errors.hpp"
 
 namespace spk {
 
 namespace {
-
-// length[r] = the entries of row rows[r]
-__global__ void __launch_bounds__(kSetupBlockSize)
-    row_lengths_kernel(index_t count, const index_t* __restrict__ rows,
-                       const index_t* __restrict__ row_offsets, index_t* __restrict__ length) {
-  for_each_index(count,
-                 [&](index_t r) { length[r] = row_offsets[rows[r] + 1] - row_offsets[rows[r]]; });
-}
 
 // Row rows[r] of m copied to rows r of the compact arrays (offsets from the host's sums).
 __global__ void __launch_bounds__(kSetupBlockSize)
@@ -50,11 +43,6 @@ __global__ void __launch_bounds__(kSetupBlockSize)
     const index_t c = columns[k];
     if (c >= own) columns[k] = slot_map[c - own];
   });
-}
-
-__global__ void __launch_bounds__(kSetupBlockSize)
-    fill_kernel(std::int64_t n, double value, double* __restrict__ x) {
-  for_each_index(n, [&](std::int64_t i) { x[i] = value; });
 }
 
 template <class U>
@@ -191,10 +179,7 @@ DeviceCsrMatrix<double> remapped_copy(const DeviceCsrMatrix<double>& m, index_t 
 }
 
 void fill_on_device(std::size_t n, double value, double* x, cudaStream_t stream) {
-  if (n == 0) return;
-  fill_kernel<<<setup_grid(static_cast<std::int64_t>(n)), kSetupBlockSize, 0, stream>>>(
-      static_cast<std::int64_t>(n), value, x);
-  SPK_CHECK_LAUNCH("fill_kernel");
+  fill_on_stream(static_cast<std::int64_t>(n), value, x, stream);
 }
 
 }  // namespace spk

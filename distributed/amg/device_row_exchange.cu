@@ -12,6 +12,7 @@
 #include "core/device_kernels.cuh"
 #include "distributed/agreed_errors.hpp"
 #include "distributed/amg/device_row_exchange.hpp"
+#include "distributed/amg/device_row_kernels.cuh"
 #include "distributed/device_alltoallv.hpp"
 #include "distributed/fault_watch.hpp"
 #include "distributed/mpi_check.hpp"
@@ -21,14 +22,6 @@
 namespace spk {
 
 namespace {
-
-// length[r] = the entries of local row rows[r] (length[count], the scan's last input, is 0)
-__global__ void __launch_bounds__(kSetupBlockSize)
-    asked_lengths_kernel(index_t count, const index_t* __restrict__ rows,
-                         const index_t* __restrict__ row_offsets, index_t* __restrict__ length) {
-  for_each_index(count,
-                 [&](index_t r) { length[r] = row_offsets[rows[r] + 1] - row_offsets[rows[r]]; });
-}
 
 // Row rows[r] of a whole form copied to row r of the answer, its columns global.
 __global__ void __launch_bounds__(kSetupBlockSize) gather_global_rows_kernel(
@@ -177,6 +170,23 @@ DeviceBuffer<index_t> zeroed_lengths(std::size_t count, const char* what, cudaSt
   return lengths;
 }
 
+// Entries (global columns and values) moved by device_alltoallv into new arrays of
+// `received` entries.
+void move_entries(MPI_Comm comm, const NcclCommunicator* nccl, const global_index_t* columns,
+                  const double* values, const std::vector<std::int64_t>& send_entries,
+                  std::int64_t received, const std::vector<std::int64_t>& receive_entries,
+                  DeviceBuffer<global_index_t>& received_columns,
+                  DeviceBuffer<double>& received_values, cudaStream_t stream) {
+  received_columns =
+      DeviceBuffer<global_index_t>(static_cast<std::size_t>(received), "received rows' columns");
+  received_values =
+      DeviceBuffer<double>(static_cast<std::size_t>(received), "received rows' values");
+  device_alltoallv(comm, nccl, columns, send_entries, received_columns.data(), receive_entries,
+                   stream);
+  device_alltoallv(comm, nccl, values, send_entries, received_values.data(), receive_entries,
+                   stream);
+}
+
 }  // namespace
 
 DeviceGlobalRows fetch_rows_on_device(FaultWatch& watch, const NcclCommunicator* nccl,
@@ -228,9 +238,9 @@ DeviceGlobalRows fetch_rows_on_device(FaultWatch& watch, const NcclCommunicator*
   // 3. The owners' answer: the asked rows' lengths back first, then their entries.
   DeviceBuffer<index_t> asked_lengths = zeroed_lengths(asked.size(), "asked row lengths", stream);
   if (asked_rows > 0) {
-    asked_lengths_kernel<<<setup_grid(asked_rows), kSetupBlockSize, 0, stream>>>(
+    row_lengths_kernel<<<setup_grid(asked_rows), kSetupBlockSize, 0, stream>>>(
         asked_rows, asked.data(), level.whole().row_offsets.data(), asked_lengths.data());
-    SPK_CHECK_LAUNCH("asked_lengths_kernel");
+    SPK_CHECK_LAUNCH("row_lengths_kernel");
   }
   DeviceBuffer<index_t> lengths = zeroed_lengths(count, "fetched row lengths", stream);
   device_alltoallv(comm, nccl, asked_lengths.data(), asked_counts, lengths.data(), ask_counts,
@@ -266,14 +276,8 @@ DeviceGlobalRows fetch_rows_on_device(FaultWatch& watch, const NcclCommunicator*
       SPK_CHECK_LAUNCH("gather_global_rows_kernel");
       SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `halo` is freed on leaving
     }
-    fetched.columns = DeviceBuffer<global_index_t>(static_cast<std::size_t>(fetched_entries),
-                                                   "fetched rows' global columns");
-    fetched.values =
-        DeviceBuffer<double>(static_cast<std::size_t>(fetched_entries), "fetched rows' values");
-    device_alltoallv(comm, nccl, answer_columns.data(), send_entries, fetched.columns.data(),
-                     receive_entries, stream);
-    device_alltoallv(comm, nccl, answer_values.data(), send_entries, fetched.values.data(),
-                     receive_entries, stream);
+    move_entries(comm, nccl, answer_columns.data(), answer_values.data(), send_entries,
+                 fetched_entries, receive_entries, fetched.columns, fetched.values, stream);
   }
   if (grouped || count == 0) return fetched;  // (local: whether this process reorders)
 
@@ -376,14 +380,8 @@ DeviceRowPieces send_rows_to_owners_on_device(FaultWatch& watch, const NcclCommu
     SPK_CHECK_LAUNCH("global_columns_kernel");
     SPK_CUDA_CHECK(cudaStreamSynchronize(stream));  // `ids_on_device` is freed on leaving
   }
-  pieces.columns = DeviceBuffer<global_index_t>(static_cast<std::size_t>(received_entries),
-                                                "received pieces' columns");
-  pieces.values =
-      DeviceBuffer<double>(static_cast<std::size_t>(received_entries), "received pieces' values");
-  device_alltoallv(comm, nccl, global.data(), send_entries, pieces.columns.data(), receive_entries,
-                   stream);
-  device_alltoallv(comm, nccl, product.values.data() + begin, send_entries, pieces.values.data(),
-                   receive_entries, stream);
+  move_entries(comm, nccl, global.data(), product.values.data() + begin, send_entries,
+               received_entries, receive_entries, pieces.columns, pieces.values, stream);
   return pieces;
 }
 
