@@ -332,6 +332,7 @@ void write_device_memory_json(JsonWriter& json, const DeviceMemoryUse& memory) {
   json.field("free_after_bytes", memory.free_after_bytes);
   json.field("peak_bytes", memory.peak_bytes);
   json.field("steady_bytes", memory.steady_bytes);
+  json.field("in_use_at_peak_bytes", in_use_at_peak(memory));
   json.field("largest_bytes", memory.largest_bytes);
   json.field("largest", memory.largest);
   for (const auto& [name, holdings] :

@@ -64,8 +64,9 @@ TEST(MemoryReport, TheJsonReportHasTheMemoryOrNull) {
   EXPECT_NE(json.find("\"device_memory\": {"), std::string::npos) << json;
   for (const char* field : {"\"total_bytes\": 85000000000", "\"free_bytes\": 84000000000",
                             "\"free_after_bytes\": 80000000000", "\"peak_bytes\": 5000000000",
-                            "\"steady_bytes\": 3000000000", "\"largest_bytes\": 1000000000",
-                            "\"largest\": \"AMG A_0 values\"",
+                            "\"steady_bytes\": 3000000000",
+                            "\"in_use_at_peak_bytes\": 6000000000",  // 1 GB before + 5 GB peak
+                            "\"largest_bytes\": 1000000000", "\"largest\": \"AMG A_0 values\"",
                             "\"at_peak\": [{\"what\": \"SpGEMM buffer 2\", \"bytes\": 2500000000, "
                             "\"arrays\": 1}, {\"what\": \"T values\""})
     EXPECT_NE(json.find(field), std::string::npos) << field;
