@@ -236,7 +236,8 @@ def main():
     gpu = copy.deepcopy(converged)
     gpu["device_memory"] = {"total_bytes": 85000000000, "free_bytes": 84000000000,
                             "free_after_bytes": 80000000000, "peak_bytes": 5000000000,
-                            "steady_bytes": 3000000000, "largest_bytes": 1000000000,
+                            "steady_bytes": 3000000000, "in_use_at_peak_bytes": 6000000000,
+                            "largest_bytes": 1000000000,
                             "largest": "AMG A_0 values"}
     expect_valid("GPU run's device_memory", gpu)
     gpu["device_memory"]["peak_bytes"] = -1
