@@ -52,8 +52,8 @@ class DeviceDistributedCoarseProduct {
  public:
   // a: A_l; p: P_l; coarse receives A_{l+1}. Collective. keep_resetup_state false (no re-setup
   // will follow: AmgResetup::rebuild): B and A B are freed as soon as they are used, and no plan
-  // is made to move values again (P's ghost rows are fetched once, GPU to GPU, with their
-  // values; the rows of U are sent without a RowSumsPlan). nccl: the communicator of the
+  // is made to move values again (P's ghost rows are fetched once and the rows of U sent once,
+  // both GPU to GPU, with their values). nccl: the communicator of the
   // setup's NCCL calls (on setup's stream), or null (host-staged MPI).
   DeviceDistributedCoarseProduct(FaultWatch& watch, const DeviceDistributedLevel& a,
                                  const DeviceDistributedLevel& p, DeviceDistributedLevel& coarse,
